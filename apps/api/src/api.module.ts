@@ -1,0 +1,19 @@
+import { AccountsHttpModule, ApiKeyGuard } from '@app/accounts';
+import { CoreModule, HttpCoreModule, JsonBodyGuard } from '@app/core';
+import { PetsHttpModule } from '@app/pets';
+import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { QueueDashboardModule } from './queue-dashboard.module';
+
+/** The catalogue app: pets, categories, accounts and keys under `/v1`, Swagger UI, health, queue dashboard. */
+@Module({
+  imports: [CoreModule, HttpCoreModule, AccountsHttpModule, PetsHttpModule, RateLimitingModule, QueueDashboardModule],
+  // Rate limiting first, so that 401s carry its headers and count against the client IP.
+  providers: [
+    { provide: APP_GUARD, useExisting: RateLimitGuard },
+    { provide: APP_GUARD, useExisting: ApiKeyGuard },
+    { provide: APP_GUARD, useExisting: JsonBodyGuard },
+  ],
+})
+export class ApiModule {}

@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+import { bootstrapHttpApp } from '@app/core';
+import { API_APP_OPTIONS } from './api-app';
+import { ApiModule } from './api.module';
+
+void bootstrapHttpApp(ApiModule, (env) => env.PORT, API_APP_OPTIONS);

@@ -1,0 +1,35 @@
+import 'reflect-metadata';
+import { AppError, prepareDatabase, validateEnvironment } from '@app/core';
+import { NestFactory } from '@nestjs/core';
+import { CliModule } from './cli.module';
+import { runCommand, USAGE, UsageError } from './commands';
+
+async function main(): Promise<number> {
+  const env = validateEnvironment(process.env);
+  if (env.DATABASE_MIGRATE_ON_START) await prepareDatabase(env);
+  const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
+  try {
+    console.log(JSON.stringify(await runCommand(app, process.argv.slice(2)), null, 2));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof AppError) {
+      console.error(`${error.code}: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await app.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { closeOnSignals, collectProcessMetrics, prepareDatabase, validateEnvironment } from '@app/core';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { WorkerModule } from './worker.module';
+
+async function main(): Promise<void> {
+  const env = validateEnvironment(process.env);
+  if (env.DATABASE_MIGRATE_ON_START) await prepareDatabase(env);
+  collectProcessMetrics('worker');
+  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+  // Closing the worker lets running jobs finish before the connections close. A job still running
+  // when the grace period ends is taken over by another worker once its lock expires.
+  closeOnSignals(app, env, (signal) => logger.log(`${signal} received: finishing running jobs`));
+}
+
+main().catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+// The load generator, run as its own process (pinned to another core than the server): reads a
+// LoadSpec as JSON on stdin, runs autocannon, prints one LoadResult as JSON on stdout.
+import autocannon from 'autocannon';
+import { text } from 'node:stream/consumers';
+import type { LoadResult, LoadSpec } from './support/load';
+
+/** Every response time, in ms: autocannon's own histogram rounds to whole milliseconds and skips non-2xx. */
+class Latencies {
+  private values = new Float64Array(1 << 16);
+  private count = 0;
+
+  add(ms: number): void {
+    if (this.count === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.count++] = ms;
+  }
+
+  percentiles(): LoadResult['latencyMs'] {
+    const sorted = this.values.slice(0, this.count).sort();
+    const at = (fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+    return { p50: at(0.5), p99: at(0.99), p999: at(0.999), max: sorted[sorted.length - 1] ?? 0 };
+  }
+}
+
+async function main(): Promise<void> {
+  const spec = JSON.parse(await text(process.stdin)) as LoadSpec;
+  const latencies = new Latencies();
+  const statuses: Record<string, number> = {};
+  const started = process.hrtime.bigint();
+  let nextClient = 0;
+  const instance = autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    ...(spec.amount ? { amount: spec.amount } : { duration: spec.durationSec }),
+    overallRate: spec.overallRate,
+    timeout: 10,
+    // autocannon copies and encodes the request list once per connection: a long list is dealt out instead.
+    requests: spec.dealt ? spec.requests.slice(0, 1) : spec.requests,
+    setupClient: spec.dealt
+      ? (client) => {
+          const index = nextClient++;
+          client.setRequests(spec.requests.filter((_, i) => i % spec.connections === index));
+        }
+      : undefined,
+  });
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    latencies.add(ms);
+  });
+  const result = await instance;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const total = Object.values(statuses).reduce((sum, count) => sum + count, 0);
+  const output: LoadResult = {
+    requests: total,
+    seconds,
+    perSecond: total / seconds,
+    statuses,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    latencyMs: latencies.percentiles(),
+  };
+  process.stdout.write(`${JSON.stringify(output)}\n`);
+}
+
+main().catch((error: Error) => {
+  console.error(error.stack);
+  process.exit(1);
+});

@@ -1,0 +1,110 @@
+import { encodeCursor } from '@app/core';
+import type { LoadRequest } from './support/load';
+
+/** What a scenario needs to build its requests. */
+export interface ScenarioContext {
+  apiUrl: string;
+  messagesUrl: string;
+  /** Enterprise key whose limits never throttle the bench. */
+  key: string;
+  /** A free-plan key (60 a minute), hammered by the 429 scenario. */
+  freeKey: string;
+  /** Keys of the seeded enterprise accounts, one per account. */
+  seededKeys: string[];
+  seedPets: number;
+}
+
+export interface HttpScenario {
+  name: string;
+  title: string;
+  server: 'api' | 'messages';
+  /** Counts only answers with this status as the scenario's rate (the 429 scenario). */
+  counted?: number;
+  /** Deals the requests out among the connections (long lists) rather than each cycling through all. */
+  dealt?: boolean;
+  requests: (context: ScenarioContext) => LoadRequest[] | Promise<LoadRequest[]>;
+}
+
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+const json = (key: string) => ({ ...bearer(key), 'Content-Type': 'application/json' });
+const listFirstPage = (key: string): LoadRequest => ({
+  method: 'GET',
+  path: '/v1/pets?limit=20',
+  headers: bearer(key),
+});
+const createPet = (key: string): LoadRequest => ({
+  method: 'POST',
+  path: '/v1/pets',
+  headers: json(key),
+  body: JSON.stringify({ name: 'Bench', categoryId: 2, status: 'available' }),
+});
+
+/** The target of the `Link: <…>; rel="next"` header of a page. */
+async function nextLink(url: string, key: string): Promise<string> {
+  const response = await fetch(url, { headers: bearer(key) });
+  const link = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+  if (response.status !== 200 || !link) throw new Error(`no next link from ${url} (${response.status})`);
+  return link;
+}
+
+/** Every HTTP scenario, in the order they run (the reference app's run comes first, separately). */
+export const HTTP_SCENARIOS: HttpScenario[] = [
+  {
+    name: 'list-20',
+    title: 'GET /v1/pets?limit=20 (first page)',
+    server: 'api',
+    requests: ({ key }) => [listFirstPage(key)],
+  },
+  {
+    name: 'deep-page',
+    title: 'GET /v1/pets?limit=20, a Link followed from 90% deep',
+    server: 'api',
+    requests: async ({ apiUrl, key, seedPets }) => {
+      // The cursor of a page 90% into the catalogue, from the service's own encoder, then the page its
+      // Link leads to: what a client walking the catalogue would request there.
+      const deep = `${apiUrl}/v1/pets?limit=20&cursor=${encodeCursor(Math.floor(seedPets * 0.9))}`;
+      return [{ method: 'GET', path: await nextLink(deep, key), headers: bearer(key) }];
+    },
+  },
+  {
+    name: 'list-available-100',
+    title: 'GET /v1/pets?status=available&limit=100',
+    server: 'api',
+    requests: ({ key }) => [{ method: 'GET', path: '/v1/pets?status=available&limit=100', headers: bearer(key) }],
+  },
+  {
+    name: 'create-pet',
+    title: 'POST /v1/pets',
+    server: 'api',
+    requests: ({ key }) => [createPet(key)],
+  },
+  {
+    name: 'rate-limited',
+    title: 'free key hammered: GET and POST /v1/pets, 429 answers/s',
+    server: 'api',
+    counted: 429,
+    requests: ({ freeKey }) => [listFirstPage(freeKey), createPet(freeKey)],
+  },
+  {
+    name: 'limiter-spread',
+    title: 'GET /v1/pets?limit=20 round-robin over every seeded account',
+    server: 'api',
+    dealt: true,
+    requests: ({ seededKeys }) => seededKeys.map(listFirstPage),
+  },
+  {
+    name: 'limiter-hot',
+    title: 'GET /v1/pets?limit=20 over 1,000 of the seeded accounts',
+    server: 'api',
+    dealt: true,
+    requests: ({ seededKeys }) => seededKeys.slice(0, 1000).map(listFirstPage),
+  },
+  {
+    name: 'send-message',
+    title: 'POST /messages (accept: store + enqueue)',
+    server: 'messages',
+    requests: ({ key }) => [
+      { method: 'POST', path: '/messages', headers: json(key), body: JSON.stringify({ message: 'Rex found a home' }) },
+    ],
+  },
+];

@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { text } from 'node:stream/consumers';
+import { join } from 'node:path';
+import { Client, escapeIdentifier } from 'pg';
+import { Redis } from 'ioredis';
+import { BUILD_ROOT, spawnNode } from './processes';
+
+/** Where a bench or soak keeps its state: a database and a Redis db of its own. */
+export interface Stores {
+  databaseUrl: string;
+  redisUrl: string;
+}
+
+export function storesFor(database: string, redisDb: number): Stores {
+  return {
+    databaseUrl: `postgres://postgres@127.0.0.1:5432/${database}`,
+    redisUrl: `redis://127.0.0.1:6379/${redisDb}`,
+  };
+}
+
+/** Names that hold real data are never dropped by accident. */
+function assertDisposable(databaseUrl: string): string {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  if (!/_(bench|soak)$/.test(name)) throw new Error(`refusing to reset ${name}: not a bench or soak database`);
+  return name;
+}
+
+/** Drops the database (the apps' start-up creates and migrates it again) and empties the Redis db. */
+export async function resetStores(stores: Stores): Promise<void> {
+  const name = assertDisposable(stores.databaseUrl);
+  const url = new URL(stores.databaseUrl);
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(name)} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+  const redis = new Redis(stores.redisUrl);
+  try {
+    await redis.flushdb();
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function withClient<T>(stores: Stores, use: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: stores.databaseUrl });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs the operator CLI (which creates and migrates the database when needed) and parses its JSON. */
+export async function cli<T>(stores: Stores, args: string[]): Promise<T> {
+  const child = spawnNode(join(BUILD_ROOT, 'apps', 'cli', 'src', 'main.js'), args, {
+    env: { DATABASE_URL: stores.databaseUrl, REDIS_URL: stores.redisUrl },
+    stdio: 'pipe',
+  });
+  child.stdin!.end();
+  const [output, errors, code] = await Promise.all([
+    text(child.stdout!),
+    text(child.stderr!),
+    new Promise<number | null>((resolve) => child.on('exit', resolve)),
+  ]);
+  if (code !== 0) throw new Error(`cli ${args.join(' ')} failed (${code}): ${errors}`);
+  // Start-up logs (database created, migrations applied) come first; the JSON is the last thing printed.
+  return JSON.parse(output.slice(output.lastIndexOf('\n{\n') + 1)) as T;
+}
+
+export interface BenchAccount {
+  accountId: number;
+  key: string;
+}
+
+/** An account made through the operator CLI; enterprise limits when given, else the free plan. */
+export async function createAccount(
+  stores: Stores,
+  email: string,
+  enterprise?: { perMinute: number; perDay: number },
+): Promise<BenchAccount> {
+  const created = await cli<BenchAccount>(stores, ['create-account', email]);
+  if (enterprise) {
+    await cli(stores, [
+      'set-plan',
+      email,
+      'enterprise',
+      '--per-minute',
+      String(enterprise.perMinute),
+      '--per-day',
+      String(enterprise.perDay),
+    ]);
+  }
+  return created;
+}
+
+/** Seeds `count` pets in one statement, as `seededPet` describes them; on an empty table their ids are 1..count. */
+export async function seedPets(stores: Stores, count: number): Promise<void> {
+  await withClient(stores, async (client) => {
+    await client.query('SET synchronous_commit = off');
+    await client.query(
+      `INSERT INTO pets (name, category_id, status)
+       SELECT 'Pet ' || i, 1 + i % 7,
+              CASE WHEN i % 10 < 7 THEN 'available' WHEN i % 10 < 9 THEN 'pending' ELSE 'sold' END
+         FROM generate_series(1, $1::int) AS i`,
+      [count],
+    );
+    // A table fresh from one bulk insert has no statistics or visibility map yet; a live one would.
+    await client.query('VACUUM ANALYZE pets');
+  });
+}
+
+/** The secret of a seeded account's key: deterministic, in the key format, never used outside the bench. */
+const seededSecret = (accountId: number) =>
+  `pet_live_${createHash('md5').update(`bench-key-${accountId}`).digest('hex')}`;
+
+/**
+ * Seeds `count` enterprise accounts (limits that never throttle) with one key each, all in SQL, the
+ * key hash computed as the service does (SHA-256 of the secret). Returns their keys.
+ */
+export async function seedAccounts(stores: Stores, count: number): Promise<string[]> {
+  return withClient(stores, async (client) => {
+    await client.query('SET synchronous_commit = off');
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO accounts (email, plan, custom_per_minute, custom_per_day)
+       SELECT 'seeded-' || i || '@bench.example', 'enterprise', 1000000000, 2000000000
+         FROM generate_series(1, $1::int) AS i
+       RETURNING id`,
+      [count],
+    );
+    await client.query(
+      `INSERT INTO api_keys (account_id, name, prefix, key_hash)
+       SELECT id, 'bench', left(secret, 12), sha256(convert_to(secret, 'UTF8'))
+         FROM (SELECT id, 'pet_live_' || md5('bench-key-' || id) AS secret
+                 FROM accounts WHERE email LIKE 'seeded-%@bench.example') AS seeded`,
+    );
+    await client.query('VACUUM ANALYZE accounts, api_keys');
+    return rows.map((row) => seededSecret(Number(row.id)));
+  });
+}

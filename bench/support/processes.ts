@@ -1,0 +1,173 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** The compiled tree this file runs from (`dist/` or a private `.dist-*` build). */
+export const BUILD_ROOT = join(__dirname, '..', '..');
+
+/** Settings every process the bench starts gets, whatever the shell that ran the bench exported. */
+const BASE_ENV: Record<string, string> = {
+  APP_ENV: 'production',
+  NODE_ENV: 'production',
+  NODE_OPTIONS: '',
+  // Processes write into files, so pino-pretty must not be picked.
+  FORCE_COLOR: '0',
+};
+
+const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+export function cpuCount(): number {
+  return Number(spawnSync('nproc').stdout?.toString().trim()) || 1;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it answers true; throws after `timeoutMs`. */
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await sleep(100);
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+export interface Pinned {
+  /** CPU core to run on (`taskset -c`), when taskset exists. */
+  core?: number;
+}
+
+/** Spawns `node <script> ...args` pinned to a core, with the given extra node flags. */
+export function spawnNode(
+  script: string,
+  args: string[],
+  options: Pinned & { env?: Record<string, string>; nodeFlags?: string[]; stdio: 'pipe' | number },
+): ChildProcess {
+  const command = [process.execPath, ...(options.nodeFlags ?? []), script, ...args];
+  const [file, ...rest] =
+    hasTaskset && options.core !== undefined ? ['taskset', '-c', String(options.core), ...command] : command;
+  return spawn(file!, rest, {
+    env: { ...process.env, ...BASE_ENV, ...options.env },
+    stdio: options.stdio === 'pipe' ? ['pipe', 'pipe', 'pipe'] : ['ignore', options.stdio, options.stdio],
+  });
+}
+
+export interface ServerProcess {
+  name: string;
+  child: ChildProcess;
+  logFile: string;
+  /** Resident set size now, in MiB (0 once the process is gone). */
+  rssMiB: () => number;
+  /** Peak resident set size over the process's life, in MiB. */
+  peakRssMiB: () => number;
+  stop: () => Promise<void>;
+}
+
+function statusFieldMiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Starts a compiled entry point (`apps/api/src/main.js`, `bench/reference-app.js`, ...) with its output
+ * in `logFile`, and waits until `ready` (a URL answering 200, or a line in the log) says it serves.
+ * `taskset` execs node, so the pid is node's.
+ */
+export async function startServer(
+  name: string,
+  entry: string,
+  options: Pinned & {
+    env: Record<string, string>;
+    ready: { url: string } | { logLine: string };
+    logFile: string;
+    nodeFlags?: string[];
+  },
+): Promise<ServerProcess> {
+  const fd = openSync(options.logFile, 'a');
+  const child = spawnNode(join(BUILD_ROOT, entry), [], { ...options, stdio: fd });
+  closeSync(fd);
+  const exited = once(child, 'exit');
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))]);
+  };
+  const { ready } = options;
+  try {
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+        if ('url' in ready) return (await fetch(ready.url)).ok;
+        return readFileSync(options.logFile, 'utf8').includes(ready.logLine);
+      },
+      60_000,
+      `${name} to be ready`,
+    );
+  } catch (error) {
+    await stop();
+    const log = readFileSync(options.logFile, 'utf8').slice(-4000);
+    throw new Error(`${(error as Error).message}; last output of ${name}:\n${log}`, { cause: error });
+  }
+  return {
+    name,
+    child,
+    logFile: options.logFile,
+    rssMiB: () => statusFieldMiB(child.pid, 'VmRSS'),
+    peakRssMiB: () => statusFieldMiB(child.pid, 'VmHWM'),
+    stop,
+  };
+}
+
+/** CPU time (user + system) a process has used so far, in seconds; `/proc` counts in 1/100 s ticks. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // Fields 14 and 15 of the file (utime, stime), counted after the parenthesised command name.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+export interface ProcessUsage {
+  peakRssMiB: Record<string, number>;
+  cpuSec: Record<string, number>;
+}
+
+/** Samples the RSS of processes every 250 ms and their CPU time; `stop()` returns the peaks and the CPU used. */
+export function watchProcesses(processes: ServerProcess[]): { stop: () => ProcessUsage } {
+  const peakRssMiB: Record<string, number> = {};
+  const startCpu = Object.fromEntries(processes.map(({ name, child }) => [name, cpuSeconds(child.pid)]));
+  const sample = () => {
+    for (const process of processes) {
+      peakRssMiB[process.name] = Math.max(peakRssMiB[process.name] ?? 0, process.rssMiB());
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 250);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      const cpuSec = Object.fromEntries(
+        processes.map(({ name, child }) => [name, cpuSeconds(child.pid) - startCpu[name]!]),
+      );
+      return { peakRssMiB, cpuSec };
+    },
+  };
+}

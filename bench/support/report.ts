@@ -1,0 +1,143 @@
+import type { BudgetResult } from '../budget';
+import type { DeliveryVariant } from '../delivery';
+import type { ProfileSummary } from './cpu-profile';
+import type { LoadResult } from './load';
+
+export interface ScenarioResult {
+  name: string;
+  title: string;
+  /** Median over the measured runs of the answers per second (only `counted` ones when set). */
+  perSecond: number;
+  runsPerSecond: number[];
+  /** perSecond divided by the reference app's. */
+  ratio: number;
+  counted?: number;
+  latencyMs: LoadResult['latencyMs'];
+  /**
+   * The server's CPU time per answer over the measured runs: unlike req/s, barely moved by other
+   * work on the machine, as long as the server is the bottleneck.
+   */
+  cpuMicrosPerRequest: number;
+  peakRssMiB: number;
+  /** Statuses of all measured runs together. */
+  statuses: Record<string, number>;
+  errors: number;
+}
+
+export interface TargetResult {
+  target: string;
+  value: string;
+  met: boolean;
+}
+
+export interface BenchResults {
+  date: string;
+  command: string;
+  machine: Record<string, string>;
+  settings: Record<string, number | boolean>;
+  durationSec: number;
+  reference: ScenarioResult;
+  scenarios: ScenarioResult[];
+  delivery: Array<DeliveryVariant & { ratio: number }>;
+  budget: BudgetResult[];
+  targets: TargetResult[];
+  profiles: Array<{ scenario: string; server: string; summary: ProfileSummary }>;
+}
+
+const fixed = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const ms = (value: number) => fixed(value, value < 10 ? 2 : 1);
+const table = (header: string[], rows: string[][]) =>
+  [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+
+/** The Markdown report: the tables the README's Performance section is made of. */
+export function markdown(results: BenchResults): string {
+  const machine = Object.entries(results.machine)
+    .map(([name, value]) => `${name} ${value}`)
+    .join(' · ');
+  const http = [results.reference, ...results.scenarios].map((scenario) => [
+    `${scenario.title}${scenario.name === 'reference' ? '' : ` (\`${scenario.name}\`)`}`,
+    `${fixed(scenario.perSecond)}${scenario.counted ? ` (${scenario.counted}s)` : ''}`,
+    `${fixed(scenario.ratio, 2)}×`,
+    ms(scenario.latencyMs.p50),
+    ms(scenario.latencyMs.p99),
+    ms(scenario.latencyMs.p999),
+    fixed(scenario.cpuMicrosPerRequest),
+    fixed(scenario.peakRssMiB),
+    Object.entries(scenario.statuses)
+      .map(([status, count]) => `${status}: ${fixed(count)}`)
+      .join(', ') + (scenario.errors ? `, errors: ${scenario.errors}` : ''),
+  ]);
+  const sections = [
+    `## Benchmark ${results.date}`,
+    `${machine}. \`${results.command}\` took ${fixed(results.durationSec)} s. Server pinned to core 0, autocannon ` +
+      `(50 connections) to core 1; warm-up ${results.settings.warmUpSec} s, then ${results.settings.runs} runs of ` +
+      `${results.settings.runSec} s, median run reported. Server CPU µs/req is the CPU time the server process ` +
+      'spent per answer over the runs: less moved by other work on the machine than req/s.',
+    table(
+      [
+        'Scenario',
+        'req/s',
+        '× reference',
+        'p50 ms',
+        'p99 ms',
+        'p99.9 ms',
+        'server CPU µs/req',
+        'peak RSS MiB',
+        'answers',
+      ],
+      http,
+    ),
+    `### Message delivery (accept → sent, ${fixed(Number(results.settings.deliveryMessages))} messages, ` +
+      `${results.settings.deliveryRuns} run(s))`,
+    table(
+      ['Variant', 'messages/s', '× bare worker', 'runs', 'peak RSS MiB'],
+      results.delivery.map((variant) => [
+        `${variant.title} (\`${variant.name}\`)`,
+        fixed(variant.perSecond),
+        `${fixed(variant.ratio, 2)}×`,
+        variant.runs.map((rate) => fixed(rate)).join(', '),
+        fixed(variant.peakRssMiB),
+      ]),
+    ),
+  ];
+  if (results.budget.length > 0) {
+    sections.push(
+      '### Per-request budget (PostgreSQL statements counted by a wire-protocol proxy, Redis by MONITOR)',
+      table(
+        ['Request', 'budget', 'SQL/request', 'Redis round trips/request', 'what ran', 'met'],
+        results.budget.map((probe) => [
+          probe.name,
+          probe.budget,
+          fixed(probe.sqlPerRequest, 2),
+          fixed(probe.redisRoundTripsPerRequest, 2),
+          [...Object.entries(probe.redis), ...Object.entries(probe.sql)]
+            .map(([what, count]) => `${count}× \`${what.length > 60 ? `${what.slice(0, 57)}...` : what}\``)
+            .join('<br>'),
+          probe.met ? 'yes' : '**no**',
+        ]),
+      ),
+    );
+  }
+  sections.push(
+    '### Targets',
+    table(
+      ['Target', 'measured', 'met'],
+      results.targets.map((target) => [target.target, target.value, target.met ? 'yes' : '**no**']),
+    ),
+  );
+  for (const { scenario, server, summary } of results.profiles) {
+    sections.push(
+      `### CPU profile of ${server} during \`${scenario}\` (self time, idle excluded)`,
+      table(
+        ['Where', '%'],
+        summary.places.map((place) => [place.name, fixed(place.percent, 1)]),
+      ),
+      table(
+        ['Function', '%'],
+        summary.functions.map((fn) => [`\`${fn.name}\``, fixed(fn.percent, 1)]),
+      ),
+    );
+  }
+  return `${sections.join('\n\n')}\n`;
+}

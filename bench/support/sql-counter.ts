@@ -1,0 +1,75 @@
+import { once } from 'node:events';
+import { createConnection, createServer, Server, Socket } from 'node:net';
+
+const SSL_REQUEST_CODE = 80877103;
+
+/**
+ * A TCP proxy in front of PostgreSQL that reads the client side of the wire protocol and counts the
+ * statements executed: an Execute message (extended protocol, what `pg` sends for parameterised
+ * queries) or a simple Query message is one statement. Cheaper and more exact than server-side
+ * logging, and needs no pg_stat_statements (not preloaded on a shared server).
+ */
+export class SqlCounter {
+  statements = 0;
+  /** Statements by their SQL text, whitespace collapsed. */
+  readonly texts = new Map<string, number>();
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  /** Starts listening on 127.0.0.1; returns the port. */
+  async listen(): Promise<number> {
+    this.server = createServer((client) => this.relay(client));
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return (this.server.address() as { port: number }).port;
+  }
+
+  reset(): void {
+    this.statements = 0;
+    this.texts.clear();
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    this.server?.close();
+  }
+
+  private relay(client: Socket): void {
+    const server = createConnection(this.target);
+    for (const socket of [client, server]) {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('error', () => (socket === client ? server : client).destroy());
+    }
+    client.pipe(server);
+    server.pipe(client);
+    let pending = Buffer.alloc(0);
+    // Until the startup message has passed, messages carry no type byte.
+    let started = false;
+    client.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      for (;;) {
+        const headerLength = started ? 5 : 4;
+        if (pending.length < headerLength) break;
+        const length = pending.readInt32BE(started ? 1 : 0);
+        const total = length + (started ? 1 : 0);
+        if (pending.length < total) break;
+        if (!started) started = pending.readInt32BE(4) !== SSL_REQUEST_CODE;
+        else this.inspect(pending.subarray(0, total));
+        pending = pending.subarray(total);
+      }
+    });
+  }
+
+  private inspect(message: Buffer): void {
+    const type = String.fromCharCode(message[0]!);
+    if (type === 'E' || type === 'Q') this.statements++;
+    // Parse carries the text of the next Execute: a statement name, then the query, NUL-terminated.
+    const textStart = type === 'P' ? message.indexOf(0, 5) + 1 : type === 'Q' ? 5 : -1;
+    if (textStart <= 0) return;
+    const sql = message.toString('utf8', textStart, message.indexOf(0, textStart)).replace(/\s+/g, ' ').trim();
+    this.texts.set(sql, (this.texts.get(sql) ?? 0) + 1);
+  }
+}

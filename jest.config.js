@@ -1,0 +1,38 @@
+/** Unit tests sit beside the code; e2e suites live in test/ and talk to real PostgreSQL and Redis. */
+const moduleNameMapper = {
+  '^@app/(core|accounts|pets|rate-limiting|messaging)$': '<rootDir>/libs/$1/src',
+};
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
+
+module.exports = {
+  testTimeout: 60000,
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+    },
+    {
+      displayName: 'e2e',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      setupFiles: ['<rootDir>/test/support/test-env.ts'],
+    },
+    {
+      displayName: 'faults',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+      setupFiles: ['<rootDir>/test/support/test-env.ts'],
+    },
+  ],
+};

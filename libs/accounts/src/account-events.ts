@@ -1,0 +1,25 @@
+import { RedisEvents } from '@app/core';
+import { Injectable, Logger } from '@nestjs/common';
+
+/** Redis pub/sub channel on which every process learns that cached key lookups are stale. */
+const CHANNEL = 'pet-adoption:accounts:changed';
+
+export type AccountEvent = { type: 'key-revoked'; keyId: number } | { type: 'account-changed'; accountId: number };
+
+@Injectable()
+export class AccountEvents {
+  private readonly logger = new Logger(AccountEvents.name);
+
+  constructor(private readonly redisEvents: RedisEvents) {}
+
+  async announce(event: AccountEvent): Promise<void> {
+    await this.redisEvents.publish(CHANNEL, JSON.stringify(event)).catch((error: Error) => {
+      // A process whose subscription is down bypasses its cache, so the change still applies there.
+      this.logger.warn(`could not announce ${event.type}: ${error.message}`);
+    });
+  }
+
+  subscribe(handler: (event: AccountEvent) => void): void {
+    this.redisEvents.on(CHANNEL, (message) => handler(JSON.parse(message) as AccountEvent));
+  }
+}

@@ -1,0 +1,24 @@
+import { bigintAsNumber } from '@app/core';
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import type { Plan } from './plans';
+
+@Entity('accounts')
+export class AccountEntity {
+  @PrimaryColumn({ type: 'bigint', generated: 'increment', transformer: bigintAsNumber })
+  id: number;
+
+  @Column({ type: 'varchar', length: 254 })
+  email: string;
+
+  @Column({ type: 'text' })
+  plan: Plan;
+
+  @Column({ name: 'custom_per_minute', type: 'integer', nullable: true })
+  customPerMinute: number | null;
+
+  @Column({ name: 'custom_per_day', type: 'integer', nullable: true })
+  customPerDay: number | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

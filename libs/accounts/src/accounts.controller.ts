@@ -1,0 +1,42 @@
+import { ApiErrors, CurrentPrincipal, Principal, Public, RATE_LIMIT_HEADERS, SignUpRateLimit } from '@app/core';
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AccountsService } from './accounts.service';
+import { AccountDto } from './dto/account.dto';
+import { ApiKeyWithSecretDto } from './dto/api-key.dto';
+import { SignUpDto, SignUpResponseDto } from './dto/sign-up.dto';
+
+@ApiTags('accounts')
+@Controller()
+export class AccountsController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Public()
+  @SignUpRateLimit()
+  @Post('accounts')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'createAccount',
+    summary: 'Sign up',
+    description: 'Creates an account on the free plan and returns its first API key. The key is shown only here.',
+  })
+  @ApiResponse({ status: 201, type: SignUpResponseDto, headers: RATE_LIMIT_HEADERS })
+  @ApiErrors(400, 409)
+  async signUp(@Body() body: SignUpDto): Promise<SignUpResponseDto> {
+    const { account, apiKey } = await this.accounts.signUp(body.email);
+    return { account: AccountDto.from(account), apiKey: ApiKeyWithSecretDto.withSecret(apiKey.key, apiKey.secret) };
+  }
+
+  @Get('account')
+  @ApiBearerAuth()
+  @ApiOperation({
+    operationId: 'getAccount',
+    summary: 'The caller’s account',
+    description: 'The account the key belongs to, with its plan and the rate limits that follow from it.',
+  })
+  @ApiResponse({ status: 200, type: AccountDto, headers: RATE_LIMIT_HEADERS })
+  @ApiErrors(401)
+  async get(@CurrentPrincipal() principal: Principal): Promise<AccountDto> {
+    return AccountDto.from(await this.accounts.get(principal.accountId));
+  }
+}

@@ -1,0 +1,106 @@
+import { AuthenticatedRequest, Environment, Principal, RedisEvents } from '@app/core';
+import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccountEvents } from '../account-events';
+import { limitsFor, Plan } from '../plans';
+import { API_KEY_FORMAT, hashApiKey } from './api-key-secret';
+import { LastUsedRecorder } from './last-used-recorder';
+
+/** Enough for every active key of a large deployment (an entry is about 200 bytes). */
+const MAX_CACHED_KEYS = 100_000;
+const BEARER = /^Bearer +(\S+) *$/i;
+const RESOLVED = Symbol('api-key-resolved');
+
+interface CachedLookup {
+  principal: Principal | undefined;
+  expiresAt: number;
+}
+
+interface KeyRow {
+  key_id: string;
+  account_id: string;
+  plan: Plan;
+  custom_per_minute: number | null;
+  custom_per_day: number | null;
+}
+
+/**
+ * Resolves `Authorization: Bearer <key>` to the caller. Keys are looked up by their SHA-256 hash
+ * (an index lookup, so there is no timing oracle on the secret) and cached per process. Revocations
+ * and plan changes are pushed over Redis; while that push channel is down the cache is bypassed.
+ */
+@Injectable()
+export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown {
+  private readonly cache = new Map<string, CachedLookup>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: AccountEvents,
+    private readonly redisEvents: RedisEvents,
+    private readonly lastUsed: LastUsedRecorder,
+    private readonly env: Environment,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.subscribe((event) => {
+      for (const [hash, entry] of this.cache) {
+        const principal = entry.principal;
+        if (!principal) continue;
+        if (
+          (event.type === 'key-revoked' && principal.keyId === event.keyId) ||
+          (event.type === 'account-changed' && principal.accountId === event.accountId)
+        ) {
+          this.cache.delete(hash);
+        }
+      }
+    });
+    // Messages may have been missed while disconnected.
+    this.redisEvents.onReconnect(() => this.cache.clear());
+  }
+
+  onApplicationShutdown(): void {
+    this.cache.clear();
+  }
+
+  /** The caller, or undefined when the key is missing, malformed, unknown or revoked. Memoised per request. */
+  async identify(request: AuthenticatedRequest): Promise<Principal | undefined> {
+    const memo = request as AuthenticatedRequest & { [RESOLVED]?: true };
+    if (memo[RESOLVED]) return request.principal;
+    const secret = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    const principal = secret && API_KEY_FORMAT.test(secret) ? await this.lookup(secret) : undefined;
+    memo[RESOLVED] = true;
+    request.principal = principal;
+    if (principal) this.lastUsed.record(principal.keyId);
+    return principal;
+  }
+
+  private async lookup(secret: string): Promise<Principal | undefined> {
+    const hash = hashApiKey(secret);
+    const cacheKey = hash.toString('base64');
+    const now = Date.now();
+    const cached = this.cache.get(cacheKey);
+    if (cached && cached.expiresAt > now && this.redisEvents.listening) {
+      // Least recently used first out: a hit moves the entry to the back of the Map's order.
+      this.cache.delete(cacheKey);
+      this.cache.set(cacheKey, cached);
+      return cached.principal;
+    }
+
+    const rows: KeyRow[] = await this.dataSource.query(
+      `SELECT k.id AS key_id, k.account_id, a.plan, a.custom_per_minute, a.custom_per_day
+         FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      [hash],
+    );
+    const row = rows[0];
+    const principal = row && {
+      keyId: Number(row.key_id),
+      accountId: Number(row.account_id),
+      limits: limitsFor(row.plan, row.custom_per_minute, row.custom_per_day),
+    };
+    if (this.cache.size >= MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(cacheKey, { principal, expiresAt: now + this.env.API_KEY_CACHE_TTL_MS });
+    return principal;
+  }
+}

@@ -1,0 +1,30 @@
+import { createHash, randomInt } from 'node:crypto';
+import { AppEnv } from '@app/core';
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** 40 base62 characters carry 238 bits from the CSPRNG (the contract asks for at least 190). */
+const RANDOM_LENGTH = 40;
+const PREFIX_LENGTH = 12;
+export const API_KEY_FORMAT = /^pet_(live|test)_[A-Za-z0-9]{32,128}$/;
+
+export function keyPrefixFor(env: AppEnv): string {
+  return env === AppEnv.Production ? 'pet_live_' : 'pet_test_';
+}
+
+export function hashApiKey(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+export interface GeneratedApiKey {
+  secret: string;
+  prefix: string;
+  hash: Buffer;
+}
+
+export function generateApiKey(env: AppEnv): GeneratedApiKey {
+  let random = '';
+  // randomInt draws without modulo bias.
+  for (let i = 0; i < RANDOM_LENGTH; i++) random += BASE62[randomInt(BASE62.length)];
+  const secret = keyPrefixFor(env) + random;
+  return { secret, prefix: secret.slice(0, PREFIX_LENGTH), hash: hashApiKey(secret) };
+}

@@ -1,0 +1,53 @@
+import { ApiErrors, CurrentPrincipal, IdParamPipe, Idempotent, Principal, RATE_LIMIT_HEADERS } from '@app/core';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiKeyDto, ApiKeyWithSecretDto, CreateApiKeyDto } from '../dto/api-key.dto';
+import { ApiKeysService } from './api-keys.service';
+
+@ApiTags('keys')
+@ApiBearerAuth()
+@Controller('keys')
+export class ApiKeysController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Post()
+  @HttpCode(201)
+  @Idempotent()
+  @ApiOperation({
+    operationId: 'createKey',
+    summary: 'Issue a key',
+    description: 'Issues a new key for the caller’s account. The secret is in this response only.',
+  })
+  @ApiResponse({ status: 201, type: ApiKeyWithSecretDto, headers: RATE_LIMIT_HEADERS })
+  @ApiErrors(400, 401)
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<ApiKeyWithSecretDto> {
+    const { key, secret } = await this.keys.issue(principal.accountId, body.name ?? 'unnamed');
+    return ApiKeyWithSecretDto.withSecret(key, secret);
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listKeys',
+    summary: 'List keys',
+    description: 'The keys of the caller’s account, revoked ones included; never their secrets.',
+  })
+  @ApiResponse({ status: 200, type: [ApiKeyDto], headers: RATE_LIMIT_HEADERS })
+  @ApiErrors(401)
+  async list(@CurrentPrincipal() principal: Principal): Promise<ApiKeyDto[]> {
+    return (await this.keys.list(principal.accountId)).map((key) => ApiKeyDto.from(key));
+  }
+
+  @Delete(':keyId')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'revokeKey',
+    summary: 'Revoke a key',
+    description: 'Revokes a key of the caller’s account; it stops working on every process within a second.',
+  })
+  @ApiParam({ name: 'keyId', schema: { type: 'integer', format: 'int64', minimum: 1 } })
+  @ApiResponse({ status: 204, description: 'Revoked.', headers: RATE_LIMIT_HEADERS })
+  @ApiErrors(400, 401, 404)
+  async revoke(@CurrentPrincipal() principal: Principal, @Param('keyId', IdParamPipe) keyId: number): Promise<void> {
+    await this.keys.revoke(principal.accountId, keyId);
+  }
+}

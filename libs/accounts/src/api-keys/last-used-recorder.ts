@@ -1,0 +1,52 @@
+import { Environment } from '@app/core';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/**
+ * Keeps `api_keys.last_used_at` without a write per request: uses are collected in memory and
+ * written in one statement every `API_KEY_LAST_USED_FLUSH_MS`, and once more at shutdown.
+ */
+@Injectable()
+export class LastUsedRecorder implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(LastUsedRecorder.name);
+  private pending = new Map<number, Date>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly env: Environment,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), this.env.API_KEY_LAST_USED_FLUSH_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  record(keyId: number): void {
+    this.pending.set(keyId, new Date());
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      await this.dataSource.query(
+        `UPDATE api_keys AS k SET last_used_at = u.used_at
+           FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, used_at)
+          WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
+        [[...batch.keys()], [...batch.values()]],
+      );
+    } catch (error) {
+      // Keep the uses for the next flush rather than lose them.
+      for (const [id, usedAt] of batch) if (!this.pending.has(id)) this.pending.set(id, usedAt);
+      this.logger.warn(`could not record key use: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import type { AccountEntity } from '../account.entity';
+import { limitsFor, Plan, PLANS } from '../plans';
+
+@ApiSchema({ name: 'RateLimits' })
+export class RateLimitsDto {
+  @ApiProperty({ example: 60 })
+  perMinute: number;
+
+  @ApiProperty({ example: 1000 })
+  perDay: number;
+}
+
+@ApiSchema({ name: 'Account' })
+export class AccountDto {
+  @ApiProperty({ type: 'integer', format: 'int64', example: 1 })
+  id: number;
+
+  @ApiProperty({ example: 'alex@example.com' })
+  email: string;
+
+  @ApiProperty({ enum: PLANS, example: 'free' })
+  plan: Plan;
+
+  @ApiProperty({ type: RateLimitsDto })
+  limits: RateLimitsDto;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  createdAt: string;
+
+  static from(account: AccountEntity): AccountDto {
+    return {
+      id: account.id,
+      email: account.email,
+      plan: account.plan,
+      limits: limitsFor(account.plan, account.customPerMinute, account.customPerDay),
+      createdAt: account.createdAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { AccountDto } from './account.dto';
+import { ApiKeyWithSecretDto } from './api-key.dto';
+
+@ApiSchema({ name: 'NewAccount' })
+export class SignUpDto {
+  @ApiProperty({ format: 'email', maxLength: 254, example: 'alex@example.com' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @MaxLength(254)
+  @IsEmail()
+  email: string;
+}
+
+@ApiSchema({ name: 'SignUpResult' })
+export class SignUpResponseDto {
+  @ApiProperty({ type: AccountDto })
+  account: AccountDto;
+
+  @ApiProperty({ type: ApiKeyWithSecretDto })
+  apiKey: ApiKeyWithSecretDto;
+}

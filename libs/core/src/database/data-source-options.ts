@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { Environment } from '../config/environment';
+import { MIGRATIONS } from './migrations';
+
+/** One definition of the connection, shared by the apps, the TypeORM CLI and the operator CLI. */
+export function dataSourceOptions(env: Environment): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: env.DATABASE_URL,
+    synchronize: false,
+    migrationsRun: false,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    entities: [join(__dirname, '../../../**/*.entity.{js,ts}')],
+    extra: {
+      max: env.DATABASE_POOL_SIZE,
+      // Fail fast when PostgreSQL is unreachable so requests answer 503 instead of hanging.
+      connectionTimeoutMillis: 3000,
+      query_timeout: 15000,
+      keepAlive: true,
+    },
+  };
+}

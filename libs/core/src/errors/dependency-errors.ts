@@ -1,0 +1,29 @@
+/**
+ * Recognises failures that mean PostgreSQL or Redis cannot be reached (as opposed to a bug), so they
+ * can be answered as `503 service_unavailable` with `Retry-After` instead of `500`.
+ */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
+// PostgreSQL SQLSTATEs: connection exceptions (08…), shutdown/starting (57P0x), too many connections.
+const POSTGRES_UNAVAILABLE = /^(08\d{3}|57P0[1-3]|53300)$/;
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Connection is closed',
+  "Stream isn't writeable",
+  'Command timed out',
+  'Reached the max retries per request limit',
+  'the database system is',
+];
+
+export function isDependencyUnavailable(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== 'object') return false;
+    const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_UNAVAILABLE.test(code))) return true;
+    if (name === 'MaxRetriesPerRequestError') return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((text) => message.includes(text))) return true;
+    const next = current as { driverError?: unknown; cause?: unknown };
+    current = next.driverError ?? next.cause;
+  }
+  return false;
+}

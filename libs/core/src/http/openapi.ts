@@ -1,0 +1,41 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { Environment } from '../config/environment';
+
+export const OPENAPI_VERSION = '1.0.0';
+
+/** The document's frame: paths are relative to the `/v1` base addresses listed in `servers`. */
+export function openApiFrame(env: Environment) {
+  return new DocumentBuilder()
+    .setTitle('Pet Adoption Service')
+    .setDescription(
+      'Animals up for adoption, and a separate message-sending operation. Every operation except ' +
+        'sign-up takes an API key as a bearer token; every error has the body `{code, message, status}`.',
+    )
+    .setVersion(OPENAPI_VERSION)
+    .addServer(env.PUBLIC_BASE_URL_PRODUCTION, 'Production')
+    .addServer(env.PUBLIC_BASE_URL_STAGING, 'Staging')
+    .addTag('pets', 'Animals up for adoption and their categories.')
+    .addTag('accounts', 'Sign-up and the caller’s account.')
+    .addTag('keys', 'The caller’s API keys.')
+    .addTag('messages', 'The message-sending operation, served from its own base address.')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <API_KEY>`.' })
+    .build();
+}
+
+export function createOpenApiDocument(app: INestApplication, env: Environment): OpenAPIObject {
+  return SwaggerModule.createDocument(app, openApiFrame(env), {
+    ignoreGlobalPrefix: true,
+    operationIdFactory: (_controller, method) => method,
+  });
+}
+
+/** Swagger UI at `/docs`, the JSON at `/docs/openapi.json`. */
+export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
+  SwaggerModule.setup('docs', app, document, {
+    useGlobalPrefix: false,
+    jsonDocumentUrl: 'docs/openapi.json',
+    yamlDocumentUrl: 'docs/openapi.yaml',
+    customSiteTitle: 'Pet Adoption Service API',
+  });
+}

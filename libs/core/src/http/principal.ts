@@ -1,0 +1,23 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+
+export interface RateLimits {
+  perMinute: number;
+  perDay: number;
+}
+
+/** Who is calling: set on the request by the bearer guard, read by rate limiting and controllers. */
+export interface Principal {
+  accountId: number;
+  keyId: number;
+  limits: RateLimits;
+}
+
+export type AuthenticatedRequest = Request & { principal?: Principal };
+
+/** Injects the caller's Principal into a controller method. */
+export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
+  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+  if (!principal) throw new Error('CurrentPrincipal used on a route without the bearer guard');
+  return principal;
+});

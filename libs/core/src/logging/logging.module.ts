@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { AppEnv, Environment, LogLevel } from '../config/environment';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const UNLOGGED_PATHS = ['/health/', '/metrics', '/docs'];
+
+/** Accepts a caller's `X-Request-Id` when it is sane, otherwise makes one; echoes it back. */
+function requestId(request: IncomingMessage, response: ServerResponse): string {
+  const given = request.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  response.setHeader('X-Request-Id', id);
+  return id;
+}
+
+function withRouteAndAccount(req: IncomingMessage, _res: ServerResponse, value: object): object {
+  const request = req as IncomingMessage & {
+    principal?: { accountId: number };
+    route?: { path?: string };
+    baseUrl?: string;
+  };
+  const route = request.route?.path;
+  return {
+    ...value,
+    route: route ? `${request.baseUrl ?? ''}${route}` : undefined,
+    accountId: request.principal?.accountId,
+  };
+}
+
+function defaultLevel(env: AppEnv): LogLevel {
+  return env === AppEnv.Development ? 'debug' : 'info';
+}
+
+/**
+ * Structured JSON logs, one line per request. Headers are never serialised, so neither the
+ * `Authorization` header nor any key material can reach a log line.
+ */
+@Module({
+  imports: [
+    LoggerModule.forRootAsync({
+      inject: [Environment],
+      useFactory: (env: Environment) => ({
+        pinoHttp: {
+          level: env.LOG_LEVEL ?? defaultLevel(env.APP_ENV),
+          genReqId: requestId,
+          quietReqLogger: true,
+          customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
+          serializers: {
+            req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+            res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+          },
+          // Added when the response is complete, so the matched route and the caller are known.
+          customSuccessObject: withRouteAndAccount,
+          customErrorObject: withRouteAndAccount,
+          customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
+            error || res.statusCode >= 500 ? 'error' : 'info',
+          autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.some((path) => req.url?.startsWith(path)) },
+          transport:
+            env.APP_ENV === AppEnv.Development && process.stdout.isTTY
+              ? { target: 'pino-pretty', options: { singleLine: true } }
+              : undefined,
+        },
+      }),
+    }),
+  ],
+})
+export class LoggingModule {}

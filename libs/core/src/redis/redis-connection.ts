@@ -1,0 +1,15 @@
+import type { RedisOptions } from 'ioredis';
+
+/** ioredis/BullMQ connection options from a `redis://` or `rediss://` URL. */
+export function redisConnectionOptions(url: string): RedisOptions {
+  const parsed = new URL(url);
+  const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0;
+  return {
+    host: parsed.hostname,
+    port: Number(parsed.port || 6379),
+    username: parsed.username ? decodeURIComponent(parsed.username) : undefined,
+    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+    db: Number.isInteger(db) ? db : 0,
+    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}

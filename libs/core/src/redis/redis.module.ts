@@ -1,0 +1,111 @@
+import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { Environment } from '../config/environment';
+import { redisConnectionOptions } from './redis-connection';
+
+/** Injection token of the shared command connection. */
+export const REDIS = Symbol('REDIS');
+
+/**
+ * Commands on the request path must fail fast rather than queue while Redis is away: no offline
+ * queue, one retry, and a per-command timeout (a frozen Redis would otherwise hang requests).
+ */
+export function createRequestPathRedis(env: Environment, connectionName: string): Redis {
+  const client = new Redis({
+    ...redisConnectionOptions(env.REDIS_URL),
+    connectionName,
+    commandTimeout: env.REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    // Commands issued in the same tick (concurrent requests' rate-limit decisions) share one write.
+    enableAutoPipelining: true,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  const logger = new Logger(`Redis:${connectionName}`);
+  let reportedDown = false;
+  client.on('error', (error) => {
+    if (!reportedDown) logger.warn(`Redis unavailable: ${error.message}`);
+    reportedDown = true;
+  });
+  client.on('ready', () => {
+    if (reportedDown) logger.log('Redis connection restored');
+    reportedDown = false;
+  });
+  return client;
+}
+
+type Handler = (message: string) => void;
+
+/**
+ * Cross-process notifications (e.g. "key revoked") over Redis pub/sub. Pub/sub is fire-and-forget,
+ * so listeners are also told when the subscription (re)connects and may have missed messages.
+ */
+@Injectable()
+export class RedisEvents implements OnApplicationShutdown {
+  private readonly subscriber: Redis;
+  private readonly handlers = new Map<string, Handler[]>();
+  private readonly reconnectHandlers: Array<() => void> = [];
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    env: Environment,
+  ) {
+    this.subscriber = createRequestPathRedis(env, 'events');
+    this.subscriber.on('message', (channel: string, message: string) => {
+      for (const handler of this.handlers.get(channel) ?? []) handler(message);
+    });
+    this.subscriber.on('ready', () => {
+      const channels = [...this.handlers.keys()];
+      if (channels.length > 0) this.subscriber.subscribe(...channels).catch(() => undefined);
+      for (const handler of this.reconnectHandlers) handler();
+    });
+  }
+
+  on(channel: string, handler: Handler): void {
+    const existing = this.handlers.get(channel);
+    if (existing) existing.push(handler);
+    else {
+      this.handlers.set(channel, [handler]);
+      if (this.subscriber.status === 'ready') this.subscriber.subscribe(channel).catch(() => undefined);
+    }
+  }
+
+  /** Called after every (re)connection of the subscription, when messages may have been missed. */
+  onReconnect(handler: () => void): void {
+    this.reconnectHandlers.push(handler);
+  }
+
+  /** Whether published messages are being received right now. */
+  get listening(): boolean {
+    return this.subscriber.status === 'ready';
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.redis.publish(channel, message);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.subscriber.disconnect();
+  }
+}
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: REDIS,
+      inject: [Environment],
+      useFactory: (env: Environment) => createRequestPathRedis(env, 'commands'),
+    },
+    RedisEvents,
+  ],
+  exports: [REDIS, RedisEvents],
+})
+export class RedisModule implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,49 @@
+import type { Environment } from '@app/core';
+import { DelayedError, Job } from 'bullmq';
+import { DeliveryError } from '../messages.errors';
+import type { DeliverMessageJobData } from '../messages.queue';
+import type { MessageDelivery } from './message-delivery.service';
+import { MessagesProcessor } from './messages.processor';
+
+describe('MessagesProcessor', () => {
+  const delivery = { attempt: jest.fn() };
+  const processor = new MessagesProcessor(
+    delivery as unknown as MessageDelivery,
+    {
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      MESSAGES_BACKOFF_MS: 1000,
+    } as Environment,
+  );
+  const job = (attemptsMade: number) =>
+    ({
+      data: { messageId: 'msg_a' },
+      attemptsMade,
+      opts: { attempts: 3 },
+      moveToDelayed: jest.fn().mockResolvedValue(undefined),
+    }) as unknown as Job<DeliverMessageJobData> & { moveToDelayed: jest.Mock };
+
+  beforeEach(() => delivery.attempt.mockReset().mockResolvedValue('sent'));
+
+  it.each([
+    [0, false],
+    [1, false],
+    [2, true],
+  ])('hands the message to delivery; after %i failed attempts of 3, lastAttempt is %p', async (made, last) => {
+    await expect(processor.process(job(made), 'token')).resolves.toBe('sent');
+    expect(delivery.attempt).toHaveBeenLastCalledWith('msg_a', last);
+  });
+
+  it('fails the attempt when the transport fails, so BullMQ retries it with backoff', async () => {
+    const failing = job(0);
+    delivery.attempt.mockRejectedValue(new DeliveryError('webhook answered 500'));
+    await expect(processor.process(failing, 'token')).rejects.toThrow('webhook answered 500');
+    expect(failing.moveToDelayed).not.toHaveBeenCalled();
+  });
+
+  it('postpones without using up an attempt while PostgreSQL is unavailable', async () => {
+    const waiting = job(2);
+    delivery.attempt.mockRejectedValue(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    await expect(processor.process(waiting, 'token')).rejects.toBeInstanceOf(DelayedError);
+    expect(waiting.moveToDelayed).toHaveBeenCalledWith(expect.any(Number), 'token');
+  });
+});

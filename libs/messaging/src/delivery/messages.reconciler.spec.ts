@@ -1,0 +1,63 @@
+import type { Environment } from '@app/core';
+import type { Queue } from 'bullmq';
+import type { MessagesService } from '../messages.service';
+import { MessagesReconciler } from './messages.reconciler';
+
+function setUp() {
+  const messages = {
+    findUnenqueued: jest.fn().mockResolvedValue([]),
+    findSending: jest.fn().mockResolvedValue([]),
+    enqueue: jest.fn().mockResolvedValue(true),
+    markFailed: jest.fn().mockResolvedValue(undefined),
+  };
+  const jobs = new Map<string, { failed: boolean; failedReason?: string }>();
+  const queue = {
+    getJob: jest.fn(async (id: string) => {
+      const job = jobs.get(id);
+      return job && { failedReason: job.failedReason, isFailed: async () => job.failed };
+    }),
+  };
+  const reconciler = new MessagesReconciler(
+    messages as unknown as MessagesService,
+    queue as unknown as Queue,
+    { MESSAGES_RECONCILE_INTERVAL_MS: 10000 } as Environment,
+  );
+  return { reconciler, messages, jobs };
+}
+
+describe('MessagesReconciler', () => {
+  it('enqueues stored messages that no job was confirmed for, older than one interval', async () => {
+    const { reconciler, messages } = setUp();
+    messages.findUnenqueued.mockResolvedValueOnce(['msg_a', 'msg_b']);
+    await reconciler.sweep();
+    expect(messages.findUnenqueued).toHaveBeenCalledWith(10000, 500);
+    expect(messages.enqueue.mock.calls).toEqual([['msg_a'], ['msg_b']]);
+  });
+
+  it('stops at the first message Redis does not take, leaving the rest to the next sweep', async () => {
+    const { reconciler, messages } = setUp();
+    messages.findUnenqueued.mockResolvedValueOnce(['msg_a', 'msg_b']);
+    messages.enqueue.mockResolvedValueOnce(false);
+    await reconciler.sweep();
+    expect(messages.enqueue.mock.calls).toEqual([['msg_a']]);
+  });
+
+  it('takes batch after batch while batches are full', async () => {
+    const { reconciler, messages } = setUp();
+    const full = Array.from({ length: 500 }, (_, i) => `msg_${i}`);
+    messages.findUnenqueued.mockResolvedValueOnce(full).mockResolvedValueOnce(['msg_last']);
+    await reconciler.sweep();
+    expect(messages.findUnenqueued).toHaveBeenCalledTimes(2);
+    expect(messages.enqueue).toHaveBeenCalledTimes(501);
+  });
+
+  it('enqueues again a sending message whose job is gone, and fails one whose job failed for good', async () => {
+    const { reconciler, messages, jobs } = setUp();
+    messages.findSending.mockResolvedValueOnce(['msg_gone', 'msg_failed', 'msg_running']);
+    jobs.set('msg_failed', { failed: true, failedReason: 'job stalled more than allowable limit' });
+    jobs.set('msg_running', { failed: false });
+    await reconciler.sweep();
+    expect(messages.enqueue.mock.calls).toEqual([['msg_gone']]);
+    expect(messages.markFailed.mock.calls).toEqual([['msg_failed', 'job stalled more than allowable limit']]);
+  });
+});

@@ -1,0 +1,77 @@
+import { Environment } from '@app/core';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { DeliverMessageJobData, MESSAGES_QUEUE } from '../messages.queue';
+import { MessagesService } from '../messages.service';
+
+const BATCH = 500;
+
+/**
+ * Repairs what the queue alone cannot, every `MESSAGES_RECONCILE_INTERVAL_MS`: enqueues messages
+ * that were stored while Redis was away, and settles deliveries whose job is gone or failed without
+ * the database hearing of it. Every worker runs one; they may overlap, since enqueueing a message
+ * twice adds no second job and every status change is guarded.
+ */
+@Injectable()
+export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(MessagesReconciler.name);
+  private timer?: NodeJS.Timeout;
+  private sweeping?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    private readonly messages: MessagesService,
+    @InjectQueue(MESSAGES_QUEUE) private readonly queue: Queue<DeliverMessageJobData>,
+    private readonly env: Environment,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.schedule(0);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.sweeping;
+  }
+
+  async sweep(): Promise<void> {
+    await this.enqueueStored();
+    await this.settleStopped();
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      this.sweeping = this.sweep()
+        .catch((error: Error) => this.logger.warn(`sweep failed, retrying next time: ${error.message}`))
+        .finally(() => {
+          if (!this.stopped) this.schedule(this.env.MESSAGES_RECONCILE_INTERVAL_MS);
+        });
+    }, delayMs);
+  }
+
+  /** Messages older than one interval that no job was confirmed for (younger ones are still being enqueued). */
+  private async enqueueStored(): Promise<void> {
+    let ids: string[];
+    do {
+      ids = await this.messages.findUnenqueued(this.env.MESSAGES_RECONCILE_INTERVAL_MS, BATCH);
+      for (const id of ids) {
+        if (!(await this.messages.enqueue(id))) return;
+      }
+      if (ids.length > 0) this.logger.log(`enqueued ${ids.length} stored messages`);
+    } while (ids.length === BATCH && !this.stopped);
+  }
+
+  /**
+   * `sending` messages whose job no longer runs: removed (enqueued again) or failed for good, e.g.
+   * after stalling more often than allowed, or when the database was away at its last attempt.
+   */
+  private async settleStopped(): Promise<void> {
+    for (const id of await this.messages.findSending(this.env.MESSAGES_RECONCILE_INTERVAL_MS, BATCH)) {
+      const job = await this.queue.getJob(id);
+      if (!job) await this.messages.enqueue(id);
+      else if (await job.isFailed()) await this.messages.markFailed(id, job.failedReason || 'delivery failed');
+    }
+  }
+}

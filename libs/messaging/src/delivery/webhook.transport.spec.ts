@@ -1,0 +1,59 @@
+import { createHmac } from 'node:crypto';
+import type { Environment } from '@app/core';
+import type { MessageDto } from '../dto/message.dto';
+import { WebhookTransport } from './webhook.transport';
+
+const MESSAGE: MessageDto = {
+  id: 'msg_000000000000000000000001',
+  message: 'Rex has found a home! ✓',
+  status: 'sending',
+  createdAt: '2026-06-01T00:00:00.000Z',
+};
+const SECRET = 'a-secret-of-at-least-16-chars';
+
+function setUp(answer: () => Promise<Response>) {
+  const fetch = jest.spyOn(globalThis, 'fetch').mockImplementation(answer);
+  const transport = new WebhookTransport({
+    MESSAGES_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+    MESSAGES_WEBHOOK_SECRET: SECRET,
+    MESSAGES_WEBHOOK_TIMEOUT_MS: 2500,
+  } as Environment);
+  return { fetch, transport };
+}
+
+describe('WebhookTransport', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('POSTs the Message as JSON with its id and an HMAC-SHA256 signature of the exact body', async () => {
+    const { fetch, transport } = setUp(async () => new Response(null, { status: 204 }));
+    await transport.send(MESSAGE);
+    const [url, init] = fetch.mock.calls[0]!;
+    expect(url).toBe('http://127.0.0.1:9/hook');
+    expect(init).toMatchObject({ method: 'POST', redirect: 'manual' });
+    expect(init!.signal).toBeInstanceOf(AbortSignal);
+    const body = init!.body as string;
+    expect(JSON.parse(body)).toEqual(MESSAGE);
+    const expected = createHmac('sha256', SECRET).update(Buffer.from(body, 'utf8')).digest('hex');
+    expect(init!.headers).toEqual({
+      'Content-Type': 'application/json',
+      'X-Message-Id': MESSAGE.id,
+      'X-Signature': `sha256=${expected}`,
+    });
+  });
+
+  it.each([500, 404, 302])('fails the attempt when the receiver answers %i', async (status) => {
+    const { transport } = setUp(async () => new Response(null, { status }));
+    await expect(transport.send(MESSAGE)).rejects.toThrow(`webhook answered ${status}`);
+  });
+
+  it('fails the attempt when the receiver does not answer in time', async () => {
+    const { transport } = setUp(() => Promise.reject(new DOMException('timed out', 'TimeoutError')));
+    await expect(transport.send(MESSAGE)).rejects.toThrow('webhook did not answer within 2500 ms');
+  });
+
+  it('names the network error when the receiver cannot be reached', async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+    const { transport } = setUp(() => Promise.reject(refused));
+    await expect(transport.send(MESSAGE)).rejects.toThrow('webhook request failed: ECONNREFUSED');
+  });
+});

@@ -1,0 +1,58 @@
+import { createHmac } from 'node:crypto';
+import type { Environment } from '@app/core';
+import type { MessageDto } from '../dto/message.dto';
+import { DeliveryError } from '../messages.errors';
+import type { MessageTransport } from './message-transport';
+
+/** `sha256=` and the hex HMAC-SHA256 of the exact body bytes, keyed with the shared secret. */
+export function webhookSignature(body: string, secret: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+function describeFailure(error: unknown, timeoutMs: number): string {
+  const { name, message, cause } = error as { name?: string; message?: string; cause?: { code?: string } };
+  if (name === 'TimeoutError') return `webhook did not answer within ${timeoutMs} ms`;
+  return `webhook request failed: ${cause?.code ?? message ?? String(error)}`;
+}
+
+/**
+ * POSTs the Message as JSON to `MESSAGES_WEBHOOK_URL`, signed in `X-Signature`. `X-Message-Id` is
+ * the same on every attempt, so the receiver can drop a repeated delivery. Anything but a 2xx answer
+ * within `MESSAGES_WEBHOOK_TIMEOUT_MS` fails the attempt.
+ */
+export class WebhookTransport implements MessageTransport {
+  private readonly url: string;
+  private readonly secret: string;
+  private readonly timeoutMs: number;
+
+  constructor(env: Environment) {
+    // Configuration validation requires both when the webhook transport is chosen.
+    this.url = env.MESSAGES_WEBHOOK_URL!;
+    this.secret = env.MESSAGES_WEBHOOK_SECRET!;
+    this.timeoutMs = env.MESSAGES_WEBHOOK_TIMEOUT_MS;
+  }
+
+  async send(message: MessageDto): Promise<void> {
+    const body = JSON.stringify(message);
+    let response: Response;
+    try {
+      response = await fetch(this.url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'X-Message-Id': message.id,
+          'X-Signature': webhookSignature(body, this.secret),
+        },
+        body,
+        // A redirect is not a delivery; following it would re-send the body somewhere else.
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      // The answer's body is of no use; releasing it frees the connection.
+      await response.body?.cancel();
+    } catch (error) {
+      throw new DeliveryError(describeFailure(error, this.timeoutMs));
+    }
+    if (!response.ok) throw new DeliveryError(`webhook answered ${response.status}`);
+  }
+}

@@ -1,0 +1,68 @@
+import { PageQueryDto } from '@app/core';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
+
+export const MAX_MESSAGE_LENGTH = 1600;
+
+/** PostgreSQL text cannot hold NUL: refuse it here rather than fail on insert. */
+const HasNoNul = () =>
+  ValidateBy({
+    name: 'hasNoNul',
+    validator: {
+      validate: (value) => typeof value !== 'string' || !value.includes('\0'),
+      defaultMessage: () => '$property must not contain NUL characters',
+    },
+  });
+
+@ApiSchema({ name: 'NewMessage' })
+export class SendMessageDto {
+  @ApiProperty({
+    description: 'The text to send: 1 to 1600 characters, not only whitespace. It is stored as sent.',
+    minLength: 1,
+    maxLength: MAX_MESSAGE_LENGTH,
+    example: 'Rex has found a home!',
+  })
+  @IsString()
+  @Matches(/\S/, { message: 'message must not be empty' })
+  @MaxLength(MAX_MESSAGE_LENGTH)
+  @HasNoNul()
+  message: string;
+}
+
+@ApiSchema({ name: 'Message' })
+export class MessageDto {
+  @ApiProperty({ description: 'Identifier of the message.', example: 'msg_4ZfQ0hB2kT9xLmN7pR1sV3wY' })
+  id: string;
+
+  @ApiProperty({ description: 'The text that was sent.', example: 'Rex has found a home!' })
+  message: string;
+
+  @ApiProperty({
+    enum: MESSAGE_STATUSES,
+    enumName: 'MessageStatus',
+    description:
+      'Processing status: `queued` (accepted, waiting for a worker), `sending`, `sent`, or `failed` ' +
+      '(every delivery attempt failed).',
+    example: 'queued',
+  })
+  status: MessageStatus;
+
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Creation time, ISO 8601 in UTC.',
+    example: '2026-06-01T12:00:00.000Z',
+  })
+  createdAt: string;
+}
+
+export class ListMessagesQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    enum: MESSAGE_STATUSES,
+    enumName: 'MessageStatus',
+    description: 'Keeps only messages with this status.',
+  })
+  @IsOptional()
+  @IsIn(MESSAGE_STATUSES)
+  status?: MessageStatus;
+}

@@ -1,0 +1,16 @@
+import type { Environment } from '@app/core';
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+/**
+ * The message operations are served from their own base address (spec section 1), so each carries a
+ * `servers` entry that overrides the document's `/v1` ones.
+ */
+export function withMessagesServer(document: OpenAPIObject, env: Environment): OpenAPIObject {
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (path !== '/messages' && !path.startsWith('/messages/')) continue;
+    for (const operation of [item.get, item.post]) {
+      if (operation) operation.servers = [{ url: env.PUBLIC_MESSAGES_URL, description: 'Message-sending operation' }];
+    }
+  }
+  return document;
+}

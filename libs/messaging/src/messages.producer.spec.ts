@@ -1,0 +1,27 @@
+import type { Environment } from '@app/core';
+import type { Queue } from 'bullmq';
+import { MessagesProducer } from './messages.producer';
+
+function setUp(add: () => Promise<unknown>) {
+  const queue = { on: jest.fn(), add: jest.fn(add) };
+  const producer = new MessagesProducer(queue as unknown as Queue, { REDIS_COMMAND_TIMEOUT_MS: 20 } as Environment);
+  return { producer, queue };
+}
+
+describe('MessagesProducer', () => {
+  it('adds a delivery job whose id is the message id, so enqueueing twice adds one job', async () => {
+    const { producer, queue } = setUp(async () => ({}));
+    await expect(producer.enqueue('msg_a')).resolves.toBe(true);
+    expect(queue.add).toHaveBeenCalledWith('deliver', { messageId: 'msg_a' }, { jobId: 'msg_a' });
+  });
+
+  it('reports failure at once when Redis refuses the command', async () => {
+    const { producer } = setUp(() => Promise.reject(new Error("Stream isn't writeable")));
+    await expect(producer.enqueue('msg_a')).resolves.toBe(false);
+  });
+
+  it('gives up after REDIS_COMMAND_TIMEOUT_MS when Redis does not answer', async () => {
+    const { producer } = setUp(() => new Promise(() => undefined));
+    await expect(producer.enqueue('msg_a')).resolves.toBe(false);
+  });
+});

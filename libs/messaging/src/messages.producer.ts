@@ -1,0 +1,51 @@
+import { Environment } from '@app/core';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { DELIVER_MESSAGE_JOB, DeliverMessageJobData, MESSAGES_QUEUE } from './messages.queue';
+
+/** Settles with the promise, or rejects once `ms` have passed. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Adds delivery jobs. Enqueueing never waits for Redis: the message is already stored, and a message
+ * that could not be enqueued is picked up by the worker's reconciler once Redis is back.
+ */
+@Injectable()
+export class MessagesProducer {
+  private readonly logger = new Logger(MessagesProducer.name);
+  private redisDown = false;
+
+  constructor(
+    @InjectQueue(MESSAGES_QUEUE) private readonly queue: Queue<DeliverMessageJobData>,
+    private readonly env: Environment,
+  ) {
+    // The connection reports outages itself; without a listener BullMQ would print every one again.
+    queue.on('error', () => undefined);
+  }
+
+  /** Whether the job is in Redis now (or was already: the job id is the message id). */
+  async enqueue(messageId: string): Promise<boolean> {
+    try {
+      // The queue's connection does not hold commands while Redis is away; the bound covers a Redis
+      // that was never reached since start (the connection waits for it) or that stopped answering.
+      await withTimeout(
+        this.queue.add(DELIVER_MESSAGE_JOB, { messageId }, { jobId: messageId }),
+        this.env.REDIS_COMMAND_TIMEOUT_MS,
+      );
+      this.redisDown = false;
+      return true;
+    } catch (error) {
+      if (!this.redisDown)
+        this.logger.warn(`cannot enqueue messages, the reconciler will: ${(error as Error).message}`);
+      this.redisDown = true;
+      return false;
+    }
+  }
+}

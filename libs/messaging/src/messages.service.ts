@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { MessageDto } from './dto/message.dto';
+import { newMessageId, MESSAGE_ID_FORMAT } from './message-id';
+import { MessageStatus, TRANSITIONS } from './message-status';
+import { MessageNotFoundError } from './messages.errors';
+import { MessagesProducer } from './messages.producer';
+
+const COLUMNS = 'id, seq, message, status, created_at';
+const MAX_ERROR_LENGTH = 1000;
+
+interface MessageRow {
+  id: string;
+  seq: string;
+  message: string;
+  status: MessageStatus;
+  created_at: Date;
+}
+
+function toMessage(row: MessageRow): MessageDto {
+  return { id: row.id, message: row.message, status: row.status, createdAt: row.created_at.toISOString() };
+}
+
+export interface MessagePage {
+  messages: MessageDto[];
+  /** Position of the last message returned, when older ones follow. */
+  lastSeq?: number;
+}
+
+/**
+ * Messages in PostgreSQL, the record that counts: a message is stored before it is enqueued, and
+ * every status change is a guarded UPDATE (see TRANSITIONS), so it happens once per message.
+ */
+@Injectable()
+export class MessagesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly producer: MessagesProducer,
+  ) {}
+
+  /** Stores the message, then enqueues it; a failure to enqueue leaves it to the reconciler. */
+  async accept(accountId: number, text: string): Promise<MessageDto> {
+    const rows: MessageRow[] = await this.dataSource.query(
+      `INSERT INTO messages (id, account_id, message) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+      [newMessageId(), accountId, text],
+    );
+    const message = toMessage(rows[0]!);
+    await this.enqueue(message.id);
+    return message;
+  }
+
+  /**
+   * Adds the delivery job and records that Redis has it. Never throws: a message left without
+   * `enqueued_at` is enqueued again by the reconciler, and a second enqueue is harmless.
+   */
+  async enqueue(id: string): Promise<boolean> {
+    if (!(await this.producer.enqueue(id))) return false;
+    await this.dataSource.query('UPDATE messages SET enqueued_at = now() WHERE id = $1', [id]).catch(() => undefined);
+    return true;
+  }
+
+  async get(accountId: number, id: string): Promise<MessageDto> {
+    const rows: MessageRow[] = MESSAGE_ID_FORMAT.test(id)
+      ? await this.dataSource.query(`SELECT ${COLUMNS} FROM messages WHERE id = $1 AND account_id = $2`, [
+          id,
+          accountId,
+        ])
+      : [];
+    if (!rows[0]) throw new MessageNotFoundError(id);
+    return toMessage(rows[0]);
+  }
+
+  /** The account's messages, newest first, keyset-paginated by `seq`. */
+  async list(
+    accountId: number,
+    options: { limit: number; status?: MessageStatus; beforeSeq?: number },
+  ): Promise<MessagePage> {
+    const conditions = ['account_id = $1'];
+    const params: unknown[] = [accountId];
+    if (options.status) conditions.push(`status = $${params.push(options.status)}`);
+    if (options.beforeSeq !== undefined) conditions.push(`seq < $${params.push(options.beforeSeq)}`);
+    // One row beyond the page tells whether another page follows.
+    const rows: MessageRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM messages WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT $${params.push(options.limit + 1)}`,
+      params,
+    );
+    const page = rows.slice(0, options.limit);
+    return {
+      messages: page.map(toMessage),
+      lastSeq: rows.length > options.limit ? Number(page[page.length - 1]!.seq) : undefined,
+    };
+  }
+
+  /** Claims the message for a delivery attempt; undefined when it is already sent or failed (or unknown). */
+  async startSending(id: string): Promise<MessageDto | undefined> {
+    const rows = await this.transition(
+      'startSending',
+      id,
+      `status = 'sending', sending_at = now(), attempts = attempts + 1`,
+    );
+    return rows[0] && toMessage(rows[0]);
+  }
+
+  async markSent(id: string): Promise<void> {
+    await this.transition('markSent', id, `status = 'sent', sent_at = now()`);
+  }
+
+  /** Keeps the error of an attempt that will be retried. */
+  async recordError(id: string, error: string): Promise<void> {
+    await this.transition('recordError', id, 'last_error = $3', [error.slice(0, MAX_ERROR_LENGTH)]);
+  }
+
+  async markFailed(id: string, error: string): Promise<void> {
+    await this.transition('markFailed', id, `status = 'failed', failed_at = now(), last_error = $3`, [
+      error.slice(0, MAX_ERROR_LENGTH),
+    ]);
+  }
+
+  /** Messages accepted at least `olderThanMs` ago that Redis never confirmed a job for. */
+  async findUnenqueued(olderThanMs: number, limit: number): Promise<string[]> {
+    return this.ids(
+      `SELECT id FROM messages
+        WHERE status = 'queued' AND enqueued_at IS NULL AND created_at < now() - $1 * interval '1 millisecond'
+        ORDER BY created_at LIMIT $2`,
+      [olderThanMs, limit],
+    );
+  }
+
+  /** Messages whose current delivery attempt started at least `olderThanMs` ago. */
+  async findSending(olderThanMs: number, limit: number): Promise<string[]> {
+    return this.ids(
+      `SELECT id FROM messages
+        WHERE status = 'sending' AND sending_at < now() - $1 * interval '1 millisecond'
+        ORDER BY sending_at LIMIT $2`,
+      [olderThanMs, limit],
+    );
+  }
+
+  private async ids(sql: string, params: unknown[]): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(sql, params);
+    return rows.map((row) => row.id);
+  }
+
+  private async transition(
+    name: keyof typeof TRANSITIONS,
+    id: string,
+    assignments: string,
+    extra: unknown[] = [],
+  ): Promise<MessageRow[]> {
+    // TypeORM's query() answers an UPDATE with [rows, affected count].
+    const [rows]: [MessageRow[], number] = await this.dataSource.query(
+      `UPDATE messages SET ${assignments} WHERE id = $1 AND status = ANY($2) RETURNING ${COLUMNS}`,
+      [id, TRANSITIONS[name], ...extra],
+    );
+    return rows;
+  }
+}

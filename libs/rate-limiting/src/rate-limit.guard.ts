@@ -1,0 +1,176 @@
+import { ApiKeyAuthenticator } from '@app/accounts';
+import {
+  AuthenticatedRequest,
+  Environment,
+  IS_PUBLIC,
+  isDependencyUnavailable,
+  Principal,
+  ServiceUnavailableError,
+} from '@app/core';
+import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerModuleOptions,
+  ThrottlerRequest,
+} from '@nestjs/throttler';
+// What `@SkipThrottle()` sets; the package does not export it from its index.
+import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants';
+import { rateLimitRedisFailures, rateLimitRefusals } from './rate-limit.metrics';
+import { RateLimitStore } from './rate-limit.store';
+import { ApiKeyBannedError, RateLimitedError } from './rate-limiting.errors';
+import { RateLimitDecision, rateLimitHeaders, retryAfterSeconds, WindowSpec } from './rate-windows';
+
+const WARNING_INTERVAL_MS = 5000;
+/** Marks a request the guard has run for, so it is never counted twice. */
+const DECIDED = Symbol('rate-limit-decided');
+
+/**
+ * Global guard, registered before the bearer guard. Throttler's machinery resolves which named
+ * windows apply and with which limits (plan, `@SkipThrottle()`, the sign-up marker); instead of
+ * asking the storage once per window, `handleRequest` only collects them, and the whole decision is
+ * then one atomic Redis step. The headers are set before anything can throw, so every later error
+ * (401 from the bearer guard, 400, 404, 500) carries them too.
+ */
+@Injectable()
+export class RateLimitGuard extends ThrottlerGuard {
+  protected override logger = new Logger(RateLimitGuard.name);
+  private readonly collecting = new WeakMap<object, WindowSpec[]>();
+  private lastWarningAt = 0;
+  private unreportedFailures = 0;
+
+  // Same order as ThrottlerGuard's: Nest inherits the positions of its injection decorators.
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() private readonly store: RateLimitStore,
+    reflector: Reflector,
+    private readonly authenticator: ApiKeyAuthenticator,
+    private readonly env: Environment,
+  ) {
+    super(options, store, reflector);
+  }
+
+  static hasDecided(request: object): boolean {
+    return DECIDED in request;
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const { req, res } = this.getRequestResponse(context);
+    const request = req as AuthenticatedRequest & { [DECIDED]?: true };
+    request[DECIDED] = true;
+    if (await this.shouldSkip(context)) return true;
+    // A route served without a key (sign-up) is limited per client IP even when a key is sent.
+    const principal = this.isPublic(context) ? undefined : await this.authenticator.identify(request);
+    const windows = principal ? this.accountWindows(principal) : await this.resolveWindows(context, request);
+    if (windows.length === 0) return true;
+
+    const decision = await this.decide(windows, principal);
+    if (!decision) return true;
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) this.setResponseHeader(res, name, value);
+    if (decision.admitted) return true;
+    const error =
+      decision.banMs > 0
+        ? new ApiKeyBannedError(retryAfterSeconds(decision))
+        : new RateLimitedError(retryAfterSeconds(decision));
+    rateLimitRefusals.inc({ code: error.code });
+    throw error;
+  }
+
+  /**
+   * The hot path: a caller with a key on a keyed route has exactly its account's minute and day windows
+   * (what the named throttlers resolve to), built without walking throttler's machinery per request.
+   */
+  private accountWindows(principal: Principal): WindowSpec[] {
+    const tracker = `account:${principal.accountId}`;
+    return [
+      {
+        name: 'minute',
+        key: this.generateKey(undefined, tracker, 'minute'),
+        limit: principal.limits.perMinute,
+        seconds: this.env.RATE_LIMIT_MINUTE_WINDOW_SECONDS,
+      },
+      {
+        name: 'day',
+        key: this.generateKey(undefined, tracker, 'day'),
+        limit: principal.limits.perDay,
+        seconds: this.env.RATE_LIMIT_DAY_WINDOW_SECONDS,
+      },
+    ];
+  }
+
+  /** Keyless callers and sign-up: the named throttlers decide which windows apply, and their limits. */
+  private async resolveWindows(context: ExecutionContext, request: object): Promise<WindowSpec[]> {
+    const windows: WindowSpec[] = [];
+    this.collecting.set(request, windows);
+    await super.canActivate(context);
+    this.collecting.delete(request);
+    return windows;
+  }
+
+  /** `@SkipThrottle()` (health, metrics) skips every window, not just one named `default`. */
+  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+    const skip = this.reflector.getAllAndOverride<boolean>(`${THROTTLER_SKIP}default`, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    return skip === true;
+  }
+
+  /** Collects the window instead of counting it: all windows are decided together. */
+  protected override async handleRequest({
+    context,
+    limit,
+    ttl,
+    throttler,
+    getTracker,
+    generateKey,
+  }: ThrottlerRequest): Promise<boolean> {
+    const { req } = this.getRequestResponse(context);
+    const name = throttler.name!;
+    const key = generateKey(context, await getTracker(req, context), name);
+    this.collecting.get(req)?.push({ name, key, limit, seconds: ttl / 1000 });
+    return true;
+  }
+
+  /** The account when a valid key was sent (all its keys share the quota), else the client IP. */
+  protected override async getTracker(req: AuthenticatedRequest): Promise<string> {
+    return req.principal ? `account:${req.principal.accountId}` : `ip:${await super.getTracker(req)}`;
+  }
+
+  /** Per caller and window, not per route as throttler's default key is. */
+  protected override generateKey(_context: ExecutionContext | undefined, tracker: string, name: string): string {
+    return `rate-limit:${name}:${tracker}`;
+  }
+
+  private isPublic(context: ExecutionContext): boolean {
+    return this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) === true;
+  }
+
+  /** The decision, or undefined when Redis cannot answer and the policy is to admit. */
+  private async decide(windows: WindowSpec[], principal?: Principal): Promise<RateLimitDecision | undefined> {
+    try {
+      return await this.store.consume(windows, principal?.keyId);
+    } catch (error) {
+      if (!isDependencyUnavailable(error)) throw error;
+      const policy = this.env.RATE_LIMIT_ON_REDIS_FAILURE;
+      rateLimitRedisFailures.inc({ policy });
+      this.warnAtMostEvery(WARNING_INTERVAL_MS, `Redis unavailable for rate limiting (${(error as Error).message})`);
+      if (policy === 'closed') throw new ServiceUnavailableError('Rate limiting is unavailable; retry shortly.');
+      return undefined;
+    }
+  }
+
+  /** One line per interval during an outage, not one per request. */
+  private warnAtMostEvery(intervalMs: number, message: string): void {
+    this.unreportedFailures++;
+    const now = Date.now();
+    if (now - this.lastWarningAt < intervalMs) return;
+    const policy = this.env.RATE_LIMIT_ON_REDIS_FAILURE === 'open' ? 'admitting' : 'answering 503';
+    this.logger.warn(`${message}: ${policy} (${this.unreportedFailures} request(s) since the last warning)`);
+    this.lastWarningAt = now;
+    this.unreportedFailures = 0;
+  }
+}

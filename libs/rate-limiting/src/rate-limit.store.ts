@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { Environment, REDIS } from '@app/core';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import { Redis } from 'ioredis';
+import { RATE_LIMIT_SCRIPT } from './rate-limit.script';
+import { RateLimitDecision, secondsUntil, WindowSpec } from './rate-windows';
+
+const COMMAND = 'rateLimitDecide';
+type DecideCommand = (keyCount: number, ...args: Array<string | number>) => Promise<number[]>;
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/**
+ * Rate-limit state in Redis: one script call (EVALSHA) per request decides every window and the ban
+ * at once. Runs on the shared request-path connection, which fails fast: no offline queue and a
+ * command timeout, so a dead or frozen Redis surfaces as an error within REDIS_COMMAND_TIMEOUT_MS.
+ */
+@Injectable()
+export class RateLimitStore implements ThrottlerStorage {
+  private readonly decide: DecideCommand;
+
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    private readonly env: Environment,
+  ) {
+    redis.defineCommand(COMMAND, { lua: RATE_LIMIT_SCRIPT });
+    this.decide = (redis as unknown as Record<string, DecideCommand>)[COMMAND]!.bind(redis);
+  }
+
+  /**
+   * Counts the request in every window when all have room. With `keyId`, refusals count towards
+   * banning that key (not its account: the account's other keys keep working).
+   */
+  async consume(windows: WindowSpec[], keyId?: number): Promise<RateLimitDecision> {
+    const keys = windows.map((window) => window.key);
+    if (keyId !== undefined) keys.push(`rate-limit:ban:key:${keyId}`, `rate-limit:refusals:key:${keyId}`);
+    const [admitted, banMs, nowMs, ...states] = await this.decide(
+      keys.length,
+      ...keys,
+      windows.length,
+      this.env.RATE_LIMIT_BAN_AFTER,
+      this.env.RATE_LIMIT_BAN_SECONDS * 1000,
+      // "Within one minute": the minute window's length, so tests that shorten it shorten this too.
+      this.env.RATE_LIMIT_MINUTE_WINDOW_SECONDS * 1000,
+      randomUUID(),
+      ...windows.flatMap((window) => [window.limit, window.seconds]),
+    );
+    return {
+      admitted: admitted === 1,
+      banMs: banMs!,
+      nowMs: nowMs!,
+      windows: windows.map((window, i) => ({ ...window, count: states[2 * i]!, resetAt: states[2 * i + 1]! })),
+    };
+  }
+
+  /** The ThrottlerStorage contract (one window per call), so the stock ThrottlerGuard can use this store too. */
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _blockDuration: number,
+    name: string,
+  ): Promise<ThrottlerStorageRecord> {
+    const decision = await this.consume([{ name, key, limit, seconds: Math.ceil(ttl / 1000) }]);
+    const window = decision.windows[0]!;
+    const timeToExpire = secondsUntil(window.resetAt, decision.nowMs);
+    return {
+      totalHits: decision.admitted ? window.count : window.count + 1,
+      timeToExpire,
+      isBlocked: !decision.admitted,
+      timeToBlockExpire: decision.admitted ? 0 : timeToExpire,
+    };
+  }
+}

@@ -1,0 +1,27 @@
+import { AppError, UnroutedRequestLimiter } from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import type { Request, Response } from 'express';
+import { RateLimitGuard } from './rate-limit.guard';
+
+/**
+ * Requests that fail before any guard runs (no route matched, the body could not be read) are
+ * decided by the same guard, as if they had reached a route without metadata: counted against the
+ * caller, with the same headers, and refused when over the limit.
+ */
+@Injectable()
+export class UnroutedRateLimiter implements UnroutedRequestLimiter {
+  constructor(private readonly guard: RateLimitGuard) {}
+
+  async limit(request: Request, response: Response): Promise<AppError | undefined> {
+    if (RateLimitGuard.hasDecided(request)) return undefined;
+    const context = new ExecutionContextHost([request, response], UnroutedRateLimiter, this.limit);
+    try {
+      await this.guard.canActivate(context);
+      return undefined;
+    } catch (error) {
+      if (error instanceof AppError) return error;
+      throw error;
+    }
+  }
+}

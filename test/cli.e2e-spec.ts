@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createApiApp } from './support/api-app';
+import { uniqueEmail } from './support/factories';
+import type { TestHttpApp } from './support/http-app';
+
+const DIST = process.env.TEST_DIST_DIR ?? join(__dirname, '..', 'dist');
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [join(DIST, 'apps/cli/src/main.js'), ...args],
+      {
+        env: { ...process.env, NODE_OPTIONS: '' },
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('operator CLI', () => {
+  let app: TestHttpApp;
+
+  beforeAll(async () => {
+    app = await createApiApp();
+  });
+  afterAll(() => app.close());
+
+  it('creates an account whose key works on the API', async () => {
+    const email = uniqueEmail('cli');
+    const result = await cli('create-account', email);
+    expect(result.code).toBe(0);
+    const created = JSON.parse(result.stdout);
+    expect(created).toMatchObject({ email, key: expect.stringMatching(/^pet_test_/) });
+    const account = await app.http.get('/v1/account').set('Authorization', `Bearer ${created.key}`).expect(200);
+    expect(account.body.email).toBe(email);
+  });
+
+  it('sets a custom enterprise plan, seen by the API within seconds', async () => {
+    const email = uniqueEmail('cli-plan');
+    const { key } = JSON.parse((await cli('create-account', email)).stdout);
+    await app.http.get('/v1/account').set('Authorization', `Bearer ${key}`).expect(200);
+
+    const result = await cli('set-plan', email, 'enterprise', '--per-minute', '12000', '--per-day', '5000000');
+    expect(result.code).toBe(0);
+    const account = await app.http.get('/v1/account').set('Authorization', `Bearer ${key}`).expect(200);
+    expect(account.body).toMatchObject({ plan: 'enterprise', limits: { perMinute: 12000, perDay: 5000000 } });
+  });
+
+  it('issues and revokes keys', async () => {
+    const email = uniqueEmail('cli-keys');
+    await cli('create-account', email);
+    const issued = JSON.parse((await cli('issue-key', email, '--name', 'batch')).stdout);
+    const auth = { Authorization: `Bearer ${issued.key}` };
+    await app.http.get('/v1/account').set(auth).expect(200);
+    expect((await cli('revoke-key', String(issued.keyId))).code).toBe(0);
+    await app.http.get('/v1/account').set(auth).expect(401);
+  });
+
+  it.each([
+    [['set-plan', 'nobody@example.com', 'gold'], 2, /plan must be one of/],
+    [['set-plan', 'nobody@example.com', 'pro', '--per-minute', '5'], 2, /enterprise plan only/],
+    [['set-plan', 'nobody@example.com', 'pro'], 1, /not_found/],
+    [['create-account', 'not-an-email'], 2, /email address/],
+    [['frobnicate'], 2, /unknown command/],
+  ])('refuses %j with exit code %i and a clear message', async (args, code, message) => {
+    const result = await cli(...args);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
+  });
+});

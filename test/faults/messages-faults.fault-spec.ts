@@ -1,0 +1,355 @@
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MESSAGES_QUEUE } from '@app/messaging';
+import { Queue } from 'bullmq';
+import { Client } from 'pg';
+import { startWorker, StoredMessage, WebhookReceiver } from '../support/messages';
+import { AppProcess, freePort, startApp, waitFor } from '../support/processes';
+import { ThrowawayPostgres, ThrowawayRedis } from '../support/throwaway-services';
+
+/** A request that takes longer than this to answer counts as hanging. */
+const ANSWER_BOUND_MS = 3000;
+const WORKERS = 2;
+/** Small, so that a test knows when every worker is busy and the rest of its batch waits in the queue. */
+const WORKER_CONCURRENCY = 4;
+/** The default: shared by the messages app (the jobs' attempts) and the workers. */
+const MAX_ATTEMPTS = 5;
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: { id?: string; message?: string; status?: string | number; code?: string };
+  startedAt: number;
+  answeredAt: number;
+  /** Why there is no answer (status 0): a timeout past ANSWER_BOUND_MS or a refused connection. */
+  error?: string;
+}
+
+/**
+ * The messages app and two workers as real processes, on PostgreSQL and Redis of the suite's own
+ * (Redis with its append-only file, as production runs it), each worker delivering to a webhook
+ * receiver of its own so a test can tell which worker holds a delivery.
+ */
+describe('faults: message delivery against PostgreSQL and Redis of its own', () => {
+  const postgres = new ThrowawayPostgres();
+  const redis = new ThrowawayRedis({ persistent: true });
+  const receivers = Array.from({ length: WORKERS }, () => new WebhookReceiver());
+  const workers: Array<AppProcess | undefined> = [];
+  const accounts: Array<Record<string, string>> = [];
+  let messagesApp: AppProcess;
+  let base: string;
+  let sharedEnv: Record<string, string>;
+  let workerEnvs: Array<Record<string, string>>;
+
+  /** A fresh connection per call: the suite stops PostgreSQL, which would break a kept one. */
+  const query = async <T extends object>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    const client = new Client({ connectionString: postgres.url });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  };
+  const stored = (ids: string[]) =>
+    query<StoredMessage>('SELECT * FROM messages WHERE id = ANY($1) ORDER BY created_at', [ids]);
+
+  /**
+   * Waits until every message is `sent` (a timeout names the statuses it got stuck in), and checks
+   * that none failed on the way: no final failure, no attempt that ended in an error.
+   */
+  const waitForSent = async (ids: string[], timeoutMs = 20000): Promise<StoredMessage[]> => {
+    let rows: StoredMessage[] = [];
+    const allSent = async () => {
+      rows = await stored(ids);
+      return rows.length === ids.length && rows.every((row) => row.status === 'sent');
+    };
+    await waitFor(allSent, timeoutMs, 'every message to be sent').catch((error: Error) => {
+      const statuses = rows.map((row) => `${row.id}: ${row.status} (${row.last_error ?? 'no error'})`);
+      throw new Error(`${error.message}; stored:\n${statuses.join('\n')}`, { cause: error });
+    });
+    for (const row of rows) expect(row).toMatchObject({ failed_at: null, last_error: null });
+    return rows;
+  };
+
+  const post = async (account: Record<string, string>, message: string): Promise<Answer> => {
+    const startedAt = Date.now();
+    try {
+      const response = await fetch(`${base}/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...account },
+        body: JSON.stringify({ message }),
+        signal: AbortSignal.timeout(ANSWER_BOUND_MS),
+      });
+      const text = await response.text();
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: text ? JSON.parse(text) : {},
+        startedAt,
+        answeredAt: Date.now(),
+      };
+    } catch (error) {
+      const answeredAt = Date.now();
+      return { status: 0, headers: new Headers(), body: {}, startedAt, answeredAt, error: String(error) };
+    }
+  };
+  const accept = async (account: Record<string, string>, count: number, label: string): Promise<string[]> => {
+    const answers = await Promise.all(Array.from({ length: count }, (_, i) => post(account, `${label} ${i}`)));
+    for (const answer of answers) expect(answer).toMatchObject({ status: 202, body: { status: 'queued' } });
+    return answers.map((answer) => answer.body.id!);
+  };
+
+  /** Every webhook POST any worker made, by the message id in its body. */
+  const deliveriesOf = (id: string) =>
+    receivers.flatMap((receiver) => receiver.deliveries).filter((delivery) => JSON.parse(delivery.body).id === id);
+  const answerAtOnce = (receiver: WebhookReceiver) => {
+    receiver.answer = (_delivery, response) => response.writeHead(204).end();
+  };
+  /** Keeps every delivery at the receiver waiting, until the test answers it (or its sender dies). */
+  const hold = (receiver: WebhookReceiver, held: ServerResponse[]) => {
+    receiver.answer = (_delivery, response) => held.push(response);
+  };
+
+  /**
+   * At least once, effect once: each message was marked `sent` by exactly one UPDATE and its
+   * `sent_at` written once, and every delivery of it carried its id in X-Message-Id.
+   */
+  const expectSentOnce = async (ids: string[]) => {
+    const marks = await query<{ message_id: string; marked_sent: number; sent_at_set: number }>(
+      `SELECT message_id, count(*) FILTER (WHERE new_status = 'sent')::int AS marked_sent,
+              count(*) FILTER (WHERE sent_at_changed)::int AS sent_at_set
+         FROM message_transitions WHERE message_id = ANY($1) GROUP BY message_id`,
+      [ids],
+    );
+    expect(marks).toHaveLength(ids.length);
+    for (const mark of marks) expect(mark).toMatchObject({ marked_sent: 1, sent_at_set: 1 });
+    for (const id of ids) {
+      const deliveries = deliveriesOf(id);
+      expect(deliveries.length).toBeGreaterThanOrEqual(1);
+      for (const delivery of deliveries) expect(delivery.headers['x-message-id']).toBe(id);
+    }
+  };
+
+  const signUp = async (api: string, email: string): Promise<Record<string, string>> => {
+    const response = await fetch(`${api}/v1/accounts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
+    expect(response.status).toBe(201);
+    const { apiKey } = (await response.json()) as { apiKey: { key: string } };
+    return { Authorization: `Bearer ${apiKey.key}` };
+  };
+
+  beforeAll(async () => {
+    await Promise.all([postgres.create(), redis.create()]);
+    const urls = await Promise.all(receivers.map((receiver) => receiver.start()));
+    sharedEnv = {
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      MESSAGES_BACKOFF_MS: '50',
+      MESSAGES_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
+      MESSAGES_RECONCILE_INTERVAL_MS: '500',
+    };
+    workerEnvs = urls.map((url) => ({
+      ...sharedEnv,
+      MESSAGES_TRANSPORT: 'webhook',
+      MESSAGES_WEBHOOK_URL: url,
+      MESSAGES_WEBHOOK_SECRET: 'webhook-secret-for-the-fault-tests',
+      WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+      // The minimum: a killed worker's jobs go to the other one about a second later.
+      WORKER_LOCK_DURATION_MS: '1000',
+      // Longer than a worker stays frozen, so its delivery in flight outlives the freeze.
+      MESSAGES_WEBHOOK_TIMEOUT_MS: '10000',
+    }));
+
+    // Sign-up lives in the api app, which also creates the schema; it has no part in the faults.
+    const apiPort = await freePort();
+    const api = `http://127.0.0.1:${apiPort}`;
+    const apiProcess = await startApp(
+      'api',
+      { ...sharedEnv, PORT: String(apiPort), DATABASE_MIGRATE_ON_START: 'true' },
+      `${api}/health/ready`,
+    );
+    try {
+      // One account per scenario, so one scenario's traffic does not use up another's rate limit.
+      for (const scenario of ['redis', 'worker-kill', 'worker-freeze', 'postgres'])
+        accounts.push(await signUp(api, `messages-faults-${scenario}@example.com`));
+    } finally {
+      await apiProcess.stop();
+    }
+
+    // The schema keeps only a message's current state; this log of its changes shows whether it was
+    // ever marked sent twice. It only observes: an AFTER trigger that writes to a table of its own.
+    await query(`
+      CREATE TABLE message_transitions (message_id text, old_status text, new_status text, sent_at_changed boolean);
+      CREATE FUNCTION record_message_transition() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          INSERT INTO message_transitions
+            VALUES (NEW.id, OLD.status, NEW.status, NEW.sent_at IS DISTINCT FROM OLD.sent_at);
+          RETURN NEW;
+        END $$;
+      CREATE TRIGGER messages_transitions AFTER UPDATE ON messages FOR EACH ROW
+        WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.sent_at IS DISTINCT FROM NEW.sent_at)
+        EXECUTE FUNCTION record_message_transition();`);
+
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    messagesApp = await startApp(
+      'messages',
+      { ...sharedEnv, MESSAGES_PORT: String(port), DATABASE_MIGRATE_ON_START: 'false' },
+      `${base}/health/ready`,
+    );
+  });
+  beforeEach(async () => {
+    for (const receiver of receivers) {
+      // Each scenario looks at its own deliveries only.
+      receiver.deliveries.splice(0);
+      answerAtOnce(receiver);
+    }
+    // A scenario that killed a worker leaves the next one a replacement, so each starts with two.
+    await Promise.all(
+      workerEnvs.map(async (env, i) => {
+        workers[i] ??= await startWorker({ ...env, DATABASE_MIGRATE_ON_START: 'false' });
+      }),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all([messagesApp, ...workers].map((app) => app?.stop('SIGKILL')));
+    await Promise.all(receivers.map((receiver) => receiver.stop()));
+    await Promise.all([postgres.destroy(), redis.destroy()]);
+  });
+
+  it('keeps accepting through a Redis kill and restart, and delivers every message it answered 202', async () => {
+    const account = accounts[0]!;
+    const pending: Array<Promise<Answer>> = [];
+    let streaming = true;
+    // A steady stream, not a burst: requests are in flight at the kill, during the outage and at the restart.
+    const stream = (async () => {
+      for (let i = 0; streaming; i++) {
+        pending.push(post(account, `through a Redis restart ${i}`));
+        await sleep(80);
+      }
+    })();
+    await sleep(500);
+    const killedAt = Date.now();
+    await redis.kill();
+    const downFrom = Date.now();
+    await sleep(1000);
+    const downUntil = Date.now();
+    await redis.start();
+    await sleep(500);
+    streaming = false;
+    await stream;
+    const answers = await Promise.all(pending);
+
+    for (const answer of answers) {
+      // Each answered within ANSWER_BOUND_MS (else status 0 and the error), with 202 or the documented 503.
+      expect(answer.error).toBeUndefined();
+      expect([202, 503]).toContain(answer.status);
+      if (answer.status === 503) {
+        expect(answer.body).toMatchObject({ code: 'service_unavailable', status: 503 });
+        expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+    }
+    // Before the kill the limiter counts; while Redis is down the `open` policy admits without counting.
+    const beforeKill = answers.filter((answer) => answer.answeredAt < killedAt);
+    const whileDown = answers.filter((answer) => answer.startedAt >= downFrom && answer.answeredAt <= downUntil);
+    expect(beforeKill.length).toBeGreaterThan(0);
+    expect(whileDown.length).toBeGreaterThan(0);
+    for (const answer of beforeKill) expect(answer.headers.get('x-ratelimit-limit')).not.toBeNull();
+    for (const answer of whileDown) {
+      expect(answer.status).toBe(202);
+      expect(answer.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+
+    const accepted = answers.filter((answer) => answer.status === 202);
+    for (const answer of accepted) {
+      expect(answer.body).toMatchObject({ id: expect.stringMatching(/^msg_/), status: 'queued' });
+      expect(answer.body.message).toMatch(/^through a Redis restart \d+$/);
+    }
+    const ids = accepted.map((answer) => answer.body.id!);
+    await waitForSent(ids);
+    await expectSentOnce(ids);
+  });
+
+  it('delivers the jobs of a worker SIGKILLed mid-delivery through the other worker, each marked sent once', async () => {
+    const [victimReceiver, survivorReceiver] = receivers;
+    // The victim's deliveries never finish; the survivor's take a moment, so both workers take jobs.
+    hold(victimReceiver!, []);
+    survivorReceiver!.answer = (_delivery, response) => setTimeout(() => response.writeHead(204).end(), 200);
+    const ids = await accept(accounts[1]!, 4 * WORKER_CONCURRENCY, 'through a worker crash');
+    await waitFor(async () => victimReceiver!.deliveries.length > 0, 10000, 'a delivery at the victim');
+    await workers[0]!.stop('SIGKILL');
+    workers[0] = undefined;
+
+    const rows = await waitForSent(ids);
+    await expectSentOnce(ids);
+    // What the victim had in flight was delivered again by the survivor, as a second attempt.
+    const interrupted = ids.filter((id) => victimReceiver!.of(id).length > 0);
+    expect(interrupted.length).toBeGreaterThan(0);
+    for (const id of interrupted) {
+      expect(survivorReceiver!.of(id).length).toBeGreaterThanOrEqual(1);
+      expect(rows.find((row) => row.id === id)!.attempts).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('marks a message sent once when a worker frozen past its lock finishes a delivery the other took over', async () => {
+    const [victimReceiver, survivorReceiver] = receivers;
+    const victim = workers[0]!;
+    const held: ServerResponse[] = [];
+    hold(victimReceiver!, held);
+    const ids = await accept(accounts[2]!, 2 * WORKER_CONCURRENCY, 'through a worker freeze');
+    await waitFor(async () => held.length > 0, 10000, 'a delivery at the worker to freeze');
+    victim.child.kill('SIGSTOP');
+    try {
+      // Its lock lapses while it is frozen, and the other worker delivers what it held.
+      await waitForSent(ids);
+    } finally {
+      // Its deliveries succeed now, late: thawed, it goes on to record them as sent, which must change nothing.
+      answerAtOnce(victimReceiver!);
+      for (const response of held) response.writeHead(204).end();
+      victim.child.kill('SIGCONT');
+    }
+    // A stopping worker lets its running jobs finish: once it has exited, their late outcome was recorded.
+    await victim.stop();
+    workers[0] = undefined;
+
+    await expectSentOnce(ids);
+    const overtaken = ids.filter((id) => victimReceiver!.of(id).length > 0);
+    expect(overtaken.length).toBeGreaterThan(0);
+    for (const id of overtaken) expect(survivorReceiver!.of(id).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('holds deliveries while PostgreSQL is down, without using up attempts, and sends them all once it is back', async () => {
+    const queue = new Queue(MESSAGES_QUEUE, { connection: { url: redis.url } });
+    const held: ServerResponse[] = [];
+    for (const receiver of receivers) hold(receiver, held);
+    try {
+      // Every worker busy with a delivery, the rest of the batch waiting in the queue.
+      const ids = await accept(accounts[3]!, (WORKERS + 1) * WORKER_CONCURRENCY, 'through a database outage');
+      await waitFor(async () => held.length >= WORKERS * WORKER_CONCURRENCY, 10000, 'every worker to be busy');
+
+      await postgres.stop();
+      // The deliveries in flight succeed at the receiver, but cannot be recorded as sent yet.
+      for (const response of held.splice(0)) response.writeHead(204).end();
+      receivers.forEach(answerAtOnce);
+      // Every job keeps being tried through the outage, more often than it has attempts, and none is used up.
+      const retried = async () => {
+        const jobs = await Promise.all(ids.map((id) => queue.getJob(id)));
+        return jobs.every((job) => job !== undefined && job.attemptsStarted > MAX_ATTEMPTS);
+      };
+      await waitFor(retried, 15000, 'every job to be tried through the outage');
+      for (const job of await Promise.all(ids.map((id) => queue.getJob(id)))) expect(job!.attemptsMade).toBe(0);
+
+      await postgres.start();
+      await waitForSent(ids);
+      await expectSentOnce(ids);
+    } finally {
+      // Answers what is still held if the test failed early, so no worker waits out its webhook timeout.
+      for (const response of held) response.writeHead(204).end();
+      await queue.close();
+    }
+  });
+});

@@ -1,0 +1,196 @@
+import fc from 'fast-check';
+import { AccountsService } from '@app/accounts';
+import { createApiApp } from './support/api-app';
+import { signUp, TestAccount } from './support/factories';
+import type { TestHttpApp } from './support/http-app';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
+const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
+
+/** Keys that attack prototypes, mixed into generated objects. */
+const hostileKey = fc.oneof(
+  fc.constantFrom('__proto__', 'constructor', 'prototype', 'name', 'categoryId', 'status'),
+  fc.string(),
+);
+const hostileJson = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.double(),
+    fc.integer(),
+    fc.bigInt().map((n) => Number(n) * 1e300),
+    fc.string({ unit: 'binary', maxLength: 200 }),
+    fc.array(tie('value'), { maxLength: 5 }),
+    fc.dictionary(hostileKey, tie('value'), { maxKeys: 6 }),
+  ),
+})).value;
+
+/** A client error must be the Error body; anything else is a bug. */
+function expectWellFormed(
+  response: { status: number; body: unknown; headers: Record<string, string> },
+  allowed: number[],
+) {
+  if (!allowed.includes(response.status)) {
+    throw new Error(`unexpected ${response.status}: ${JSON.stringify(response.body)}`);
+  }
+  if (response.status >= 400) {
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.body).toEqual(
+      expect.objectContaining({ code: expect.any(String), message: expect.any(String), status: response.status }),
+    );
+  }
+}
+
+describe('hostile input (property-based)', () => {
+  let app: TestHttpApp;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    // Limits high enough that every generated request reaches validation.
+    app = await createApiApp({
+      env: { RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000', RATE_LIMIT_SIGNUP_PER_HOUR: '1000000' },
+    });
+    account = await signUp(app.http);
+    await app.app
+      .get(AccountsService)
+      .setPlan(account.email, 'enterprise', { perMinute: 1_000_000, perDay: 10_000_000 });
+  });
+  afterAll(async () => {
+    await app.close();
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE_KEYS);
+  });
+
+  it('POST /v1/pets answers arbitrary JSON bodies with 201 or an Error body', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileJson, async (body) => {
+        const response = await app.http
+          .post('/v1/pets')
+          .set(account.auth)
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify(body) ?? 'null');
+        expectWellFormed(response, [201, 400, 413]);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('POST /v1/pets answers objects with prototype-attacking keys without polluting anything', async () => {
+    const payloads = [
+      '{"__proto__":{"polluted":true},"name":"Rex","categoryId":1}',
+      '{"constructor":{"prototype":{"polluted":true}},"name":"Rex","categoryId":1}',
+      '{"name":"Rex","categoryId":1,"status":{"__proto__":{"polluted":true}}}',
+    ];
+    for (const payload of payloads) {
+      const response = await app.http
+        .post('/v1/pets')
+        .set(account.auth)
+        .set('Content-Type', 'application/json')
+        .send(payload);
+      expectWellFormed(response, [400]);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('answers raw bytes, invalid UTF-8 and deep nesting with an Error body', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), async (bytes) => {
+        const response = await app.http
+          .post('/v1/pets')
+          .set(account.auth)
+          .set('Content-Type', 'application/json')
+          .send(Buffer.from(bytes));
+        expectWellFormed(response, [201, 400]);
+      }),
+      { numRuns: Math.ceil(RUNS / 3) },
+    );
+    for (const depth of [100, 5000, 30000]) {
+      const deep = `{"name":${'['.repeat(depth)}${']'.repeat(depth)},"categoryId":1}`;
+      const response = await app.http
+        .post('/v1/pets')
+        .set(account.auth)
+        .set('Content-Type', 'application/json')
+        .send(deep);
+      expectWellFormed(response, [400, 413]);
+    }
+  });
+
+  it('GET /v1/pets answers arbitrary query strings with 200 or 400', async () => {
+    const param = fc.oneof(
+      fc.constantFrom('limit', 'status', 'cursor', 'limit[]', 'status[0]', 'limit[a]', '__proto__', 'constructor'),
+      fc.string({ maxLength: 10 }),
+    );
+    const value = fc.oneof(
+      fc.constantFrom('1', '100', '101', '0', '-1', '1e2', '0x10', '20.0', 'available', 'sold', '%00', '%E0%A4%A'),
+      fc.string({ unit: 'binary', maxLength: 30 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(param, value), { maxLength: 5 }), async (pairs) => {
+        const query = pairs.map(([name, v]) => `${encodeURIComponent(name)}=${encodeURIComponent(v)}`).join('&');
+        const response = await app.http.get(`/v1/pets?${query}`).set(account.auth);
+        expectWellFormed(response, [200, 400]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('GET /v1/pets/{petId} answers arbitrary ids with 200, 400 or 404', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.bigInt().map(String)), async (id) => {
+        const response = await app.http.get(`/v1/pets/${encodeURIComponent(id)}`).set(account.auth);
+        expectWellFormed(response, [200, 400, 404]);
+      }),
+      { numRuns: Math.ceil(RUNS / 2) },
+    );
+  });
+
+  it('answers odd Authorization headers with 401', async () => {
+    const printable = fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+      maxLength: 120,
+    });
+    const header = fc.oneof(
+      printable,
+      printable.map((value) => `Bearer ${value}`),
+      printable.map((value) => `bearer  pet_test_${value}`),
+      fc.constantFrom('Bearer', 'Bearer ', `Bearer pet_live_${'A'.repeat(200)}`, `Bearer ${account.key} extra`),
+    );
+    await fc.assert(
+      fc.asyncProperty(header, async (authorization) => {
+        const response = await app.http.get('/v1/account').set('Authorization', authorization);
+        expectWellFormed(response, [401]);
+      }),
+      { numRuns: Math.ceil(RUNS / 2) },
+    );
+  });
+
+  it('POST /v1/accounts answers arbitrary bodies with 201 or an Error body', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(hostileJson, fc.record({ email: fc.oneof(fc.emailAddress(), fc.string()) })),
+        async (body) => {
+          const response = await app.http
+            .post('/v1/accounts')
+            .set('Content-Type', 'application/json')
+            .send(JSON.stringify(body) ?? 'null');
+          expectWellFormed(response, [201, 400, 409]);
+        },
+      ),
+      { numRuns: Math.ceil(RUNS / 2) },
+    );
+  });
+
+  it('stores SQL injection attempts verbatim', async () => {
+    const names = ["Robert'); DROP TABLE pets;--", "' OR '1'='1", '"; SELECT pg_sleep(10); --', '$1::text'];
+    for (const name of names) {
+      const created = await app.http.post('/v1/pets').set(account.auth).send({ name, categoryId: 1 }).expect(201);
+      const fetched = await app.http.get(`/v1/pets/${created.body.id}`).set(account.auth).expect(200);
+      expect(fetched.body.name).toBe(name.trim());
+    }
+    const response = await app.http
+      .get(`/v1/pets?status=${encodeURIComponent("available' OR 1=1 --")}`)
+      .set(account.auth);
+    expectWellFormed(response, [400]);
+  });
+});

@@ -1,0 +1,142 @@
+import { request as httpRequest } from 'node:http';
+import { AppProcess, freePort, startApp, waitFor } from './support/processes';
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+describe('observability and graceful operation (real api process)', () => {
+  let api: AppProcess;
+  let base: string;
+  let key: string;
+
+  const call = async (path: string, init: RequestInit = {}): Promise<Answer> => {
+    const response = await fetch(`${base}${path}`, init);
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text,
+    };
+  };
+  const logLines = () =>
+    api
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    api = await startApp(
+      'api',
+      { PORT: String(port), LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '10000' },
+      `${base}/health/live`,
+    );
+    const signUp = await call('/v1/accounts', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: `obs-${Date.now()}@example.com` }),
+    });
+    key = (signUp.body as { apiKey: { key: string } }).apiKey.key;
+  });
+  afterAll(() => api.stop('SIGKILL'));
+
+  it('echoes a given X-Request-Id and logs one line per request with route, status, duration and account', async () => {
+    const answer = await call('/v1/pets?limit=1', {
+      headers: { Authorization: `Bearer ${key}`, 'X-Request-Id': 'trace-42' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-request-id')).toBe('trace-42');
+    await waitFor(async () => logLines().some((line) => line.requestId === 'trace-42'), 5000, 'log line');
+    const line = logLines().find((entry) => entry.requestId === 'trace-42')!;
+    expect(line).toMatchObject({
+      req: { method: 'GET', url: '/v1/pets?limit=1' },
+      res: { status: 200 },
+      route: '/v1/pets',
+      accountId: expect.any(Number),
+      durationMs: expect.any(Number),
+    });
+  });
+
+  it('writes the framework’s own log lines through the same JSON logger', () => {
+    expect(logLines()).toContainEqual(
+      expect.objectContaining({ context: 'NestApplication', msg: 'Nest application successfully started' }),
+    );
+  });
+
+  it('generates a request id when none (or a malformed one) is given', async () => {
+    const answer = await call('/v1/categories', {
+      headers: { Authorization: `Bearer ${key}`, 'X-Request-Id': 'bad id with spaces' },
+    });
+    expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('never writes a key or an Authorization header to the logs', async () => {
+    await call('/v1/account', { headers: { Authorization: `Bearer ${key}` } });
+    await call('/v1/account', { headers: { Authorization: `Bearer ${key}x` } });
+    await call('/v1/account', {
+      headers: { Authorization: 'Bearer pet_test_notarealkeybutlongenoughtolookliketheformat' },
+    });
+    await waitFor(async () => logLines().length >= 4, 5000, 'log lines');
+    expect(api.output()).not.toContain(key.slice(9));
+    expect(api.output()).not.toMatch(/authorization/i);
+    expect(api.output()).not.toContain('notarealkey');
+  });
+
+  it('exposes Prometheus metrics that move with requests', async () => {
+    const count = async () => {
+      const metrics = (await call('/metrics')).body as string;
+      const match = /^http_requests_total\{method="GET",route="\/v1\/categories",status="200"[^}]*\} (\d+)$/m.exec(
+        metrics,
+      );
+      return match ? Number(match[1]) : 0;
+    };
+    const before = await count();
+    await call('/v1/categories', { headers: { Authorization: `Bearer ${key}` } });
+    await call('/v1/categories', { headers: { Authorization: `Bearer ${key}` } });
+    expect(await count()).toBe(before + 2);
+    const metrics = (await call('/metrics')).body as string;
+    expect(metrics).toContain('http_request_duration_seconds_bucket');
+    expect(metrics).toContain('process_resident_memory_bytes');
+  });
+
+  it('lets an in-flight request finish on SIGTERM, then exits', async () => {
+    const body = JSON.stringify({ name: 'Slowpoke', categoryId: 1 });
+    const url = new URL(`${base}/v1/pets`);
+    const finished = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${key}`,
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+          },
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+        },
+      );
+      request.on('error', reject);
+      // Half the body now, the rest after the process has been told to stop.
+      request.write(body.slice(0, 10));
+      setTimeout(() => request.end(body.slice(10)), 1000);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    api.child.kill('SIGTERM');
+    const answer = await finished;
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(answer.body)).toMatchObject({ name: 'Slowpoke' });
+    await waitFor(async () => api.child.exitCode !== null, 10000, 'exit');
+    expect(api.child.exitCode).toBe(0);
+  });
+});

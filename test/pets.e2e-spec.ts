@@ -1,0 +1,247 @@
+import { AccountsService } from '@app/accounts';
+import { Clock } from '@app/core';
+import { createApiApp } from './support/api-app';
+import { truncatePets } from './support/database';
+import { createPet, signUp, TestAccount } from './support/factories';
+import type { TestHttpApp } from './support/http-app';
+
+const SUNSET = Date.parse('2030-12-05T00:00:00Z');
+
+/** Follows `Link: <…>; rel="next"` from the first page to the last. */
+async function walkPages(app: TestHttpApp, account: TestAccount, firstPath: string) {
+  const seen: number[] = [];
+  let path: string | undefined = firstPath;
+  let pages = 0;
+  while (path) {
+    const response: { body: Array<{ id: number }>; headers: Record<string, string> } = await app.http
+      .get(path)
+      .set(account.auth)
+      .expect(200);
+    seen.push(...response.body.map((pet) => pet.id));
+    path = /<([^>]+)>; rel="next"/.exec(response.headers.link ?? '')?.[1];
+    pages++;
+  }
+  return { seen, pages };
+}
+
+describe('pets and categories', () => {
+  const now = { value: new Date('2026-06-01T00:00:00Z') };
+  let app: TestHttpApp;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    await truncatePets();
+    app = await createApiApp({ providers: [{ provide: Clock, useValue: { now: () => now.value } }] });
+    account = await signUp(app.http);
+    // This suite sends more than a Free account's 60 requests a minute.
+    await app.app.get(AccountsService).setPlan(account.email, 'business');
+  });
+  afterAll(() => app.close());
+
+  describe('POST /v1/pets (createPet)', () => {
+    it('creates a pet with 201, its id, the default status and a Location header', async () => {
+      const response = await app.http
+        .post('/v1/pets')
+        .set(account.auth)
+        .send({ name: '  Rex  ', categoryId: 1 })
+        .expect(201);
+      expect(response.body).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 1, status: 'available' });
+      expect(response.headers.location).toBe(`/v1/pets/${response.body.id}`);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+    });
+
+    it('keeps a status given on creation', async () => {
+      const pet = await createPet(app.http, account, { status: 'sold' });
+      expect(pet.status).toBe('sold');
+    });
+
+    it.each([
+      ['a missing name', { categoryId: 1 }, 'name'],
+      ['an empty name', { name: '   ', categoryId: 1 }, 'name'],
+      ['a name over 100 characters', { name: 'x'.repeat(101), categoryId: 1 }, 'name'],
+      ['a non-string name', { name: 7, categoryId: 1 }, 'name'],
+      ['a missing categoryId', { name: 'Rex' }, 'categoryId'],
+      ['a fractional categoryId', { name: 'Rex', categoryId: 1.5 }, 'categoryId'],
+      ['a string categoryId', { name: 'Rex', categoryId: '1' }, 'categoryId'],
+      ['a categoryId of 0', { name: 'Rex', categoryId: 0 }, 'categoryId'],
+      ['a categoryId above 2^53-1', { name: 'Rex', categoryId: 2 ** 60 }, 'categoryId'],
+      ['an unknown categoryId', { name: 'Rex', categoryId: 999 }, 'categoryId'],
+      ['a status outside the enumeration', { name: 'Rex', categoryId: 1, status: 'adopted' }, 'status'],
+      ['an unknown field', { name: 'Rex', categoryId: 1, id: 5 }, 'id'],
+    ])('rejects %s with 400 validation_failed naming the field', async (_case, body, field) => {
+      const response = await app.http.post('/v1/pets').set(account.auth).send(body).expect(400);
+      expect(response.body).toMatchObject({ code: 'validation_failed', status: 400 });
+      expect(response.body.message).toContain(field);
+    });
+
+    it('rejects a body that is not an object with validation_failed', async () => {
+      const response = await app.http
+        .post('/v1/pets')
+        .set(account.auth)
+        .send([{ name: 'Rex', categoryId: 1 }])
+        .expect(400);
+      expect(response.body).toMatchObject({ code: 'validation_failed', status: 400 });
+    });
+
+    it('rejects malformed JSON with invalid_json', async () => {
+      const response = await app.http
+        .post('/v1/pets')
+        .set(account.auth)
+        .set('Content-Type', 'application/json')
+        .send('{"name": "Rex",')
+        .expect(400);
+      expect(response.body).toEqual({ code: 'invalid_json', message: expect.any(String), status: 400 });
+    });
+
+    it('rejects a body that is not JSON with unsupported_content_type', async () => {
+      const response = await app.http
+        .post('/v1/pets')
+        .set(account.auth)
+        .set('Content-Type', 'text/plain')
+        .send('name=Rex')
+        .expect(400);
+      expect(response.body).toMatchObject({ code: 'unsupported_content_type', status: 400 });
+    });
+
+    it('rejects a body over 64 KiB with 413 payload_too_large', async () => {
+      const response = await app.http
+        .post('/v1/pets')
+        .set(account.auth)
+        .send({ name: 'x'.repeat(70 * 1024), categoryId: 1 })
+        .expect(413);
+      expect(response.body).toMatchObject({ code: 'payload_too_large', status: 413 });
+    });
+
+    it('answers 401 unauthorized without a key', async () => {
+      const response = await app.http.post('/v1/pets').send({ name: 'Rex', categoryId: 1 }).expect(401);
+      expect(response.body).toMatchObject({ code: 'unauthorized', status: 401 });
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+    });
+  });
+
+  describe('GET /v1/pets (listPets)', () => {
+    beforeAll(async () => {
+      await truncatePets();
+      for (let i = 0; i < 25; i++) {
+        await createPet(app.http, account, { name: `Pet ${i}`, status: i % 5 === 0 ? 'pending' : 'available' });
+      }
+    });
+
+    it('returns 20 pets by default, ordered by id, with a next link', async () => {
+      const response = await app.http.get('/v1/pets').set(account.auth).expect(200);
+      expect(response.body).toHaveLength(20);
+      const ids = response.body.map((pet: { id: number }) => pet.id);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(response.headers.link).toMatch(/^<\/v1\/pets\?limit=20&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
+    });
+
+    it('honours limit and omits the link on the last page', async () => {
+      const response = await app.http.get('/v1/pets?limit=100').set(account.auth).expect(200);
+      expect(response.body).toHaveLength(25);
+      expect(response.headers.link).toBeUndefined();
+    });
+
+    it('filters by status and keeps the filter in the next link', async () => {
+      const response = await app.http.get('/v1/pets?status=pending&limit=2').set(account.auth).expect(200);
+      expect(response.body).toHaveLength(2);
+      expect(response.body.every((pet: { status: string }) => pet.status === 'pending')).toBe(true);
+      expect(response.headers.link).toContain('status=pending');
+      const { seen } = await walkPages(app, account, '/v1/pets?status=pending&limit=2');
+      expect(seen).toHaveLength(5);
+    });
+
+    it.each([
+      ['limit=0'],
+      ['limit=101'],
+      ['limit=abc'],
+      ['limit=2.5'],
+      ['limit=0x10'],
+      ['limit=1&limit=2'],
+      ['status=adopted'],
+      ['cursor=not-a-cursor'],
+      ['unknown=1'],
+    ])('rejects %s with 400 validation_failed', async (query) => {
+      const response = await app.http.get(`/v1/pets?${query}`).set(account.auth).expect(400);
+      expect(response.body).toMatchObject({ code: 'validation_failed', status: 400 });
+    });
+
+    it('visits every pet exactly once by following the links while pets are being added', async () => {
+      const before = (await app.http.get('/v1/pets?limit=100').set(account.auth)).body.map(
+        (pet: { id: number }) => pet.id,
+      );
+      const adding = Promise.all(
+        Array.from({ length: 15 }, (_, i) => createPet(app.http, account, { name: `New ${i}` })),
+      );
+      const { seen, pages } = await walkPages(app, account, '/v1/pets?limit=3');
+      await adding;
+      expect(pages).toBeGreaterThan(5);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toEqual(expect.arrayContaining(before));
+    });
+
+    it('answers 401 with an unknown key', async () => {
+      const response = await app.http
+        .get('/v1/pets')
+        .set('Authorization', 'Bearer pet_test_0000000000000000000000000000000000000000')
+        .expect(401);
+      expect(response.body).toMatchObject({ code: 'unauthorized', status: 401 });
+    });
+  });
+
+  describe('GET /v1/pets/{petId} (getPet, deprecated)', () => {
+    const expectDeprecationHeaders = (headers: Record<string, string>) => {
+      expect(headers.deprecation).toMatch(/^@\d+$/);
+      expect(headers.sunset).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+      expect(headers.link).toBe('</v1/pets>; rel="successor-version"');
+    };
+
+    it('returns the pet with the deprecation headers', async () => {
+      const pet = await createPet(app.http, account, { name: 'Fetch me', categoryId: 2 });
+      const response = await app.http.get(`/v1/pets/${pet.id}`).set(account.auth).expect(200);
+      expect(response.body).toEqual(pet);
+      expectDeprecationHeaders(response.headers);
+    });
+
+    it('answers 404 not_found for an unknown id, still with the headers', async () => {
+      const response = await app.http.get('/v1/pets/987654321').set(account.auth).expect(404);
+      expect(response.body).toMatchObject({ code: 'not_found', status: 404 });
+      expectDeprecationHeaders(response.headers);
+    });
+
+    it.each(['abc', '0', '-1', '1.5', '99999999999999999999'])('answers 400 for petId %s', async (petId) => {
+      const response = await app.http.get(`/v1/pets/${petId}`).set(account.auth).expect(400);
+      expect(response.body).toMatchObject({ code: 'validation_failed', status: 400 });
+    });
+
+    it('answers 401 without a key, with the headers', async () => {
+      const response = await app.http.get('/v1/pets/1').expect(401);
+      expectDeprecationHeaders(response.headers);
+    });
+
+    it('answers 410 gone from the sunset instant on', async () => {
+      const pet = await createPet(app.http, account);
+      now.value = new Date(SUNSET - 1);
+      await app.http.get(`/v1/pets/${pet.id}`).set(account.auth).expect(200);
+      now.value = new Date(SUNSET);
+      const response = await app.http.get(`/v1/pets/${pet.id}`).set(account.auth).expect(410);
+      expect(response.body).toMatchObject({ code: 'gone', status: 410 });
+      expectDeprecationHeaders(response.headers);
+      now.value = new Date('2026-06-01T00:00:00Z');
+    });
+  });
+
+  describe('GET /v1/categories', () => {
+    it('lists the seeded categories', async () => {
+      const response = await app.http.get('/v1/categories').set(account.auth).expect(200);
+      expect(response.body).toEqual([
+        { id: 1, name: 'Dogs' },
+        { id: 2, name: 'Cats' },
+        { id: 3, name: 'Rabbits' },
+        { id: 4, name: 'Birds' },
+        { id: 5, name: 'Reptiles' },
+        { id: 6, name: 'Small mammals' },
+        { id: 7, name: 'Fish' },
+      ]);
+    });
+  });
+});

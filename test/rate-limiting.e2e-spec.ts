@@ -1,0 +1,338 @@
+import { randomUUID } from 'node:crypto';
+import { AccountsService } from '@app/accounts';
+import { PetsService } from '@app/pets';
+import { RateLimitStore } from '@app/rate-limiting';
+import { createApiApp } from './support/api-app';
+import { signUp, TestAccount, uniqueEmail } from './support/factories';
+import type { TestHttpApp } from './support/http-app';
+import { waitFor } from './support/processes';
+import { randomIp, rateLimitHeadersOf, redisNowMs, sleep, windowWithRoom } from './support/rate-limiting';
+
+const rateLimited = { code: 'rate_limited', message: expect.any(String), status: 429 };
+const banned = { code: 'api_key_banned', message: expect.any(String), status: 429 };
+
+const retryAfterOf = (headers: Record<string, string>) => Number(headers['retry-after']);
+
+describe('rate limiting', () => {
+  describe('headers', () => {
+    let app: TestHttpApp;
+    let account: TestAccount;
+    const failingPets = { list: () => Promise.reject(new Error('boom')) };
+
+    beforeAll(async () => {
+      app = await createApiApp({
+        env: { RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000', TRUST_PROXY: 'true' },
+        providers: [{ provide: PetsService, useValue: failingPets }],
+      });
+      account = await signUp(app.http);
+    });
+    afterAll(() => app.close());
+
+    it('carries the account’s minute window on success and on every error status, counting each request', async () => {
+      await windowWithRoom(60, 8000);
+      const calls: Array<[number, () => Promise<{ status: number; headers: Record<string, string> }>]> = [
+        [200, () => app.http.get('/v1/account').set(account.auth)],
+        [
+          400,
+          () =>
+            app.http
+              .post('/v1/keys')
+              .set(account.auth)
+              .send({ name: 'n'.repeat(101) }),
+        ],
+        [404, () => app.http.delete('/v1/keys/99999999').set(account.auth)],
+        [500, () => app.http.get('/v1/pets').set(account.auth)],
+        // Failures before any route is reached are counted and carry the headers too.
+        [404, () => app.http.get('/v1/nowhere').set(account.auth)],
+        [404, () => app.http.get('/outside-v1').set(account.auth)],
+        [
+          400,
+          () => app.http.post('/v1/pets').set(account.auth).set('Content-Type', 'application/json').send('{"name":'),
+        ],
+        [
+          413,
+          () =>
+            app.http
+              .post('/v1/pets')
+              .set(account.auth)
+              .send({ name: 'x'.repeat(70 * 1024), categoryId: 1 }),
+        ],
+      ];
+      let expectedRemaining = 60;
+      for (const [status, call] of calls) {
+        const before = await redisNowMs();
+        const response = await call();
+        expect(response.status).toBe(status);
+        const headers = rateLimitHeadersOf(response.headers);
+        expectedRemaining--;
+        expect(headers).toEqual({ limit: 60, remaining: expectedRemaining, reset: expect.any(Number) });
+        expect(headers.reset % 60).toBe(0);
+        expect(headers.reset * 1000).toBeGreaterThan(before);
+        expect(headers.reset * 1000).toBeLessThanOrEqual(before + 60_000);
+        expect(response.headers['ratelimit-policy']).toBe('"minute";q=60;w=60, "day";q=1000;w=86400');
+        expect(response.headers.ratelimit).toMatch(
+          new RegExp(`^"minute";r=${expectedRemaining};t=\\d+, "day";r=${1000 - (60 - expectedRemaining)};t=\\d+$`),
+        );
+      }
+    });
+
+    it('carries the client IP’s window on a 401', async () => {
+      const response = await app.http.get('/v1/pets').set('X-Forwarded-For', randomIp()).expect(401);
+      expect(response.body).toMatchObject({ code: 'unauthorized', status: 401 });
+      expect(rateLimitHeadersOf(response.headers)).toMatchObject({ limit: 1000, remaining: 999 });
+      expect(response.headers['ratelimit-policy']).toBe('"minute";q=1000;w=60');
+    });
+
+    it('carries the sign-up window on sign-up, also on a 409', async () => {
+      const ip = randomIp();
+      const email = uniqueEmail('rl-taken');
+      await app.http.post('/v1/accounts').set('X-Forwarded-For', ip).send({ email }).expect(201);
+      const response = await app.http.post('/v1/accounts').set('X-Forwarded-For', ip).send({ email }).expect(409);
+      expect(rateLimitHeadersOf(response.headers)).toMatchObject({ limit: 1000, remaining: 998 });
+      expect(response.headers['ratelimit-policy']).toBe('"minute";q=1000;w=60, "signup";q=100000;w=3600');
+    });
+
+    it('serves as a plain ThrottlerStorage too: one window per call, as the stock ThrottlerGuard asks', async () => {
+      const store = app.app.get(RateLimitStore);
+      const key = `rate-limit:storage-test:${randomUUID()}`;
+      await windowWithRoom(60, 5000);
+      expect(await store.increment(key, 60_000, 2, 0, 'test')).toMatchObject({ totalHits: 1, isBlocked: false });
+      expect(await store.increment(key, 60_000, 2, 0, 'test')).toMatchObject({ totalHits: 2, isBlocked: false });
+      const blocked = await store.increment(key, 60_000, 2, 0, 'test');
+      expect(blocked).toMatchObject({ totalHits: 3, isBlocked: true, timeToBlockExpire: blocked.timeToExpire });
+      expect(blocked.timeToExpire).toBeGreaterThanOrEqual(1);
+      expect(blocked.timeToExpire).toBeLessThanOrEqual(60);
+    });
+
+    it.each(['/health/live', '/health/ready', '/metrics', '/docs/openapi.json'])(
+      'leaves %s unlimited and without rate-limit headers',
+      async (path) => {
+        const response = await app.http.get(path).expect(200);
+        for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit']) {
+          expect(response.headers[name]).toBeUndefined();
+        }
+      },
+    );
+  });
+
+  describe('per account, with a 6-second minute window', () => {
+    const WINDOW = 6;
+    let app: TestHttpApp;
+
+    beforeAll(async () => {
+      app = await createApiApp({ env: { RATE_LIMIT_MINUTE_WINDOW_SECONDS: String(WINDOW) } });
+    });
+    afterAll(() => app.close());
+
+    it('answers the 61st request of a Free account with 429 rate_limited and Retry-After, then admits again', async () => {
+      const account = await signUp(app.http);
+      await windowWithRoom(WINDOW, 4000);
+      for (let i = 1; i <= 60; i++) {
+        const response = await app.http.get('/v1/account').set(account.auth).expect(200);
+        expect(rateLimitHeadersOf(response.headers)).toMatchObject({ limit: 60, remaining: 60 - i });
+      }
+      const refused = await app.http.get('/v1/account').set(account.auth).expect(429);
+      expect(refused.body).toEqual(rateLimited);
+      expect(refused.headers['content-type']).toMatch(/^application\/json/);
+      const retryAfter = retryAfterOf(refused.headers);
+      expect(Number.isInteger(retryAfter)).toBe(true);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(WINDOW);
+      const headers = rateLimitHeadersOf(refused.headers);
+      expect(headers).toMatchObject({ limit: 60, remaining: 0 });
+      expect(headers.reset * 1000 - (await redisNowMs())).toBeLessThanOrEqual(retryAfter * 1000);
+
+      await sleep(retryAfter * 1000 + 100);
+      const again = await app.http.get('/v1/account').set(account.auth).expect(200);
+      expect(rateLimitHeadersOf(again.headers)).toMatchObject({ limit: 60, remaining: 59 });
+    });
+
+    it('shares the quota between all keys of an account', async () => {
+      const account = await signUp(app.http);
+      const second = await app.http.post('/v1/keys').set(account.auth).send({ name: 'second' }).expect(201);
+      const secondAuth = { Authorization: `Bearer ${second.body.key}` };
+      // A whole fresh window, so that issuing the key is not counted in it.
+      await windowWithRoom(WINDOW, WINDOW * 1000);
+      for (let i = 0; i < 30; i++) {
+        await app.http.get('/v1/account').set(account.auth).expect(200);
+        await app.http.get('/v1/account').set(secondAuth).expect(200);
+      }
+      expect((await app.http.get('/v1/account').set(secondAuth).expect(429)).body).toEqual(rateLimited);
+      expect((await app.http.get('/v1/account').set(account.auth).expect(429)).body).toEqual(rateLimited);
+    });
+
+    it('does not count refused requests against any window', async () => {
+      const account = await signUp(app.http);
+      await windowWithRoom(WINDOW, 4000);
+      for (let i = 0; i < 60; i++) await app.http.get('/v1/account').set(account.auth).expect(200);
+      let refused = await app.http.get('/v1/account').set(account.auth).expect(429);
+      for (let i = 0; i < 10; i++) refused = await app.http.get('/v1/account').set(account.auth).expect(429);
+      await sleep(retryAfterOf(refused.headers) * 1000 + 100);
+      const next = await app.http.get('/v1/account').set(account.auth).expect(200);
+      expect(next.headers.ratelimit).toMatch(/^"minute";r=59;t=\d+, "day";r=939;t=\d+$/);
+    });
+
+    it('refuses by the day window without spending a minute slot, until the day is over', async () => {
+      const account = await signUp(app.http);
+      await app.app.get(AccountsService).setPlan(account.email, 'enterprise', { perMinute: 1000, perDay: 5 });
+      await windowWithRoom(86400, 10_000);
+      await windowWithRoom(WINDOW, 3000);
+      let last = await app.http.get('/v1/account').set(account.auth).expect(200);
+      expect(rateLimitHeadersOf(last.headers)).toMatchObject({ limit: 5, remaining: 4 });
+      for (let i = 0; i < 4; i++) last = await app.http.get('/v1/account').set(account.auth).expect(200);
+      const headers = rateLimitHeadersOf(last.headers);
+      expect(headers).toMatchObject({ limit: 5, remaining: 0 });
+      expect(headers.reset % 86400).toBe(0);
+
+      const refused = await app.http.get('/v1/account').set(account.auth).expect(429);
+      expect(refused.body).toEqual(rateLimited);
+      expect(rateLimitHeadersOf(refused.headers)).toEqual(headers);
+      expect(refused.headers.ratelimit).toMatch(/^"minute";r=995;t=\d+, "day";r=0;t=\d+$/);
+      const secondsToMidnight = headers.reset - Math.floor((await redisNowMs()) / 1000);
+      expect(Math.abs(retryAfterOf(refused.headers) - secondsToMidnight)).toBeLessThanOrEqual(1);
+      expect(retryAfterOf(refused.headers)).toBeGreaterThan(WINDOW);
+    });
+  });
+
+  describe('a plan change', () => {
+    let app: TestHttpApp;
+
+    beforeAll(async () => {
+      app = await createApiApp({ env: { RATE_LIMIT_BAN_AFTER: '1000' } });
+    });
+    afterAll(() => app.close());
+
+    it('applies within seconds, even to an account that is over its old limit', async () => {
+      const account = await signUp(app.http);
+      await windowWithRoom(60, 15_000);
+      for (let i = 0; i < 60; i++) await app.http.get('/v1/account').set(account.auth).expect(200);
+      await app.http.get('/v1/account').set(account.auth).expect(429);
+
+      await app.app.get(AccountsService).setPlan(account.email, 'pro');
+      await waitFor(
+        async () => (await app.http.get('/v1/account').set(account.auth)).status === 200,
+        5000,
+        'the pro plan',
+      );
+      const response = await app.http.get('/v1/account').set(account.auth).expect(200);
+      expect(rateLimitHeadersOf(response.headers)).toMatchObject({ limit: 300, remaining: 238 });
+      expect(response.headers['ratelimit-policy']).toBe('"minute";q=300;w=60, "day";q=10000;w=86400');
+    });
+  });
+
+  describe('the temporary ban', () => {
+    const WINDOW = 2;
+    const BAN_SECONDS = 4;
+    let app: TestHttpApp;
+
+    beforeAll(async () => {
+      app = await createApiApp({
+        env: {
+          RATE_LIMIT_MINUTE_WINDOW_SECONDS: String(WINDOW),
+          RATE_LIMIT_BAN_AFTER: '3',
+          RATE_LIMIT_BAN_SECONDS: String(BAN_SECONDS),
+        },
+      });
+    });
+    afterAll(() => app.close());
+
+    it('bans a key that keeps sending after 429s, lets the account’s other keys work, and lifts itself', async () => {
+      const account = await signUp(app.http);
+      await app.app.get(AccountsService).setPlan(account.email, 'enterprise', { perMinute: 2, perDay: 1000 });
+      await windowWithRoom(WINDOW, 1500);
+      const other = await app.http.post('/v1/keys').set(account.auth).send({ name: 'other' }).expect(201);
+      const otherAuth = { Authorization: `Bearer ${other.body.key}` };
+      await app.http.get('/v1/account').set(account.auth).expect(200);
+
+      let refused = await app.http.get('/v1/account').set(account.auth);
+      for (let i = 1; i <= 3; i++) {
+        expect(refused.status).toBe(429);
+        expect(refused.body).toEqual(rateLimited);
+        refused = await app.http.get('/v1/account').set(account.auth);
+      }
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual(banned);
+      expect(retryAfterOf(refused.headers)).toBe(BAN_SECONDS);
+      rateLimitHeadersOf(refused.headers);
+
+      await sleep(WINDOW * 1000 + 100);
+      const stillBanned = await app.http.get('/v1/account').set(account.auth).expect(429);
+      expect(stillBanned.body).toEqual(banned);
+      expect(retryAfterOf(stillBanned.headers)).toBeGreaterThanOrEqual(1);
+      expect(retryAfterOf(stillBanned.headers)).toBeLessThan(BAN_SECONDS);
+      expect(rateLimitHeadersOf(stillBanned.headers)).toMatchObject({ limit: 2, remaining: 2 });
+      await app.http.get('/v1/account').set(otherAuth).expect(200);
+
+      await sleep(retryAfterOf(stillBanned.headers) * 1000 + 100);
+      await app.http.get('/v1/account').set(account.auth).expect(200);
+    });
+  });
+
+  describe('per client IP', () => {
+    let app: TestHttpApp;
+
+    beforeAll(async () => {
+      app = await createApiApp({
+        env: { RATE_LIMIT_ANONYMOUS_PER_MINUTE: '5', RATE_LIMIT_SIGNUP_PER_HOUR: '3', TRUST_PROXY: 'true' },
+      });
+    });
+    afterAll(() => app.close());
+
+    it('limits requests without a valid key per client address, behind a trusted proxy', async () => {
+      await windowWithRoom(60, 10_000);
+      const ip = randomIp();
+      for (let i = 1; i <= 5; i++) {
+        const call = app.http.get('/v1/pets').set('X-Forwarded-For', ip);
+        const response = await (i % 2 ? call : call.set('Authorization', 'Bearer pet_test_unknown')).expect(401);
+        expect(response.headers['www-authenticate']).toBe('Bearer');
+        expect(rateLimitHeadersOf(response.headers)).toMatchObject({ limit: 5, remaining: 5 - i });
+      }
+      const refused = await app.http.get('/v1/pets').set('X-Forwarded-For', ip).expect(429);
+      expect(refused.body).toEqual(rateLimited);
+      expect(retryAfterOf(refused.headers)).toBeGreaterThanOrEqual(1);
+
+      const elsewhere = await app.http.get('/v1/pets').set('X-Forwarded-For', randomIp()).expect(401);
+      expect(rateLimitHeadersOf(elsewhere.headers)).toMatchObject({ limit: 5, remaining: 4 });
+    });
+
+    it('limits sign-ups per client address and hour window, whatever the outcome, even with a key', async () => {
+      await windowWithRoom(3600, 10_000);
+      await windowWithRoom(60, 10_000);
+      const ip = randomIp();
+      const first = await app.http.post('/v1/accounts').set('X-Forwarded-For', ip).send({ email: uniqueEmail() });
+      expect(first.status).toBe(201);
+      expect(rateLimitHeadersOf(first.headers)).toMatchObject({ limit: 3, remaining: 2 });
+      await app.http.post('/v1/accounts').set('X-Forwarded-For', ip).send({ email: 'not-an-email' }).expect(400);
+      await app.http.post('/v1/accounts').set('X-Forwarded-For', ip).send({ email: uniqueEmail() }).expect(201);
+
+      const refused = await app.http
+        .post('/v1/accounts')
+        .set('X-Forwarded-For', ip)
+        .set('Authorization', `Bearer ${first.body.apiKey.key}`)
+        .send({ email: uniqueEmail() })
+        .expect(429);
+      expect(refused.body).toEqual(rateLimited);
+      expect(rateLimitHeadersOf(refused.headers)).toMatchObject({ limit: 3, remaining: 0 });
+      expect(refused.headers['ratelimit-policy']).toBe('"minute";q=5;w=60, "signup";q=3;w=3600');
+      expect(retryAfterOf(refused.headers)).toBeGreaterThanOrEqual(10);
+      expect(retryAfterOf(refused.headers)).toBeLessThanOrEqual(3600);
+
+      await app.http.post('/v1/accounts').set('X-Forwarded-For', randomIp()).send({ email: uniqueEmail() }).expect(201);
+      const key = { Authorization: `Bearer ${first.body.apiKey.key}` };
+      const own = await app.http.get('/v1/account').set('X-Forwarded-For', ip).set(key).expect(200);
+      expect(rateLimitHeadersOf(own.headers)).toMatchObject({ limit: 60, remaining: 59 });
+    });
+
+    it('ignores X-Forwarded-For unless the proxy is trusted', async () => {
+      const direct = await createApiApp({ env: { RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000' } });
+      try {
+        await windowWithRoom(60, 5000);
+        const first = await direct.http.get('/v1/pets').set('X-Forwarded-For', randomIp()).expect(401);
+        const second = await direct.http.get('/v1/pets').set('X-Forwarded-For', randomIp()).expect(401);
+        expect(rateLimitHeadersOf(second.headers).remaining).toBe(rateLimitHeadersOf(first.headers).remaining - 1);
+      } finally {
+        await direct.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type TestAgent from 'supertest/lib/agent';
+
+export interface TestAccount {
+  accountId: number;
+  keyId: number;
+  key: string;
+  email: string;
+  auth: { Authorization: string };
+}
+
+export function uniqueEmail(label = 'user'): string {
+  return `${label}-${randomUUID()}@example.com`;
+}
+
+/** Signs up through the API, as a client would. */
+export async function signUp(http: TestAgent, email = uniqueEmail()): Promise<TestAccount> {
+  const response = await http.post('/v1/accounts').send({ email }).expect(201);
+  const { account, apiKey } = response.body as { account: { id: number }; apiKey: { id: number; key: string } };
+  return {
+    accountId: account.id,
+    keyId: apiKey.id,
+    key: apiKey.key,
+    email,
+    auth: { Authorization: `Bearer ${apiKey.key}` },
+  };
+}
+
+export async function createPet(
+  http: TestAgent,
+  account: TestAccount,
+  pet: { name?: string; categoryId?: number; status?: string } = {},
+): Promise<{ id: number; name: string; categoryId: number; status: string }> {
+  const response = await http
+    .post('/v1/pets')
+    .set(account.auth)
+    .send({ name: 'Rex', categoryId: 1, ...pet })
+    .expect(201);
+  return response.body;
+}

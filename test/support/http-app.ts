@@ -1,0 +1,39 @@
+import { Environment, HttpAppOptions, configureHttpApp, validateEnvironment } from '@app/core';
+import type { Type } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+
+export interface TestAppOverrides {
+  /** Settings on top of the test environment (e.g. short rate-limit windows). */
+  env?: Record<string, string>;
+  /** Providers to replace, e.g. the Clock. */
+  providers?: Array<{ provide: unknown; useValue: unknown }>;
+}
+
+export interface TestHttpApp {
+  app: NestExpressApplication;
+  http: TestAgent;
+  close: () => Promise<void>;
+}
+
+/** Boots a real app module against the test PostgreSQL and Redis, configured as in production. */
+export async function createTestHttpApp(
+  module: Type<unknown>,
+  options: HttpAppOptions,
+  overrides: TestAppOverrides = {},
+): Promise<TestHttpApp> {
+  const env = validateEnvironment({ ...process.env, ...overrides.env });
+  let builder = Test.createTestingModule({ imports: [module] })
+    .overrideProvider(Environment)
+    .useValue(env);
+  for (const provider of overrides.providers ?? []) {
+    builder = builder.overrideProvider(provider.provide).useValue(provider.useValue);
+  }
+  const moduleRef = await builder.compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
+  await configureHttpApp(app, env, options);
+  const server = app.getHttpServer();
+  return { app, http: request(server), close: () => app.close() };
+}

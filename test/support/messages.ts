@@ -1,0 +1,97 @@
+import { once } from 'node:events';
+import { createServer, IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { AccountsService } from '@app/accounts';
+import { MESSAGES_APP_OPTIONS } from '../../apps/messages/src/messages-app';
+import { MessagesModule } from '../../apps/messages/src/messages.module';
+import { withDatabase } from './database';
+import { TestAccount, uniqueEmail } from './factories';
+import { createTestHttpApp, TestAppOverrides, TestHttpApp } from './http-app';
+import { AppProcess, freePort, startApp, waitFor } from './processes';
+
+/** The real messages app module, served in-process on an ephemeral port. */
+export function createMessagesApp(overrides: TestAppOverrides = {}): Promise<TestHttpApp> {
+  return createTestHttpApp(MessagesModule, MESSAGES_APP_OPTIONS, overrides);
+}
+
+/** An account and its key, made through the app's own AccountsService (sign-up lives in the api app). */
+export async function createAccount(app: TestHttpApp): Promise<TestAccount> {
+  const email = uniqueEmail('messages');
+  const { account, apiKey } = await app.app.get(AccountsService).signUp(email);
+  return {
+    accountId: account.id,
+    keyId: apiKey.key.id,
+    key: apiKey.secret,
+    email,
+    auth: { Authorization: `Bearer ${apiKey.secret}` },
+  };
+}
+
+export interface StoredMessage {
+  id: string;
+  account_id: string;
+  message: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  created_at: Date;
+  enqueued_at: Date | null;
+  sending_at: Date | null;
+  sent_at: Date | null;
+  failed_at: Date | null;
+}
+
+export function storedMessage(id: string): Promise<StoredMessage | undefined> {
+  return withDatabase(async (client) => (await client.query('SELECT * FROM messages WHERE id = $1', [id])).rows[0]);
+}
+
+/** Waits until the worker has taken the message to `status`, and returns what is stored. */
+export async function waitForStatus(id: string, status: string, timeoutMs = 20000): Promise<StoredMessage> {
+  await waitFor(async () => (await storedMessage(id))?.status === status, timeoutMs, `${id} to be ${status}`);
+  return (await storedMessage(id))!;
+}
+
+/** A real worker process (the compiled app), ready once it takes jobs. */
+export async function startWorker(env: Record<string, string> = {}): Promise<AppProcess & { baseUrl: string }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const worker = await startApp('worker', { WORKER_METRICS_PORT: String(port), ...env }, `${baseUrl}/health/ready`);
+  return { ...worker, baseUrl };
+}
+
+export interface Delivery {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** An HTTP receiver on 127.0.0.1 for the webhook transport: records every delivery, answers as told. */
+export class WebhookReceiver {
+  readonly deliveries: Delivery[] = [];
+  /** How to answer a delivery; by default 204. Leaving `response` unanswered keeps the sender waiting. */
+  answer: (delivery: Delivery, response: ServerResponse) => void = (_delivery, response) =>
+    response.writeHead(204).end();
+  private readonly server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const delivery = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      this.deliveries.push(delivery);
+      this.answer(delivery, response);
+    });
+  });
+
+  async start(): Promise<string> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return `http://127.0.0.1:${(this.server.address() as { port: number }).port}/hooks/messages`;
+  }
+
+  of(messageId: string): Delivery[] {
+    return this.deliveries.filter((delivery) => delivery.headers['x-message-id'] === messageId);
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    this.server.close();
+    await once(this.server, 'close');
+  }
+}

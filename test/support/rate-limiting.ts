@@ -1,0 +1,50 @@
+import { randomInt } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { TEST_REDIS_URL } from './test-env';
+
+/** A client address of its own per test, sent as X-Forwarded-For to an app that trusts the proxy. */
+export function randomIp(): string {
+  return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+}
+
+/** Redis's clock, which the limiter's windows follow. */
+export async function redisNowMs(): Promise<number> {
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    const [seconds, micros] = await redis.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Waits, when needed, for the next fixed window of `windowSeconds` so that at least `neededMs` of
+ * it remain: counting tests then never straddle a window boundary.
+ */
+export async function windowWithRoom(windowSeconds: number, neededMs: number): Promise<void> {
+  const now = await redisNowMs();
+  const left = windowSeconds * 1000 - (now % (windowSeconds * 1000));
+  if (left < neededMs) await sleep(left + 50);
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `count` calls at once and returns their results in order. */
+export function together<T>(count: number, call: (index: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: count }, (_, index) => call(index)));
+}
+
+/** Spec section 8's headers and the IETF ones; returns the parsed `X-RateLimit-*` values. */
+export function rateLimitHeadersOf(headers: Record<string, string | undefined>) {
+  expect(headers['x-ratelimit-limit']).toMatch(/^\d+$/);
+  expect(headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+  expect(headers['x-ratelimit-reset']).toMatch(/^\d{10}$/);
+  expect(headers['ratelimit-policy']).toMatch(/^"minute";q=\d+;w=\d+/);
+  expect(headers.ratelimit).toMatch(/^"minute";r=\d+;t=\d+/);
+  return {
+    limit: Number(headers['x-ratelimit-limit']),
+    remaining: Number(headers['x-ratelimit-remaining']),
+    reset: Number(headers['x-ratelimit-reset']),
+  };
+}

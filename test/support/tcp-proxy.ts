@@ -1,0 +1,51 @@
+import { once } from 'node:events';
+import { createConnection, createServer, Server, Socket } from 'node:net';
+
+/**
+ * A TCP relay in front of PostgreSQL or Redis that a test can cut and restore, to make the real
+ * dependency unreachable for the app under test without touching the shared server.
+ */
+export class TcpProxy {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetPort: number,
+    private readonly targetHost = '127.0.0.1',
+  ) {}
+
+  async start(port = 0): Promise<number> {
+    this.server = createServer((client) => {
+      const upstream = createConnection(this.targetPort, this.targetHost);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => socket.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    this.server.listen(port || this.port, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.port = (this.server.address() as { port: number }).port;
+    return this.port;
+  }
+
+  /** Drops every connection and stops listening: the dependency is gone. */
+  async cut(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    if (this.server) {
+      const closed = once(this.server, 'close');
+      this.server.close();
+      await closed;
+      this.server = undefined;
+    }
+  }
+
+  /** Listens again on the same port: the dependency is back. */
+  async restore(): Promise<void> {
+    await this.start(this.port);
+  }
+}

@@ -1,0 +1,15 @@
+// Every e2e suite (and every process it starts) uses a dedicated database and Redis db.
+export const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pet_adoption_test';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
+
+Object.assign(process.env, {
+  APP_ENV: 'development',
+  DATABASE_URL: TEST_DATABASE_URL,
+  REDIS_URL: TEST_REDIS_URL,
+  DATABASE_MIGRATE_ON_START: 'false',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  // Every suite calls from 127.0.0.1, so per-IP limits would couple them; the rate-limiting suites set their own.
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
+  RATE_LIMIT_SIGNUP_PER_HOUR: '100000',
+});
