@@ -7,6 +7,7 @@ import {
   createAccount,
   createMessagesApp,
   Delivery,
+  emptyMessagesQueue,
   startWorker,
   storedMessage,
   waitForStatus,
@@ -47,6 +48,7 @@ describe('message delivery by real worker processes (webhook transport)', () => 
   };
 
   beforeAll(async () => {
+    await emptyMessagesQueue();
     const url = await receiver.start();
     workerEnv = {
       ...DELIVERY_ENV,

@@ -1,12 +1,15 @@
 import { once } from 'node:events';
 import { createServer, IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { AccountsService } from '@app/accounts';
+import { MESSAGES_QUEUE } from '@app/messaging';
+import { Queue } from 'bullmq';
 import { MESSAGES_APP_OPTIONS } from '../../apps/messages/src/messages-app';
 import { MessagesModule } from '../../apps/messages/src/messages.module';
 import { withDatabase } from './database';
 import { TestAccount, uniqueEmail } from './factories';
 import { createTestHttpApp, TestAppOverrides, TestHttpApp } from './http-app';
 import { AppProcess, freePort, startApp, waitFor } from './processes';
+import { TEST_REDIS_URL } from './test-env';
 
 /** The real messages app module, served in-process on an ephemeral port. */
 export function createMessagesApp(overrides: TestAppOverrides = {}): Promise<TestHttpApp> {
@@ -42,6 +45,20 @@ export interface StoredMessage {
 
 export function storedMessage(id: string): Promise<StoredMessage | undefined> {
   return withDatabase(async (client) => (await client.query('SELECT * FROM messages WHERE id = $1', [id])).rows[0]);
+}
+
+/**
+ * Empties the shared test queue for a suite that starts workers. Earlier suites leave jobs and, worse,
+ * BullMQ's `stalled-check` key, which holds off every worker's stalled-job check for the stalled
+ * interval of the worker that set it, whatever the new worker's own interval.
+ */
+export async function emptyMessagesQueue(): Promise<void> {
+  const queue = new Queue(MESSAGES_QUEUE, { connection: { url: TEST_REDIS_URL } });
+  try {
+    await queue.obliterate({ force: true });
+  } finally {
+    await queue.close();
+  }
 }
 
 /** Waits until the worker has taken the message to `status`, and returns what is stored. */
