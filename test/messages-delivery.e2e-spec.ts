@@ -10,6 +10,7 @@ import {
   emptyMessagesQueue,
   startWorker,
   storedMessage,
+  waitForEnqueued,
   waitForStatus,
   WebhookReceiver,
 } from './support/messages';
@@ -188,7 +189,7 @@ describe('message delivery by real worker processes (webhook transport)', () => 
       try {
         const auth = (await createAccount(flaky)).auth;
         const before = await send('Redis is up', flaky, auth);
-        expect((await storedMessage(before.id))!.enqueued_at).toBeInstanceOf(Date);
+        await waitForEnqueued(before.id);
 
         await proxy.cut();
         const accepted = await send('Redis went away', flaky, auth);

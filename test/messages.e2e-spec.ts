@@ -1,7 +1,14 @@
 import type { TestAccount } from './support/factories';
 import { withDatabase } from './support/database';
 import type { TestHttpApp } from './support/http-app';
-import { createAccount, createMessagesApp, startWorker, storedMessage, waitForStatus } from './support/messages';
+import {
+  createAccount,
+  createMessagesApp,
+  startWorker,
+  storedMessage,
+  waitForEnqueued,
+  waitForStatus,
+} from './support/messages';
 import { AppProcess, waitFor } from './support/processes';
 
 const MESSAGE_ID = /^msg_[0-9A-Za-z]{24}$/;
@@ -44,7 +51,7 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
         last_error: null,
       });
       expect(stored!.created_at.toISOString()).toBe(response.body.createdAt);
-      expect(stored!.enqueued_at).toBeInstanceOf(Date);
+      await waitForEnqueued(response.body.id);
     });
 
     it('is rate limited like every operation: the account’s headers on success and errors', async () => {

@@ -61,6 +61,12 @@ export async function emptyMessagesQueue(): Promise<void> {
   }
 }
 
+/** Waits until the app has recorded that Redis took the message's job (written in batches, just after the 202). */
+export async function waitForEnqueued(id: string): Promise<StoredMessage> {
+  await waitFor(async () => (await storedMessage(id))?.enqueued_at instanceof Date, 5000, `${id} to be enqueued`);
+  return (await storedMessage(id))!;
+}
+
 /** Waits until the worker has taken the message to `status`, and returns what is stored. */
 export async function waitForStatus(id: string, status: string, timeoutMs = 20000): Promise<StoredMessage> {
   await waitFor(async () => (await storedMessage(id))?.status === status, timeoutMs, `${id} to be ${status}`);

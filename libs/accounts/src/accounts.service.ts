@@ -1,3 +1,4 @@
+import { sqlState } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
@@ -32,7 +33,7 @@ export class AccountsService {
         return { account, apiKey };
       });
     } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {
+      if (sqlState(error) === UNIQUE_VIOLATION) {
         throw new EmailTakenError();
       }
       throw error;

@@ -5,6 +5,7 @@ export * from './core.module';
 export * from './database/bigint.transformer';
 export * from './database/data-source-options';
 export * from './database/prepare-database';
+export * from './database/sql';
 export * from './errors';
 export * from './health/health.controller';
 export * from './health/health.module';

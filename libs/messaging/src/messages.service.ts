@@ -1,10 +1,10 @@
+import { Sql } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { MessageDto } from './dto/message.dto';
 import { newMessageId, MESSAGE_ID_FORMAT } from './message-id';
 import { MessageStatus, TRANSITIONS } from './message-status';
 import { MessageNotFoundError } from './messages.errors';
+import { EnqueuedRecorder } from './enqueued-recorder';
 import { MessagesProducer } from './messages.producer';
 
 const COLUMNS = 'id, seq, message, status, created_at';
@@ -35,13 +35,14 @@ export interface MessagePage {
 @Injectable()
 export class MessagesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sql: Sql,
     private readonly producer: MessagesProducer,
+    private readonly enqueued: EnqueuedRecorder,
   ) {}
 
   /** Stores the message, then enqueues it; a failure to enqueue leaves it to the reconciler. */
   async accept(accountId: number, text: string): Promise<MessageDto> {
-    const rows: MessageRow[] = await this.dataSource.query(
+    const rows = await this.sql.rows<MessageRow>(
       `INSERT INTO messages (id, account_id, message) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
       [newMessageId(), accountId, text],
     );
@@ -51,18 +52,23 @@ export class MessagesService {
   }
 
   /**
-   * Adds the delivery job and records that Redis has it. Never throws: a message left without
-   * `enqueued_at` is enqueued again by the reconciler, and a second enqueue is harmless.
+   * Adds the delivery job and has `enqueued_at` recorded shortly after. Never throws: a message left
+   * without `enqueued_at` is enqueued again by the reconciler, and a second enqueue is harmless.
    */
   async enqueue(id: string): Promise<boolean> {
     if (!(await this.producer.enqueue(id))) return false;
-    await this.dataSource.query('UPDATE messages SET enqueued_at = now() WHERE id = $1', [id]).catch(() => undefined);
+    this.enqueued.record(id);
     return true;
   }
 
+  /** Writes the pending `enqueued_at` records now. */
+  flushEnqueued(): Promise<void> {
+    return this.enqueued.flush();
+  }
+
   async get(accountId: number, id: string): Promise<MessageDto> {
-    const rows: MessageRow[] = MESSAGE_ID_FORMAT.test(id)
-      ? await this.dataSource.query(`SELECT ${COLUMNS} FROM messages WHERE id = $1 AND account_id = $2`, [
+    const rows = MESSAGE_ID_FORMAT.test(id)
+      ? await this.sql.rows<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE id = $1 AND account_id = $2`, [
           id,
           accountId,
         ])
@@ -81,7 +87,7 @@ export class MessagesService {
     if (options.status) conditions.push(`status = $${params.push(options.status)}`);
     if (options.beforeSeq !== undefined) conditions.push(`seq < $${params.push(options.beforeSeq)}`);
     // One row beyond the page tells whether another page follows.
-    const rows: MessageRow[] = await this.dataSource.query(
+    const rows = await this.sql.rows<MessageRow>(
       `SELECT ${COLUMNS} FROM messages WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT $${params.push(options.limit + 1)}`,
       params,
     );
@@ -138,7 +144,7 @@ export class MessagesService {
   }
 
   private async ids(sql: string, params: unknown[]): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(sql, params);
+    const rows = await this.sql.rows<{ id: string }>(sql, params);
     return rows.map((row) => row.id);
   }
 
@@ -148,11 +154,9 @@ export class MessagesService {
     assignments: string,
     extra: unknown[] = [],
   ): Promise<MessageRow[]> {
-    // TypeORM's query() answers an UPDATE with [rows, affected count].
-    const [rows]: [MessageRow[], number] = await this.dataSource.query(
+    return this.sql.rows<MessageRow>(
       `UPDATE messages SET ${assignments} WHERE id = $1 AND status = ANY($2) RETURNING ${COLUMNS}`,
       [id, TRANSITIONS[name], ...extra],
     );
-    return rows;
   }
 }

@@ -2,6 +2,7 @@ import { createRequestPathRedis, Environment } from '@app/core';
 import { BullModule } from '@nestjs/bullmq';
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { EnqueuedRecorder } from './enqueued-recorder';
 import { MESSAGES_QUEUE } from './messages.queue';
 import { MessagesProducer } from './messages.producer';
 import { MessagesService } from './messages.service';
@@ -54,7 +55,7 @@ const MESSAGES_QUEUE_MODULE = BullModule.registerQueueAsync({
  */
 @Module({
   imports: [MESSAGES_QUEUE_MODULE],
-  providers: [MessagesService, MessagesProducer],
+  providers: [MessagesService, MessagesProducer, EnqueuedRecorder],
   exports: [MessagesService, MESSAGES_QUEUE_MODULE],
 })
 export class MessagingModule {}

@@ -1,6 +1,5 @@
+import { Sql, sqlState } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { NewPetDto, PetDto } from './dto/pet.dto';
 import { PetNotFoundError, UnknownCategoryError } from './pet.errors';
 import type { PetStatus } from './pet-status';
@@ -30,17 +29,17 @@ export interface PetPage {
  */
 @Injectable()
 export class PetsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: Sql) {}
 
   async list(options: { limit: number; status?: PetStatus; afterId?: number }): Promise<PetPage> {
     const { limit, status, afterId = 0 } = options;
     // One row beyond the page tells whether another page follows.
-    const rows: PetRow[] = status
-      ? await this.dataSource.query(
+    const rows = status
+      ? await this.sql.rows<PetRow>(
           'SELECT id, name, category_id, status FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3',
           [status, afterId, limit + 1],
         )
-      : await this.dataSource.query(
+      : await this.sql.rows<PetRow>(
           'SELECT id, name, category_id, status FROM pets WHERE id > $1 ORDER BY id LIMIT $2',
           [afterId, limit + 1],
         );
@@ -50,13 +49,13 @@ export class PetsService {
 
   async create(pet: NewPetDto): Promise<PetDto> {
     try {
-      const rows: PetRow[] = await this.dataSource.query(
+      const rows = await this.sql.rows<PetRow>(
         'INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING id, name, category_id, status',
         [pet.name, pet.categoryId, pet.status ?? 'available'],
       );
       return toPet(rows[0]!);
     } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code === FOREIGN_KEY_VIOLATION) {
+      if (sqlState(error) === FOREIGN_KEY_VIOLATION) {
         throw new UnknownCategoryError(pet.categoryId);
       }
       throw error;
@@ -64,16 +63,14 @@ export class PetsService {
   }
 
   async get(petId: number): Promise<PetDto> {
-    const rows: PetRow[] = await this.dataSource.query('SELECT id, name, category_id, status FROM pets WHERE id = $1', [
-      petId,
-    ]);
+    const rows = await this.sql.rows<PetRow>('SELECT id, name, category_id, status FROM pets WHERE id = $1', [petId]);
     if (!rows[0]) throw new PetNotFoundError(petId);
     return toPet(rows[0]);
   }
 
   listCategories(): Promise<Array<{ id: number; name: string }>> {
-    return this.dataSource
-      .query('SELECT id, name FROM categories ORDER BY id')
-      .then((rows: Array<{ id: string; name: string }>) => rows.map((row) => ({ id: Number(row.id), name: row.name })));
+    return this.sql
+      .rows<{ id: string; name: string }>('SELECT id, name FROM categories ORDER BY id')
+      .then((rows) => rows.map((row) => ({ id: Number(row.id), name: row.name })));
   }
 }

@@ -1,8 +1,11 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Environment } from '../config/environment';
 import { dataSourceOptions } from './data-source-options';
+import { Sql } from './sql';
 
+/** PostgreSQL for every module: TypeORM's DataSource, and `Sql` on the same pool for hot paths. */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -16,5 +19,7 @@ import { dataSourceOptions } from './data-source-options';
       }),
     }),
   ],
+  providers: [Sql],
+  exports: [Sql],
 })
 export class DatabaseModule {}

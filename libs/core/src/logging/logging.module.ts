@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { destination } from 'pino';
+import type { Options } from 'pino-http';
 import { AppEnv, Environment, LogLevel } from '../config/environment';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -41,8 +43,8 @@ function defaultLevel(env: AppEnv): LogLevel {
   imports: [
     LoggerModule.forRootAsync({
       inject: [Environment],
-      useFactory: (env: Environment) => ({
-        pinoHttp: {
+      useFactory: (env: Environment) => {
+        const options: Options = {
           level: env.LOG_LEVEL ?? defaultLevel(env.APP_ENV),
           genReqId: requestId,
           quietReqLogger: true,
@@ -57,12 +59,14 @@ function defaultLevel(env: AppEnv): LogLevel {
           customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
             error || res.statusCode >= 500 ? 'error' : 'info',
           autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.some((path) => req.url?.startsWith(path)) },
-          transport:
-            env.APP_ENV === AppEnv.Development && process.stdout.isTTY
-              ? { target: 'pino-pretty', options: { singleLine: true } }
-              : undefined,
-        },
-      }),
+        };
+        if (env.APP_ENV === AppEnv.Development && process.stdout.isTTY) {
+          return { pinoHttp: { ...options, transport: { target: 'pino-pretty', options: { singleLine: true } } } };
+        }
+        // Asynchronous writes: lines logged while a write is under way go out together in the next
+        // one, instead of one blocking write per request. pino flushes what is left when the process exits.
+        return { pinoHttp: [options, destination({ sync: false })] };
+      },
     }),
   ],
 })

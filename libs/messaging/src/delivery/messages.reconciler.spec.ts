@@ -8,6 +8,7 @@ function setUp() {
     findUnenqueued: jest.fn().mockResolvedValue([]),
     findSending: jest.fn().mockResolvedValue([]),
     enqueue: jest.fn().mockResolvedValue(true),
+    flushEnqueued: jest.fn().mockResolvedValue(undefined),
     markFailed: jest.fn().mockResolvedValue(undefined),
   };
   const jobs = new Map<string, { failed: boolean; failedReason?: string }>();
@@ -49,6 +50,9 @@ describe('MessagesReconciler', () => {
     await reconciler.sweep();
     expect(messages.findUnenqueued).toHaveBeenCalledTimes(2);
     expect(messages.enqueue).toHaveBeenCalledTimes(501);
+    // The first batch's enqueued_at is written before the query that would otherwise find it again.
+    const [firstFlush] = messages.flushEnqueued.mock.invocationCallOrder;
+    expect(firstFlush).toBeLessThan(messages.findUnenqueued.mock.invocationCallOrder[1]!);
   });
 
   it('enqueues again a sending message whose job is gone, and fails one whose job failed for good', async () => {

@@ -59,6 +59,8 @@ export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestr
       for (const id of ids) {
         if (!(await this.messages.enqueue(id))) return;
       }
+      // Recorded before the next query, which would otherwise find the same messages again.
+      await this.messages.flushEnqueued();
       if (ids.length > 0) this.logger.log(`enqueued ${ids.length} stored messages`);
     } while (ids.length === BATCH && !this.stopped);
   }
