@@ -257,7 +257,7 @@ function budgetProbes(context: ScenarioContext): BudgetProbe[] {
       name: 'POST /messages',
       server: 'messages',
       request: first('send-message')[0]!,
-      budget: '≤ 1 round trip for limits + the enqueue; INSERT + enqueued_at UPDATE',
+      budget: '≤ 1 round trip for limits + the enqueue; the INSERT, enqueued_at UPDATEs batched',
       maxSql: 2,
       maxRedis: 2,
     },
