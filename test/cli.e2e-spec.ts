@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createApiApp } from './support/api-app';
+import { waitFor } from './support/processes';
 import { uniqueEmail } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 
@@ -48,6 +49,15 @@ describe('operator CLI', () => {
 
     const result = await cli('set-plan', email, 'enterprise', '--per-minute', '12000', '--per-day', '5000000');
     expect(result.code).toBe(0);
+    // The CLI is another process: its change reaches the api's cache over Redis, not instantly.
+    await waitFor(
+      async () => {
+        const account = await app.http.get('/v1/account').set('Authorization', `Bearer ${key}`).expect(200);
+        return account.body.plan === 'enterprise' && account.body.limits.perMinute === 12000;
+      },
+      2000,
+      'the plan change',
+    );
     const account = await app.http.get('/v1/account').set('Authorization', `Bearer ${key}`).expect(200);
     expect(account.body).toMatchObject({ plan: 'enterprise', limits: { perMinute: 12000, perDay: 5000000 } });
   });
@@ -59,7 +69,11 @@ describe('operator CLI', () => {
     const auth = { Authorization: `Bearer ${issued.key}` };
     await app.http.get('/v1/account').set(auth).expect(200);
     expect((await cli('revoke-key', String(issued.keyId))).code).toBe(0);
-    await app.http.get('/v1/account').set(auth).expect(401);
+    await waitFor(
+      async () => (await app.http.get('/v1/account').set(auth)).status === 401,
+      1000,
+      'the revocation to reach the api',
+    );
   });
 
   it.each([
