@@ -10,6 +10,7 @@ import {
   waitForStatus,
 } from './support/messages';
 import { AppProcess, waitFor } from './support/processes';
+import { windowWithRoom } from './support/rate-limiting';
 
 const MESSAGE_ID = /^msg_[0-9A-Za-z]{24}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -55,6 +56,7 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
     });
 
     it('is rate limited like every operation: the account’s headers on success and errors', async () => {
+      await windowWithRoom(60, 5000);
       const accepted = await send({ message: 'counted' }).expect(202);
       expect(accepted.headers['x-ratelimit-limit']).toBeDefined();
       expect(Number(accepted.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
@@ -284,8 +286,9 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
 
       const accepted = (await send({ message: 'measured' }).expect(202)).body;
       await waitForStatus(accepted.id, 'sent');
-      await waitFor(async () => (await metric(completed)) === before.completed + 1, 5000, 'the job counter');
-      expect(await metric(delivered)).toBe(before.delivered + 1);
+      // At least: a job left in the shared queue by an earlier suite may complete meanwhile.
+      await waitFor(async () => (await metric(completed)) >= before.completed + 1, 5000, 'the job counter');
+      expect(await metric(delivered)).toBeGreaterThanOrEqual(before.delivered + 1);
       expect(await metric(/^message_queue_jobs\{state="waiting"[^}]*\} (\d+)$/m)).toBeGreaterThanOrEqual(0);
       expect(await metric(/^process_resident_memory_bytes(?:\{[^}]*\})? (\d+)$/m)).toBeGreaterThan(0);
     });

@@ -129,9 +129,10 @@ describe('observability and graceful operation (real api process)', () => {
       request.on('error', reject);
       // Half the body now, the rest after the process has been told to stop.
       request.write(body.slice(0, 10));
-      setTimeout(() => request.end(body.slice(10)), 1000);
+      setTimeout(() => request.end(body.slice(10)), 2000);
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Time for the process to read the request's start before it is told to stop.
+    await new Promise((resolve) => setTimeout(resolve, 500));
     api.child.kill('SIGTERM');
     const answer = await finished;
     expect(answer.status).toBe(201);

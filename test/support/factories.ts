@@ -14,8 +14,12 @@ export function uniqueEmail(label = 'user'): string {
 }
 
 /** Signs up through the API, as a client would. */
-export async function signUp(http: TestAgent, email = uniqueEmail()): Promise<TestAccount> {
-  const response = await http.post('/v1/accounts').send({ email }).expect(201);
+export async function signUp(
+  http: TestAgent,
+  email = uniqueEmail(),
+  headers: Record<string, string> = {},
+): Promise<TestAccount> {
+  const response = await http.post('/v1/accounts').set(headers).send({ email }).expect(201);
   const { account, apiKey } = response.body as { account: { id: number }; apiKey: { id: number; key: string } };
   return {
     accountId: account.id,
