@@ -193,4 +193,13 @@ describe('hostile input (property-based)', () => {
       .set(account.auth);
     expectWellFormed(response, [400]);
   });
+
+  it('refuses a NUL character, which PostgreSQL text cannot hold, in every stored string', async () => {
+    const pet = await app.http.post('/v1/pets').set(account.auth).send({ name: 'Rex\u0000', categoryId: 1 });
+    expectWellFormed(pet, [400]);
+    expect(pet.body.message).toMatch(/name must not contain NUL characters/);
+    const key = await app.http.post('/v1/keys').set(account.auth).send({ name: 'ci\u0000' });
+    expectWellFormed(key, [400]);
+    expect(key.body.message).toMatch(/name must not contain NUL characters/);
+  });
 });

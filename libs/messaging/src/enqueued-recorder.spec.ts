@@ -22,23 +22,6 @@ describe('EnqueuedRecorder', () => {
     expect(sql.query.mock.calls[0]![1]).toEqual([['msg_a', 'msg_b', 'msg_c']]);
   });
 
-  it('writes one batch at a time: what arrives meanwhile goes in the next one', async () => {
-    const { sql, recorder } = setUp();
-    let finishFirst!: () => void;
-    sql.query.mockImplementationOnce(() => new Promise<void>((resolve) => (finishFirst = resolve)));
-    recorder.record('msg_a');
-    const first = recorder.flush();
-    await new Promise(setImmediate);
-    recorder.record('msg_b');
-    recorder.record('msg_c');
-    const second = recorder.flush();
-    await new Promise(setImmediate);
-    expect(sql.query).toHaveBeenCalledTimes(1);
-    finishFirst();
-    await Promise.all([first, second]);
-    expect(sql.query.mock.calls.map((call) => call[1])).toEqual([[['msg_a']], [['msg_b', 'msg_c']]]);
-  });
-
   it('leaves a batch the database refused to the reconciler, without throwing', async () => {
     const { sql, recorder } = setUp();
     sql.query.mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));

@@ -1,4 +1,4 @@
-import { Sql } from '@app/core';
+import { Sql, WriteBatcher } from '@app/core';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 
 /** How long accepted messages wait to share one UPDATE: short next to the reconciler's interval. */
@@ -12,33 +12,25 @@ const FLUSH_DELAY_MS = 10;
 @Injectable()
 export class EnqueuedRecorder implements OnApplicationShutdown {
   private readonly logger = new Logger(EnqueuedRecorder.name);
-  private pending: string[] = [];
-  private scheduled?: NodeJS.Timeout;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly batches = new WriteBatcher<string>((ids) => this.write(ids), FLUSH_DELAY_MS);
 
   constructor(private readonly sql: Sql) {}
 
   record(messageId: string): void {
-    this.pending.push(messageId);
-    this.scheduled ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
+    void this.batches.add(messageId);
   }
 
-  /** Writes what is pending. One write at a time: a slow database gets bigger batches, not more connections. */
+  /** Writes what is pending now. */
   flush(): Promise<void> {
-    clearTimeout(this.scheduled);
-    this.scheduled = undefined;
-    this.writing = this.writing.then(() => this.write());
-    return this.writing;
+    return this.batches.flush();
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.flush();
   }
 
-  private async write(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const ids = this.pending;
-    this.pending = [];
+  /** Never throws: a lost batch is the reconciler's to repair. */
+  private async write(ids: string[]): Promise<void> {
     try {
       await this.sql.query('UPDATE messages SET enqueued_at = now() WHERE id = ANY($1) AND enqueued_at IS NULL', [ids]);
     } catch (error) {

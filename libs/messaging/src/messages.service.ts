@@ -1,4 +1,4 @@
-import { Sql } from '@app/core';
+import { Sql, WriteBatcher } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';
 import { newMessageId, MESSAGE_ID_FORMAT } from './message-id';
@@ -34,6 +34,11 @@ export interface MessagePage {
  */
 @Injectable()
 export class MessagesService {
+  /** Delivered messages are marked `sent` together: one UPDATE per batch instead of one per job. */
+  private readonly sentBatches = new WriteBatcher<string>(async (ids) => {
+    await this.transition('markSent', ids, `status = 'sent', sent_at = now()`);
+  }, 0);
+
   constructor(
     private readonly sql: Sql,
     private readonly producer: MessagesProducer,
@@ -102,23 +107,24 @@ export class MessagesService {
   async startSending(id: string): Promise<MessageDto | undefined> {
     const rows = await this.transition(
       'startSending',
-      id,
+      [id],
       `status = 'sending', sending_at = now(), attempts = attempts + 1`,
     );
     return rows[0] && toMessage(rows[0]);
   }
 
-  async markSent(id: string): Promise<void> {
-    await this.transition('markSent', id, `status = 'sent', sent_at = now()`);
+  /** Resolves once the message is recorded as sent, together with the others delivered meanwhile. */
+  markSent(id: string): Promise<void> {
+    return this.sentBatches.add(id);
   }
 
   /** Keeps the error of an attempt that will be retried. */
   async recordError(id: string, error: string): Promise<void> {
-    await this.transition('recordError', id, 'last_error = $3', [error.slice(0, MAX_ERROR_LENGTH)]);
+    await this.transition('recordError', [id], 'last_error = $3', [error.slice(0, MAX_ERROR_LENGTH)]);
   }
 
   async markFailed(id: string, error: string): Promise<void> {
-    await this.transition('markFailed', id, `status = 'failed', failed_at = now(), last_error = $3`, [
+    await this.transition('markFailed', [id], `status = 'failed', failed_at = now(), last_error = $3`, [
       error.slice(0, MAX_ERROR_LENGTH),
     ]);
   }
@@ -150,13 +156,13 @@ export class MessagesService {
 
   private async transition(
     name: keyof typeof TRANSITIONS,
-    id: string,
+    ids: string[],
     assignments: string,
     extra: unknown[] = [],
   ): Promise<MessageRow[]> {
     return this.sql.rows<MessageRow>(
-      `UPDATE messages SET ${assignments} WHERE id = $1 AND status = ANY($2) RETURNING ${COLUMNS}`,
-      [id, TRANSITIONS[name], ...extra],
+      `UPDATE messages SET ${assignments} WHERE id = ANY($1) AND status = ANY($2) RETURNING ${COLUMNS}`,
+      [ids, TRANSITIONS[name], ...extra],
     );
   }
 }

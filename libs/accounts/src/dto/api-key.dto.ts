@@ -1,3 +1,4 @@
+import { HasNoNul } from '@app/core';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { Transform } from 'class-transformer';
@@ -56,5 +57,6 @@ export class CreateApiKeyDto {
   @IsString()
   @MinLength(1)
   @MaxLength(100)
+  @HasNoNul()
   name?: string;
 }

@@ -1,19 +1,9 @@
-import { PageQueryDto } from '@app/core';
+import { HasNoNul, PageQueryDto } from '@app/core';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
 
 export const MAX_MESSAGE_LENGTH = 1600;
-
-/** PostgreSQL text cannot hold NUL: refuse it here rather than fail on insert. */
-const HasNoNul = () =>
-  ValidateBy({
-    name: 'hasNoNul',
-    validator: {
-      validate: (value) => typeof value !== 'string' || !value.includes('\0'),
-      defaultMessage: () => '$property must not contain NUL characters',
-    },
-  });
 
 @ApiSchema({ name: 'NewMessage' })
 export class SendMessageDto {

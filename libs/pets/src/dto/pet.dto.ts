@@ -1,4 +1,4 @@
-import { PageQueryDto } from '@app/core';
+import { HasNoNul, PageQueryDto } from '@app/core';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
@@ -13,6 +13,7 @@ export class NewPetDto {
   @IsString()
   @MinLength(1)
   @MaxLength(100)
+  @HasNoNul()
   name: string;
 
   @ApiProperty({
