@@ -42,7 +42,7 @@ const settings = {
   deliveryMessages: quick ? 2_000 : 10_000,
   deliveryRuns: quick ? 1 : 3,
 };
-const SCENARIO_NAMES = [...HTTP_SCENARIOS.map((scenario) => scenario.name), 'delivery', 'budget'];
+const SCENARIO_NAMES = ['ceiling', ...HTTP_SCENARIOS.map((scenario) => scenario.name), 'delivery', 'budget'];
 const selected = new Set(flags.scenario ?? SCENARIO_NAMES);
 for (const name of selected) {
   if (!SCENARIO_NAMES.includes(name)) throw new Error(`unknown scenario ${name}; known: ${SCENARIO_NAMES.join(', ')}`);
@@ -103,18 +103,21 @@ function toResult(
   };
 }
 
-async function measureReference(): Promise<ScenarioRuns> {
-  log('reference app');
+/** The reference app's static page, or with `fromStores` its page read through raw pg after one EVALSHA. */
+async function measureReference(fromStores = false): Promise<ScenarioRuns> {
+  log(fromStores ? 'ceiling: the reference app with raw pg and one EVALSHA' : 'reference app');
   const port = await freePort();
+  const path = fromStores ? '/pets-from-stores' : '/pets';
+  const stores = { BENCH_DATABASE_URL: STORES.databaseUrl, BENCH_REDIS_URL: STORES.redisUrl };
   const reference = await startServer('reference', join('bench', 'reference-app.js'), {
     core: 0,
-    env: { BENCH_PORT: String(port) },
-    ready: { url: `http://127.0.0.1:${port}/pets` },
+    env: { BENCH_PORT: String(port), ...(fromStores ? stores : {}) },
+    ready: { url: `http://127.0.0.1:${port}${path}` },
     logFile: join(logDir, 'reference.log'),
   });
   try {
     return await measure(
-      { url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, requests: [{ method: 'GET', path: '/pets' }] },
+      { url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, requests: [{ method: 'GET', path }] },
       timing,
       [reference],
     );
@@ -291,6 +294,14 @@ async function main(): Promise<void> {
   if ((await firstPage.text()) !== expected) throw new Error('the api answers another first page than the reference');
 
   const scenarios: ScenarioResult[] = [];
+  if (selected.has('ceiling'))
+    scenarios.push(
+      toResult(
+        { name: 'ceiling', title: 'Ceiling: the reference reading its page with raw pg after one EVALSHA' },
+        await measureReference(true),
+        'reference',
+      ),
+    );
   const servers: Record<HttpScenario['server'], ServerProcess> = { api: api.server, messages: messages.server };
   try {
     for (const scenario of HTTP_SCENARIOS.filter(({ name }) => selected.has(name))) {
