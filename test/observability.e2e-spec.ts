@@ -76,12 +76,21 @@ describe('observability and graceful operation (real api process)', () => {
   });
 
   it('never writes a key or an Authorization header to the logs', async () => {
-    await call('/v1/account', { headers: { Authorization: `Bearer ${key}` } });
-    await call('/v1/account', { headers: { Authorization: `Bearer ${key}x` } });
-    await call('/v1/account', {
-      headers: { Authorization: 'Bearer pet_test_notarealkeybutlongenoughtolookliketheformat' },
-    });
-    await waitFor(async () => logLines().length >= 4, 5000, 'log lines');
+    const authorizations = [
+      `Bearer ${key}`,
+      `Bearer ${key}x`,
+      'Bearer pet_test_notarealkeybutlongenoughtolookliketheformat',
+    ];
+    const ids = authorizations.map((_, index) => `secrets-${index}`);
+    for (const [index, authorization] of authorizations.entries()) {
+      await call('/v1/account', { headers: { Authorization: authorization, 'X-Request-Id': ids[index]! } });
+    }
+    // The check means something only once these requests' own lines have been written.
+    await waitFor(
+      async () => ids.every((id) => logLines().some((entry) => entry.requestId === id)),
+      5000,
+      'their log lines',
+    );
     expect(api.output()).not.toContain(key.slice(9));
     expect(api.output()).not.toMatch(/authorization/i);
     expect(api.output()).not.toContain('notarealkey');
