@@ -1,4 +1,5 @@
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { Environment } from '../config/environment';
 import { redisConnectionOptions } from './redis-connection';
@@ -37,6 +38,9 @@ export function createRequestPathRedis(env: Environment, connectionName: string)
 
 type Handler = (message: string) => void;
 
+/** How long a publish waits for a process's first connection to Redis (its connect timeout). */
+const FIRST_CONNECTION_WAIT_MS = 2000;
+
 /**
  * Cross-process notifications (e.g. "key revoked") over Redis pub/sub. Pub/sub is fire-and-forget,
  * so listeners are also told when the subscription (re)connects and may have missed messages.
@@ -46,11 +50,23 @@ export class RedisEvents implements OnApplicationShutdown {
   private readonly subscriber: Redis;
   private readonly handlers = new Map<string, Handler[]>();
   private readonly reconnectHandlers: Array<() => void> = [];
+  /**
+   * Settles once the command connection has first been ready. Without an offline queue, a process
+   * that publishes right after it starts (the operator CLI) would otherwise lose its message.
+   */
+  private readonly firstConnection: Promise<void>;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     env: Environment,
   ) {
+    this.firstConnection =
+      redis.status === 'ready'
+        ? Promise.resolve()
+        : once(redis, 'ready', { signal: AbortSignal.timeout(FIRST_CONNECTION_WAIT_MS) }).then(
+            () => undefined,
+            () => undefined,
+          );
     this.subscriber = createRequestPathRedis(env, 'events');
     this.subscriber.on('message', (channel: string, message: string) => {
       for (const handler of this.handlers.get(channel) ?? []) handler(message);
@@ -81,7 +97,9 @@ export class RedisEvents implements OnApplicationShutdown {
     return this.subscriber.status === 'ready';
   }
 
+  /** Fails fast during an outage; only a process's very first connection is waited for. */
   async publish(channel: string, message: string): Promise<void> {
+    await this.firstConnection;
     await this.redis.publish(channel, message);
   }
 
