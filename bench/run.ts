@@ -83,6 +83,7 @@ function toResult(
     scenario.counted ? (run.statuses[scenario.counted] ?? 0) / run.seconds : run.perSecond;
   const rates = measured.runs.map(rate);
   const median = [...rates].sort((a, b) => a - b)[Math.floor((rates.length - 1) / 2)]!;
+  const requests = measured.runs.reduce((sum, run) => sum + run.requests, 0);
   const statuses: Record<string, number> = {};
   for (const run of measured.runs) {
     for (const [status, count] of Object.entries(run.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
@@ -95,8 +96,8 @@ function toResult(
     ratio: 1,
     counted: scenario.counted,
     latencyMs: measured.median.latencyMs,
-    cpuMicrosPerRequest:
-      (1e6 * (measured.usage.cpuSec[server] ?? 0)) / measured.runs.reduce((sum, run) => sum + run.requests, 0),
+    cpuMicrosPerRequest: (1e6 * (measured.usage.cpuSec[server] ?? 0)) / requests,
+    storesCpuMicrosPerRequest: (1e6 * measured.usage.storesCpuSec) / requests,
     peakRssMiB: measured.usage.peakRssMiB[server] ?? 0,
     statuses,
     errors: measured.runs.reduce((sum, run) => sum + run.errors + run.timeouts, 0),
@@ -336,6 +337,7 @@ async function main(): Promise<void> {
       usage: {
         peakRssMiB: { reference: Math.max(before.usage.peakRssMiB.reference!, after.usage.peakRssMiB.reference!) },
         cpuSec: { reference: before.usage.cpuSec.reference! + after.usage.cpuSec.reference! },
+        storesCpuSec: before.usage.storesCpuSec + after.usage.storesCpuSec,
       },
     },
     'reference',

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -144,15 +144,41 @@ function cpuSeconds(pid: number | undefined): number {
   }
 }
 
+/** The processes of the stores the apps talk to, which share the machine's cores with them. */
+const STORE_COMMANDS = new Set(['postgres', 'redis-server']);
+
+/**
+ * CPU time all PostgreSQL and Redis processes have used so far, in seconds. A backend that exits
+ * between two readings takes its time with it; pooled connections live through a scenario.
+ */
+function storesCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (STORE_COMMANDS.has(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) total += cpuSeconds(Number(entry));
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return total;
+}
+
 export interface ProcessUsage {
   peakRssMiB: Record<string, number>;
   cpuSec: Record<string, number>;
+  /** CPU time PostgreSQL and Redis used meanwhile. */
+  storesCpuSec: number;
 }
 
-/** Samples the RSS of processes every 250 ms and their CPU time; `stop()` returns the peaks and the CPU used. */
+/**
+ * Samples the RSS of processes every 250 ms and their CPU time and the stores'; `stop()` returns the
+ * peaks and the CPU used.
+ */
 export function watchProcesses(processes: ServerProcess[]): { stop: () => ProcessUsage } {
   const peakRssMiB: Record<string, number> = {};
   const startCpu = Object.fromEntries(processes.map(({ name, child }) => [name, cpuSeconds(child.pid)]));
+  const startStoresCpu = storesCpuSeconds();
   const sample = () => {
     for (const process of processes) {
       peakRssMiB[process.name] = Math.max(peakRssMiB[process.name] ?? 0, process.rssMiB());
@@ -167,7 +193,7 @@ export function watchProcesses(processes: ServerProcess[]): { stop: () => Proces
       const cpuSec = Object.fromEntries(
         processes.map(({ name, child }) => [name, cpuSeconds(child.pid) - startCpu[name]!]),
       );
-      return { peakRssMiB, cpuSec };
+      return { peakRssMiB, cpuSec, storesCpuSec: storesCpuSeconds() - startStoresCpu };
     },
   };
 }

@@ -18,6 +18,8 @@ export interface ScenarioResult {
    * work on the machine, as long as the server is the bottleneck.
    */
   cpuMicrosPerRequest: number;
+  /** PostgreSQL's and Redis's CPU time per answer: the same two cores serve them. */
+  storesCpuMicrosPerRequest: number;
   peakRssMiB: number;
   /** Statuses of all measured runs together. */
   statuses: Record<string, number>;
@@ -63,6 +65,7 @@ export function markdown(results: BenchResults): string {
     ms(scenario.latencyMs.p99),
     ms(scenario.latencyMs.p999),
     fixed(scenario.cpuMicrosPerRequest),
+    fixed(scenario.storesCpuMicrosPerRequest),
     fixed(scenario.peakRssMiB),
     Object.entries(scenario.statuses)
       .map(([status, count]) => `${status}: ${fixed(count)}`)
@@ -73,7 +76,8 @@ export function markdown(results: BenchResults): string {
     `${machine}. \`${results.command}\` took ${fixed(results.durationSec)} s. Server pinned to core 0, autocannon ` +
       `(50 connections) to core 1; warm-up ${results.settings.warmUpSec} s, then ${results.settings.runs} runs of ` +
       `${results.settings.runSec} s, median run reported. Server CPU µs/req is the CPU time the server process ` +
-      'spent per answer over the runs: less moved by other work on the machine than req/s.',
+      'spent per answer over the runs: less moved by other work on the machine than req/s. PostgreSQL + Redis ' +
+      'CPU µs/req is what the stores spent meanwhile, per answer, on the same two cores.',
     table(
       [
         'Scenario',
@@ -83,6 +87,7 @@ export function markdown(results: BenchResults): string {
         'p99 ms',
         'p99.9 ms',
         'server CPU µs/req',
+        'PostgreSQL + Redis CPU µs/req',
         'peak RSS MiB',
         'answers',
       ],

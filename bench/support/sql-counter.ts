@@ -48,6 +48,8 @@ export class SqlCounter {
     let pending = Buffer.alloc(0);
     // Until the startup message has passed, messages carry no type byte.
     let started = false;
+    // This connection's prepared statements: text by name (the unnamed one is '').
+    const statementTexts = new Map<string, string>();
     client.on('data', (chunk: Buffer) => {
       pending = Buffer.concat([pending, chunk]);
       for (;;) {
@@ -57,19 +59,35 @@ export class SqlCounter {
         const total = length + (started ? 1 : 0);
         if (pending.length < total) break;
         if (!started) started = pending.readInt32BE(4) !== SSL_REQUEST_CODE;
-        else this.inspect(pending.subarray(0, total));
+        else this.inspect(pending.subarray(0, total), statementTexts);
         pending = pending.subarray(total);
       }
     });
   }
 
-  private inspect(message: Buffer): void {
+  private inspect(message: Buffer, statementTexts: Map<string, string>): void {
     const type = String.fromCharCode(message[0]!);
     if (type === 'E' || type === 'Q') this.statements++;
-    // Parse carries the text of the next Execute: a statement name, then the query, NUL-terminated.
-    const textStart = type === 'P' ? message.indexOf(0, 5) + 1 : type === 'Q' ? 5 : -1;
-    if (textStart <= 0) return;
-    const sql = message.toString('utf8', textStart, message.indexOf(0, textStart)).replace(/\s+/g, ' ').trim();
-    this.texts.set(sql, (this.texts.get(sql) ?? 0) + 1);
+    if (type === 'Q') this.count(this.cString(message, 5));
+    // Parse names a statement and gives its text; Bind names the statement the next Execute runs. A
+    // named statement is parsed once per connection, so its text is counted at Bind.
+    if (type === 'P') {
+      const name = this.cString(message, 5);
+      statementTexts.set(name, this.cString(message, 5 + Buffer.byteLength(name) + 1));
+    }
+    if (type === 'B') {
+      const portal = this.cString(message, 5);
+      const text = statementTexts.get(this.cString(message, 5 + Buffer.byteLength(portal) + 1));
+      if (text !== undefined) this.count(text);
+    }
+  }
+
+  private cString(message: Buffer, start: number): string {
+    return message.toString('utf8', start, message.indexOf(0, start));
+  }
+
+  private count(sql: string): void {
+    const text = sql.replace(/\s+/g, ' ').trim();
+    this.texts.set(text, (this.texts.get(text) ?? 0) + 1);
   }
 }
