@@ -2,19 +2,26 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createApiApp } from './support/api-app';
-import { waitFor } from './support/processes';
+import { freePort, waitFor } from './support/processes';
 import { uniqueEmail } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 
 const DIST = process.env.TEST_DIST_DIR ?? join(__dirname, '..', 'dist');
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(...args: string[]) {
+  return cliWith({}, ...args);
+}
+
+async function cliWith(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       [join(DIST, 'apps/cli/src/main.js'), ...args],
       {
-        env: { ...process.env, NODE_OPTIONS: '' },
+        env: { ...process.env, NODE_OPTIONS: '', ...env },
       },
     );
     return { code: 0, stdout, stderr };
@@ -74,6 +81,21 @@ describe('operator CLI', () => {
       1000,
       'the revocation to reach the api',
     );
+  });
+
+  it('makes the change and says on stderr when Redis cannot tell the running processes', async () => {
+    const email = uniqueEmail('cli-no-redis');
+    await cli('create-account', email);
+    const issued = JSON.parse((await cli('issue-key', email)).stdout);
+    const unreachable = { REDIS_URL: `redis://127.0.0.1:${await freePort()}` };
+
+    const result = await cliWith(unreachable, 'revoke-key', String(issued.keyId));
+
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ revoked: issued.keyId });
+    expect(result.stderr).toMatch(/could not announce key-revoked/);
+    // Stored all the same: a process that had not cached the key refuses it at once.
+    await app.http.get('/v1/account').set('Authorization', `Bearer ${issued.key}`).expect(401);
   });
 
   it.each([

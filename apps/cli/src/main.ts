@@ -3,11 +3,12 @@ import { AppError, prepareDatabase, validateEnvironment } from '@app/core';
 import { NestFactory } from '@nestjs/core';
 import { CliModule } from './cli.module';
 import { runCommand, USAGE, UsageError } from './commands';
+import { StderrLogger } from './stderr-logger';
 
 async function main(): Promise<number> {
   const env = validateEnvironment(process.env);
   if (env.DATABASE_MIGRATE_ON_START) await prepareDatabase(env);
-  const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(CliModule, { logger: new StderrLogger() });
   try {
     console.log(JSON.stringify(await runCommand(app, process.argv.slice(2)), null, 2));
     return 0;
