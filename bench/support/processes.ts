@@ -147,21 +147,38 @@ function cpuSeconds(pid: number | undefined): number {
 /** The processes of the stores the apps talk to, which share the machine's cores with them. */
 const STORE_COMMANDS = new Set(['postgres', 'redis-server']);
 
-/**
- * CPU time all PostgreSQL and Redis processes have used so far, in seconds. A backend that exits
- * between two readings takes its time with it; pooled connections live through a scenario.
- */
-function storesCpuSeconds(): number {
-  let total = 0;
+/** CPU seconds so far of each running PostgreSQL and Redis process, by pid. */
+function storesCpuByPid(): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (STORE_COMMANDS.has(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) total += cpuSeconds(Number(entry));
+      if (STORE_COMMANDS.has(readFileSync(`/proc/${entry}/comm`, 'utf8').trim()))
+        byPid.set(Number(entry), cpuSeconds(Number(entry)));
     } catch {
       // The process ended while being read.
     }
   }
-  return total;
+  return byPid;
+}
+
+/**
+ * The CPU the stores use from now on. Sampled, because backends come and go (a pool closes idle
+ * connections): each process counts what it used between its first and last sample, so one that
+ * exits loses at most its last interval instead of taking its whole history with it.
+ */
+function watchStoresCpu(): { sample: () => void; usedSec: () => number } {
+  const first = storesCpuByPid();
+  const last = new Map(first);
+  return {
+    sample: () => {
+      for (const [pid, seconds] of storesCpuByPid()) {
+        if (!first.has(pid)) first.set(pid, 0);
+        last.set(pid, seconds);
+      }
+    },
+    usedSec: () => [...last].reduce((sum, [pid, seconds]) => sum + seconds - first.get(pid)!, 0),
+  };
 }
 
 export interface ProcessUsage {
@@ -178,8 +195,9 @@ export interface ProcessUsage {
 export function watchProcesses(processes: ServerProcess[]): { stop: () => ProcessUsage } {
   const peakRssMiB: Record<string, number> = {};
   const startCpu = Object.fromEntries(processes.map(({ name, child }) => [name, cpuSeconds(child.pid)]));
-  const startStoresCpu = storesCpuSeconds();
+  const storesCpu = watchStoresCpu();
   const sample = () => {
+    storesCpu.sample();
     for (const process of processes) {
       peakRssMiB[process.name] = Math.max(peakRssMiB[process.name] ?? 0, process.rssMiB());
     }
@@ -193,7 +211,7 @@ export function watchProcesses(processes: ServerProcess[]): { stop: () => Proces
       const cpuSec = Object.fromEntries(
         processes.map(({ name, child }) => [name, cpuSeconds(child.pid) - startCpu[name]!]),
       );
-      return { peakRssMiB, cpuSec, storesCpuSec: storesCpuSeconds() - startStoresCpu };
+      return { peakRssMiB, cpuSec, storesCpuSec: storesCpu.usedSec() };
     },
   };
 }
