@@ -1,11 +1,16 @@
 import type { DataSource } from 'typeorm';
 import { Sql } from './sql';
 
-function sqlWithRecordingPool() {
-  const sent: Array<{ name?: string; text: string; values: unknown[] }> = [];
+type Sent = { name?: string; text: string; values: unknown[] };
+
+/** A pool that records what it is sent; `refuse` may throw instead of answering. */
+function sqlWithRecordingPool(refuse: (config: Sent) => Error | undefined = () => undefined) {
+  const sent: Sent[] = [];
   const pool = {
-    query: async (config: (typeof sent)[number]) => {
+    query: async (config: Sent) => {
       sent.push(config);
+      const error = refuse(config);
+      if (error) throw error;
       return { rows: [] };
     },
   };
@@ -35,5 +40,25 @@ describe('Sql', () => {
     expect(sent[199]!.name).toBe('sql_200');
     expect(sent[200]).toMatchObject({ name: undefined, text: 'SELECT 200' });
     expect(sent[201]!.name).toBe('sql_1');
+  });
+
+  const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+  it('prepares a statement again under a new name when PostgreSQL says its result type changed', async () => {
+    const { sql, sent } = sqlWithRecordingPool(({ name }) =>
+      name === 'sql_1' ? pgError('0A000', 'cached plan must not change result type') : undefined,
+    );
+
+    await expect(sql.rows('SELECT 1')).resolves.toEqual([]);
+    await sql.rows('SELECT 1');
+
+    expect(sent.map(({ name }) => name)).toEqual(['sql_1', 'sql_2', 'sql_2']);
+  });
+
+  it('passes other errors on without running the statement again', async () => {
+    const { sql, sent } = sqlWithRecordingPool(() => pgError('23505', 'duplicate key value'));
+
+    await expect(sql.query('INSERT 1')).rejects.toMatchObject({ code: '23505' });
+    expect(sent).toHaveLength(1);
   });
 });

@@ -1,0 +1,33 @@
+import { Sql } from '@app/core';
+import { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import { withDatabase } from './support/database';
+import { TEST_DATABASE_URL } from './support/test-env';
+
+describe('Sql prepared statements on PostgreSQL', () => {
+  // One connection, so the second call runs where the first prepared its statement.
+  const pool = new Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+  const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
+
+  beforeAll(() =>
+    withDatabase(async (client) => {
+      await client.query('DROP TABLE IF EXISTS sql_spec_counts');
+      await client.query('CREATE TABLE sql_spec_counts (id int PRIMARY KEY, count int NOT NULL)');
+      await client.query('INSERT INTO sql_spec_counts VALUES (1, 7)');
+    }),
+  );
+  afterAll(async () => {
+    await pool.end();
+    await withDatabase((client) => client.query('DROP TABLE sql_spec_counts'));
+  });
+
+  it('keep answering after a migration changes the type of a column they return', async () => {
+    const select = 'SELECT id, count FROM sql_spec_counts WHERE id = $1';
+    expect(await sql.rows(select, [1])).toEqual([{ id: 1, count: 7 }]);
+
+    await withDatabase((client) => client.query('ALTER TABLE sql_spec_counts ALTER COLUMN count TYPE text'));
+
+    expect(await sql.rows(select, [1])).toEqual([{ id: 1, count: '7' }]);
+    expect(await sql.rows(select, [1])).toEqual([{ id: 1, count: '7' }]);
+  });
+});
