@@ -1,12 +1,13 @@
-import { Sql } from '@app/core';
+import { dataSourceOptions, Sql, validateEnvironment } from '@app/core';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { withDatabase } from './support/database';
 import { TEST_DATABASE_URL } from './support/test-env';
 
-describe('Sql prepared statements on PostgreSQL', () => {
-  // One connection, so the second call runs where the first prepared its statement.
-  const pool = new Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+describe('Sql on PostgreSQL', () => {
+  // The apps' pool settings, on one connection, so each call runs where the first prepared its statement.
+  const { extra } = dataSourceOptions(validateEnvironment({ DATABASE_URL: TEST_DATABASE_URL }));
+  const pool = new Pool({ ...extra, connectionString: TEST_DATABASE_URL, max: 1 });
   const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
 
   beforeAll(() =>
@@ -21,7 +22,7 @@ describe('Sql prepared statements on PostgreSQL', () => {
     await withDatabase((client) => client.query('DROP TABLE sql_spec_counts'));
   });
 
-  it('keep answering after a migration changes the type of a column they return', async () => {
+  it('keeps a prepared statement answering after a migration changes the type of a column it returns', async () => {
     const select = 'SELECT id, count FROM sql_spec_counts WHERE id = $1';
     expect(await sql.rows(select, [1])).toEqual([{ id: 1, count: 7 }]);
 
@@ -29,5 +30,10 @@ describe('Sql prepared statements on PostgreSQL', () => {
 
     expect(await sql.rows(select, [1])).toEqual([{ id: 1, count: '7' }]);
     expect(await sql.rows(select, [1])).toEqual([{ id: 1, count: '7' }]);
+  });
+
+  it('plans each run of a prepared statement for its own values', async () => {
+    // A generic plan would serve a page of a rare status by scanning the primary key.
+    expect(await sql.rows('SHOW plan_cache_mode')).toEqual([{ plan_cache_mode: 'force_custom_plan' }]);
   });
 });

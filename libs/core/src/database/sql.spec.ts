@@ -42,12 +42,14 @@ describe('Sql', () => {
     expect(sent[201]!.name).toBe('sql_1');
   });
 
-  const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+  const resultTypeChanged = () =>
+    Object.assign(new Error('cached plan must not change result type'), {
+      code: '0A000',
+      routine: 'RevalidateCachedQuery',
+    });
 
   it('prepares a statement again under a new name when PostgreSQL says its result type changed', async () => {
-    const { sql, sent } = sqlWithRecordingPool(({ name }) =>
-      name === 'sql_1' ? pgError('0A000', 'cached plan must not change result type') : undefined,
-    );
+    const { sql, sent } = sqlWithRecordingPool(({ name }) => (name === 'sql_1' ? resultTypeChanged() : undefined));
 
     await expect(sql.rows('SELECT 1')).resolves.toEqual([]);
     await sql.rows('SELECT 1');
@@ -55,10 +57,20 @@ describe('Sql', () => {
     expect(sent.map(({ name }) => name)).toEqual(['sql_1', 'sql_2', 'sql_2']);
   });
 
-  it('passes other errors on without running the statement again', async () => {
-    const { sql, sent } = sqlWithRecordingPool(() => pgError('23505', 'duplicate key value'));
+  it('gives one new name to calls refused together', async () => {
+    const { sql, sent } = sqlWithRecordingPool(({ name }) => (name === 'sql_1' ? resultTypeChanged() : undefined));
 
-    await expect(sql.query('INSERT 1')).rejects.toMatchObject({ code: '23505' });
+    await Promise.all([sql.rows('SELECT 1'), sql.rows('SELECT 1'), sql.rows('SELECT 1')]);
+
+    expect(sent.map(({ name }) => name)).toEqual(['sql_1', 'sql_1', 'sql_1', 'sql_2', 'sql_2', 'sql_2']);
+  });
+
+  it('passes other errors on without running the statement again', async () => {
+    const { sql, sent } = sqlWithRecordingPool(() =>
+      Object.assign(new Error('cached plan must not change result type'), { code: '0A000', routine: 'other' }),
+    );
+
+    await expect(sql.query('SELECT 1')).rejects.toMatchObject({ code: '0A000' });
     expect(sent).toHaveLength(1);
   });
 });

@@ -11,9 +11,11 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
  */
 const MAX_PREPARED_STATEMENTS = 200;
 
-/** PostgreSQL's refusal of a prepared statement whose result columns changed type since it was parsed. */
-const FEATURE_NOT_SUPPORTED = '0A000';
-const RESULT_TYPE_CHANGED = /cached plan must not change result type/;
+/**
+ * Where PostgreSQL refuses a prepared statement whose result columns changed type since it was parsed
+ * ("cached plan must not change result type"): the routine's name, unlike the message, is never translated.
+ */
+const RESULT_TYPE_CHANGED = 'RevalidateCachedQuery';
 
 /**
  * Parameterised SQL straight on the connection pool TypeORM opened, for the request hot paths:
@@ -21,7 +23,8 @@ const RESULT_TYPE_CHANGED = /cached plan must not change result type/;
  * more than a short indexed query itself. Errors are pg's own (`error.code` is the SQLSTATE).
  *
  * Each text becomes a named prepared statement, which every pooled connection parses once: PostgreSQL
- * then skips parsing and planning on later calls, about a fifth of its CPU per short query.
+ * then skips parsing on later calls, about a fifth of its CPU per short query. It still plans each call
+ * for its values (`plan_cache_mode` in the pool's settings).
  */
 @Injectable()
 export class Sql {
@@ -39,14 +42,15 @@ export class Sql {
   }
 
   async query<Row extends QueryResultRow>(text: string, values: unknown[] = []): Promise<QueryResult<Row>> {
+    const name = this.statementName(text);
     try {
-      return await this.pool.query<Row>({ name: this.statementName(text), text, values });
+      return await this.pool.query<Row>({ name, text, values });
     } catch (error) {
-      if (sqlState(error) !== FEATURE_NOT_SUPPORTED || !RESULT_TYPE_CHANGED.test((error as Error).message)) throw error;
+      if ((error as { routine?: unknown }).routine !== RESULT_TYPE_CHANGED) throw error;
       // A migration changed the type of a column the statement returns, and PostgreSQL refuses it on
-      // every connection that prepared it before: prepare it again under a new name. Nothing ran, so
-      // running it again is safe.
-      this.statementNames.delete(text);
+      // every connection that prepared it before: prepare it again under a new name (once, however many
+      // calls failed together). Nothing ran, so running it again is safe.
+      if (this.statementNames.get(text) === name) this.statementNames.delete(text);
       return this.pool.query<Row>({ name: this.statementName(text), text, values });
     }
   }
