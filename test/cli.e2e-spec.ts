@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createApiApp } from './support/api-app';
 import { freePort, waitFor } from './support/processes';
+import { withDatabase } from './support/database';
 import { uniqueEmail } from './support/factories';
+import { TEST_DATABASE_URL } from './support/test-env';
 import type { TestHttpApp } from './support/http-app';
 
 const DIST = process.env.TEST_DIST_DIR ?? join(__dirname, '..', 'dist');
@@ -96,6 +98,24 @@ describe('operator CLI', () => {
     expect(result.stderr).toMatch(/could not announce key-revoked/);
     // Stored all the same: a process that had not cached the key refuses it at once.
     await app.http.get('/v1/account').set('Authorization', `Bearer ${issued.key}`).expect(401);
+  });
+
+  it('prints only its JSON result on stdout, even when it creates and migrates the database', async () => {
+    const database = `pet_adoption_cli_${process.pid}`;
+    const databaseUrl = new URL(TEST_DATABASE_URL);
+    databaseUrl.pathname = `/${database}`;
+    try {
+      const result = await cliWith(
+        { DATABASE_URL: databaseUrl.toString(), DATABASE_MIGRATE_ON_START: 'true' },
+        'create-account',
+        uniqueEmail('cli-fresh'),
+      );
+
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ key: expect.any(String) });
+    } finally {
+      await withDatabase((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+    }
   });
 
   it.each([

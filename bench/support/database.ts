@@ -68,8 +68,7 @@ export async function cli<T>(stores: Stores, args: string[]): Promise<T> {
     new Promise<number | null>((resolve) => child.on('exit', resolve)),
   ]);
   if (code !== 0) throw new Error(`cli ${args.join(' ')} failed (${code}): ${errors}`);
-  // Start-up logs (database created, migrations applied) come first; the JSON is the last thing printed.
-  return JSON.parse(output.slice(output.lastIndexOf('\n{\n') + 1)) as T;
+  return JSON.parse(output) as T;
 }
 
 export interface BenchAccount {

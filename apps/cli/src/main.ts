@@ -1,14 +1,18 @@
 import 'reflect-metadata';
 import { AppError, prepareDatabase, validateEnvironment } from '@app/core';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CliModule } from './cli.module';
 import { runCommand, USAGE, UsageError } from './commands';
 import { StderrLogger } from './stderr-logger';
 
 async function main(): Promise<number> {
+  const logger = new StderrLogger();
+  // Before anything logs: preparing the database would otherwise print its progress on stdout.
+  Logger.overrideLogger(logger);
   const env = validateEnvironment(process.env);
   if (env.DATABASE_MIGRATE_ON_START) await prepareDatabase(env);
-  const app = await NestFactory.createApplicationContext(CliModule, { logger: new StderrLogger() });
+  const app = await NestFactory.createApplicationContext(CliModule, { logger });
   try {
     console.log(JSON.stringify(await runCommand(app, process.argv.slice(2)), null, 2));
     return 0;
