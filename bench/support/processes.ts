@@ -133,18 +133,24 @@ export async function startServer(
   };
 }
 
-/** CPU time (user + system) a process has used so far, in seconds; `/proc` counts in 1/100 s ticks. */
-function cpuSeconds(pid: number | undefined): number {
+/**
+ * CPU time (user + system) a process has used so far, in seconds, or undefined once it has exited;
+ * `/proc` counts in 1/100 s ticks.
+ */
+function cpuSeconds(pid: number | undefined): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     // Fields 14 and 15 of the file (utime, stime), counted after the parenthesised command name.
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
-/** The processes of the stores the apps talk to, which share the machine's cores with them. */
+/**
+ * The processes of the stores the apps talk to, which share the machine's cores with them. Every
+ * PostgreSQL and Redis process on the machine counts, the bench's own and any other's.
+ */
 const STORE_COMMANDS = new Set(['postgres', 'redis-server']);
 
 /** CPU seconds so far of each running PostgreSQL and Redis process, by pid. */
@@ -152,12 +158,14 @@ function storesCpuByPid(): Map<number, number> {
   const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
+    let command: string;
     try {
-      if (STORE_COMMANDS.has(readFileSync(`/proc/${entry}/comm`, 'utf8').trim()))
-        byPid.set(Number(entry), cpuSeconds(Number(entry)));
+      command = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
     } catch {
-      // The process ended while being read.
+      continue; // It exited meanwhile.
     }
+    const seconds = STORE_COMMANDS.has(command) ? cpuSeconds(Number(entry)) : undefined;
+    if (seconds !== undefined) byPid.set(Number(entry), seconds);
   }
   return byPid;
 }
@@ -194,7 +202,7 @@ export interface ProcessUsage {
  */
 export function watchProcesses(processes: ServerProcess[]): { stop: () => ProcessUsage } {
   const peakRssMiB: Record<string, number> = {};
-  const startCpu = Object.fromEntries(processes.map(({ name, child }) => [name, cpuSeconds(child.pid)]));
+  const startCpu = Object.fromEntries(processes.map(({ name, child }) => [name, cpuSeconds(child.pid) ?? 0]));
   const storesCpu = watchStoresCpu();
   const sample = () => {
     storesCpu.sample();
@@ -209,7 +217,7 @@ export function watchProcesses(processes: ServerProcess[]): { stop: () => Proces
       clearInterval(timer);
       sample();
       const cpuSec = Object.fromEntries(
-        processes.map(({ name, child }) => [name, cpuSeconds(child.pid) - startCpu[name]!]),
+        processes.map(({ name, child }) => [name, (cpuSeconds(child.pid) ?? 0) - startCpu[name]!]),
       );
       return { peakRssMiB, cpuSec, storesCpuSec: storesCpu.usedSec() };
     },
