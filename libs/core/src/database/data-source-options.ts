@@ -19,9 +19,10 @@ export function dataSourceOptions(env: Environment): DataSourceOptions {
       connectionTimeoutMillis: 3000,
       query_timeout: 15000,
       keepAlive: true,
-      // `Sql` prepares its statements once per connection. Left to itself, PostgreSQL would switch a
+      // `Sql` prepares its statements once per connection. Left to itself, PostgreSQL may switch a
       // statement to one generic plan after five runs, and the generic plan of a page filtered by a
       // rare status scans the primary key past every other pet: plan each run for its own values.
+      // An `options` parameter in DATABASE_URL takes the place of this one.
       options: '-c plan_cache_mode=force_custom_plan',
     },
   };
