@@ -80,6 +80,24 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
       expect(reused.body).toMatchObject({ code: 'idempotency_key_reused', status: 422 });
     });
 
+    it('stores and enqueues each of many messages sent at once, each answered with its own', async () => {
+      // Two accounts sending together, so that requests of both share the store's batches.
+      const senders = [account, await createAccount(app)];
+      const sent = senders.flatMap((sender) =>
+        Array.from({ length: 20 }, (_, i) => ({ sender, text: `together ${sender.accountId}/${i}` })),
+      );
+      const answers = await Promise.all(sent.map(({ sender, text }) => send({ message: text }, sender.auth)));
+      expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(sent.length);
+      for (const [i, { sender, text }] of sent.entries()) {
+        expect(answers[i]!.status).toBe(202);
+        expect(answers[i]!.body).toMatchObject({ message: text, status: 'queued' });
+        expect(answers[i]!.headers.location).toBe(`/messages/${answers[i]!.body.id}`);
+        const stored = await waitForEnqueued(answers[i]!.body.id);
+        expect(stored).toMatchObject({ account_id: String(sender.accountId), message: text });
+        expect(stored.created_at.toISOString()).toBe(answers[i]!.body.createdAt);
+      }
+    });
+
     it('accepts a charset parameter and 1600 characters, counting an emoji as one', async () => {
       const message = '🐶'.repeat(1600);
       const response = await app.http

@@ -55,6 +55,29 @@ describe('pets and categories', () => {
       expect(pet.status).toBe('sold');
     });
 
+    it('creates each of many pets sent at once, refusing only the one with an unknown category', async () => {
+      const statuses = ['available', 'pending', 'sold'];
+      const sent = Array.from({ length: 20 }, (_, i) => ({
+        name: `Together ${i}`,
+        categoryId: i === 7 ? 999 : (i % 7) + 1,
+        status: statuses[i % 3],
+      }));
+      const answers = await Promise.all(sent.map((pet) => app.http.post('/v1/pets').set(account.auth).send(pet)));
+      expect(answers[7]!.status).toBe(400);
+      expect(answers[7]!.body).toMatchObject({ code: 'validation_failed', status: 400 });
+      expect(answers[7]!.body.message).toContain('categoryId');
+      const created = answers.filter((_, i) => i !== 7);
+      expect(new Set(created.map((answer) => answer.body.id)).size).toBe(created.length);
+      for (const [i, pet] of sent.entries()) {
+        if (i === 7) continue;
+        expect(answers[i]!.status).toBe(201);
+        expect(answers[i]!.body).toEqual({ id: expect.any(Number), ...pet });
+        expect(answers[i]!.headers.location).toBe(`/v1/pets/${answers[i]!.body.id}`);
+        const stored = await app.http.get(answers[i]!.headers.location).set(account.auth).expect(200);
+        expect(stored.body).toEqual(answers[i]!.body);
+      }
+    });
+
     it.each([
       ['a missing name', { categoryId: 1 }, 'name'],
       ['an empty name', { name: '   ', categoryId: 1 }, 'name'],

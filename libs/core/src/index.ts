@@ -4,6 +4,7 @@ export * from './config/environment';
 export * from './core.module';
 export * from './database/bigint.transformer';
 export * from './database/data-source-options';
+export * from './database/insert-batcher';
 export * from './database/prepare-database';
 export * from './database/sql';
 export * from './database/write-batcher';

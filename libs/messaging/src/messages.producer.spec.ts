@@ -3,25 +3,29 @@ import type { Queue } from 'bullmq';
 import { MessagesProducer } from './messages.producer';
 
 function setUp(add: () => Promise<unknown>) {
-  const queue = { on: jest.fn(), add: jest.fn(add) };
+  const queue = { on: jest.fn(), addBulk: jest.fn(add) };
   const producer = new MessagesProducer(queue as unknown as Queue, { REDIS_COMMAND_TIMEOUT_MS: 20 } as Environment);
   return { producer, queue };
 }
 
 describe('MessagesProducer', () => {
-  it('adds a delivery job whose id is the message id, so enqueueing twice adds one job', async () => {
-    const { producer, queue } = setUp(async () => ({}));
-    await expect(producer.enqueue('msg_a')).resolves.toBe(true);
-    expect(queue.add).toHaveBeenCalledWith('deliver', { messageId: 'msg_a' }, { jobId: 'msg_a' });
+  it('adds delivery jobs whose ids are the message ids, so enqueueing twice adds one job each', async () => {
+    const { producer, queue } = setUp(async () => []);
+    await expect(producer.enqueue(['msg_a', 'msg_b'])).resolves.toBe(true);
+    expect(queue.addBulk).toHaveBeenCalledTimes(1);
+    expect(queue.addBulk).toHaveBeenCalledWith([
+      { name: 'deliver', data: { messageId: 'msg_a' }, opts: { jobId: 'msg_a' } },
+      { name: 'deliver', data: { messageId: 'msg_b' }, opts: { jobId: 'msg_b' } },
+    ]);
   });
 
   it('reports failure at once when Redis refuses the command', async () => {
     const { producer } = setUp(() => Promise.reject(new Error("Stream isn't writeable")));
-    await expect(producer.enqueue('msg_a')).resolves.toBe(false);
+    await expect(producer.enqueue(['msg_a'])).resolves.toBe(false);
   });
 
   it('gives up after REDIS_COMMAND_TIMEOUT_MS when Redis does not answer', async () => {
     const { producer } = setUp(() => new Promise(() => undefined));
-    await expect(producer.enqueue('msg_a')).resolves.toBe(false);
+    await expect(producer.enqueue(['msg_a'])).resolves.toBe(false);
   });
 });

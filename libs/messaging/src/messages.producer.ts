@@ -30,13 +30,22 @@ export class MessagesProducer {
     queue.on('error', () => undefined);
   }
 
-  /** Whether the job is in Redis now (or was already: the job id is the message id). */
-  async enqueue(messageId: string): Promise<boolean> {
+  /**
+   * Whether the messages' jobs are in Redis now (or were already: a job id is its message id), all
+   * added in one round trip.
+   */
+  async enqueue(messageIds: string[]): Promise<boolean> {
     try {
       // The queue's connection does not hold commands while Redis is away; the bound covers a Redis
       // that was never reached since start (the connection waits for it) or that stopped answering.
       await withTimeout(
-        this.queue.add(DELIVER_MESSAGE_JOB, { messageId }, { jobId: messageId }),
+        this.queue.addBulk(
+          messageIds.map((messageId) => ({
+            name: DELIVER_MESSAGE_JOB,
+            data: { messageId },
+            opts: { jobId: messageId },
+          })),
+        ),
         this.env.REDIS_COMMAND_TIMEOUT_MS,
       );
       this.redisDown = false;

@@ -1,4 +1,4 @@
-import { Sql, WriteBatcher } from '@app/core';
+import { InsertBatcher, Sql, WriteBatcher } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';
 import { newMessageId, MESSAGE_ID_FORMAT } from './message-id';
@@ -28,12 +28,27 @@ export interface MessagePage {
   lastSeq?: number;
 }
 
+interface NewMessage {
+  id: string;
+  accountId: number;
+  text: string;
+}
+
 /**
  * Messages in PostgreSQL, the record that counts: a message is stored before it is enqueued, and
  * every status change is a guarded UPDATE (see TRANSITIONS), so it happens once per message.
  */
 @Injectable()
 export class MessagesService {
+  /**
+   * Messages accepted close together are stored with one INSERT and then enqueued with one round trip
+   * to Redis. Each stage writes one batch at a time, so under load the batches grow, not the connections.
+   */
+  private readonly storeBatches = new InsertBatcher<NewMessage, MessageDto>((batch) => this.insert(batch));
+  private readonly enqueueBatches = new WriteBatcher<string, boolean>(async (ids) => {
+    const enqueued = await this.enqueue(ids);
+    return ids.map(() => enqueued);
+  }, 0);
   /** Delivered messages are marked `sent` together: one UPDATE per batch instead of one per job. */
   private readonly sentBatches = new WriteBatcher<string>(async (ids) => {
     await this.transition('markSent', ids, `status = 'sent', sent_at = now()`);
@@ -47,22 +62,19 @@ export class MessagesService {
 
   /** Stores the message, then enqueues it; a failure to enqueue leaves it to the reconciler. */
   async accept(accountId: number, text: string): Promise<MessageDto> {
-    const rows = await this.sql.rows<MessageRow>(
-      `INSERT INTO messages (id, account_id, message) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-      [newMessageId(), accountId, text],
-    );
-    const message = toMessage(rows[0]!);
-    await this.enqueue(message.id);
-    return message;
+    const stored = await this.storeBatches.add({ id: newMessageId(), accountId, text });
+    await this.enqueueBatches.add(stored.id);
+    return stored;
   }
 
   /**
-   * Adds the delivery job and has `enqueued_at` recorded shortly after. Never throws: a message left
-   * without `enqueued_at` is enqueued again by the reconciler, and a second enqueue is harmless.
+   * Adds the messages' delivery jobs and has `enqueued_at` recorded shortly after. Never throws: a
+   * message left without `enqueued_at` is enqueued again by the reconciler, and a second enqueue is
+   * harmless.
    */
-  async enqueue(id: string): Promise<boolean> {
-    if (!(await this.producer.enqueue(id))) return false;
-    this.enqueued.record(id);
+  async enqueue(ids: string[]): Promise<boolean> {
+    if (!(await this.producer.enqueue(ids))) return false;
+    for (const id of ids) this.enqueued.record(id);
     return true;
   }
 
@@ -147,6 +159,21 @@ export class MessagesService {
         ORDER BY sending_at LIMIT $2`,
       [olderThanMs, limit],
     );
+  }
+
+  /** The stored messages, in the batch's order. */
+  private async insert(batch: NewMessage[]): Promise<MessageDto[]> {
+    const rows = await this.sql.rows<MessageRow>(
+      `INSERT INTO messages (id, account_id, message)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) RETURNING ${COLUMNS}`,
+      [
+        batch.map((message) => message.id),
+        batch.map((message) => message.accountId),
+        batch.map((message) => message.text),
+      ],
+    );
+    const stored = new Map(rows.map((row) => [row.id, toMessage(row)]));
+    return batch.map((message) => stored.get(message.id)!);
   }
 
   private async ids(sql: string, params: unknown[]): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { Sql, sqlState } from '@app/core';
+import { InsertBatcher, Sql, sqlState } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import type { NewPetDto, PetDto } from './dto/pet.dto';
 import { PetNotFoundError, UnknownCategoryError } from './pet.errors';
@@ -29,6 +29,9 @@ export interface PetPage {
  */
 @Injectable()
 export class PetsService {
+  /** Pets added close together are inserted with one statement, one commit for them all. */
+  private readonly createBatches = new InsertBatcher<NewPetDto, PetDto>((batch) => this.insert(batch));
+
   constructor(private readonly sql: Sql) {}
 
   async list(options: { limit: number; status?: PetStatus; afterId?: number }): Promise<PetPage> {
@@ -49,17 +52,31 @@ export class PetsService {
 
   async create(pet: NewPetDto): Promise<PetDto> {
     try {
-      const rows = await this.sql.rows<PetRow>(
-        'INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING id, name, category_id, status',
-        [pet.name, pet.categoryId, pet.status ?? 'available'],
-      );
-      return toPet(rows[0]!);
+      return await this.createBatches.add(pet);
     } catch (error) {
       if (sqlState(error) === FOREIGN_KEY_VIOLATION) {
         throw new UnknownCategoryError(pet.categoryId);
       }
       throw error;
     }
+  }
+
+  /**
+   * The new pets, in the batch's order. RETURNING promises no order, so each row's id is drawn before
+   * the INSERT and the rows are matched to the batch by it.
+   */
+  private async insert(batch: NewPetDto[]): Promise<PetDto[]> {
+    const rows = await this.sql.rows<PetRow>(
+      `WITH batch AS (
+         SELECT nextval('pets_id_seq') AS id, name, category_id, status, position
+           FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS t (name, category_id, status, position)
+       ), inserted AS (
+         INSERT INTO pets (id, name, category_id, status) SELECT id, name, category_id, status FROM batch RETURNING id
+       )
+       SELECT id, name, category_id, status FROM batch JOIN inserted USING (id) ORDER BY position`,
+      [batch.map((pet) => pet.name), batch.map((pet) => pet.categoryId), batch.map((pet) => pet.status ?? 'available')],
+    );
+    return rows.map(toPet);
   }
 
   async get(petId: number): Promise<PetDto> {

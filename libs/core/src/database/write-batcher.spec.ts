@@ -42,6 +42,11 @@ describe('WriteBatcher', () => {
     expect(write).toHaveBeenCalledTimes(1);
   });
 
+  it('resolves each add with its own item’s result', async () => {
+    const batcher = new WriteBatcher<string, string>(async (items) => items.map((item) => item.toUpperCase()), 0);
+    await expect(Promise.all(['a', 'b', 'c'].map((item) => batcher.add(item)))).resolves.toEqual(['A', 'B', 'C']);
+  });
+
   it('rejects every add of a failed batch, and goes on with the next', async () => {
     const { write, batcher } = setUp(0);
     write.mockRejectedValueOnce(new Error('connect ECONNREFUSED'));

@@ -1,7 +1,7 @@
-interface Batch<T> {
+interface Batch<T, R> {
   items: T[];
-  /** Settles when the batch's write has: what every `add` of the batch returned. */
-  written: Promise<void>;
+  /** Settles when the batch's write has, with one result per item, in the items' order. */
+  written: Promise<R[] | void>;
 }
 
 const ignore = () => undefined;
@@ -11,27 +11,30 @@ const ignore = () => undefined;
  * that arrive while a write is under way wait for it and go together in the next one, so a slow
  * database gets bigger batches rather than more connections.
  */
-export class WriteBatcher<T> {
-  private open?: Batch<T>;
+export class WriteBatcher<T, R = void> {
+  private open?: Batch<T, R>;
   /** Starts the open batch's write before its delay is up (`flush`). */
   private startNow?: () => void;
   private timer?: NodeJS.Timeout;
   private previous: Promise<void> = Promise.resolve();
 
   /**
-   * @param write writes one batch; its rejection rejects every `add` of the batch.
-   * @param delayMs how long a new batch waits for company before it is written.
+   * @param write writes one batch and resolves with each item's result, in order (or nothing, when
+   *   there is none to give); its rejection rejects every `add` of the batch.
+   * @param delayMs how long a new batch waits for company before it is written; 0 writes it once the
+   *   requests that arrived together are all read.
    */
   constructor(
-    private readonly write: (items: T[]) => Promise<void>,
+    private readonly write: (items: T[]) => Promise<R[] | void>,
     private readonly delayMs: number,
   ) {}
 
-  /** Resolves once the batch holding `item` is written; rejects when that write fails. */
-  add(item: T): Promise<void> {
+  /** Resolves with the item's result once the batch holding it is written; rejects when that write fails. */
+  async add(item: T): Promise<R> {
     const batch = this.open ?? this.openBatch();
-    batch.items.push(item);
-    return batch.written;
+    const index = batch.items.push(item) - 1;
+    const results = await batch.written;
+    return results?.[index] as R;
   }
 
   /** Writes what is pending now; resolves when every write started so far has settled. */
@@ -40,12 +43,14 @@ export class WriteBatcher<T> {
     return this.previous;
   }
 
-  private openBatch(): Batch<T> {
+  private openBatch(): Batch<T, R> {
     const due = new Promise<void>((resolve) => {
       this.startNow = resolve;
-      this.timer = setTimeout(resolve, this.delayMs);
+      // No delay: the batch still gathers what the same turn of the event loop adds.
+      if (this.delayMs > 0) this.timer = setTimeout(resolve, this.delayMs);
+      else setImmediate(resolve);
     });
-    const batch: Batch<T> = { items: [], written: Promise.resolve() };
+    const batch: Batch<T, R> = { items: [], written: Promise.resolve() };
     batch.written = Promise.all([due, this.previous]).then(() => {
       // From here on, new items open the next batch.
       this.open = undefined;

@@ -32,15 +32,17 @@ describe('MessagesReconciler', () => {
     messages.findUnenqueued.mockResolvedValueOnce(['msg_a', 'msg_b']);
     await reconciler.sweep();
     expect(messages.findUnenqueued).toHaveBeenCalledWith(10000, 500);
-    expect(messages.enqueue.mock.calls).toEqual([['msg_a'], ['msg_b']]);
+    expect(messages.enqueue.mock.calls).toEqual([[['msg_a', 'msg_b']]]);
   });
 
-  it('stops at the first message Redis does not take, leaving the rest to the next sweep', async () => {
+  it('stops when Redis does not take a batch, leaving the rest to the next sweep', async () => {
     const { reconciler, messages } = setUp();
-    messages.findUnenqueued.mockResolvedValueOnce(['msg_a', 'msg_b']);
+    const full = Array.from({ length: 500 }, (_, i) => `msg_${i}`);
+    messages.findUnenqueued.mockResolvedValueOnce(full).mockResolvedValueOnce(['msg_last']);
     messages.enqueue.mockResolvedValueOnce(false);
     await reconciler.sweep();
-    expect(messages.enqueue.mock.calls).toEqual([['msg_a']]);
+    expect(messages.findUnenqueued).toHaveBeenCalledTimes(1);
+    expect(messages.flushEnqueued).not.toHaveBeenCalled();
   });
 
   it('takes batch after batch while batches are full', async () => {
@@ -49,7 +51,7 @@ describe('MessagesReconciler', () => {
     messages.findUnenqueued.mockResolvedValueOnce(full).mockResolvedValueOnce(['msg_last']);
     await reconciler.sweep();
     expect(messages.findUnenqueued).toHaveBeenCalledTimes(2);
-    expect(messages.enqueue).toHaveBeenCalledTimes(501);
+    expect(messages.enqueue.mock.calls).toEqual([[full], [['msg_last']]]);
     // The first batch's enqueued_at is written before the query that would otherwise find it again.
     const [firstFlush] = messages.flushEnqueued.mock.invocationCallOrder;
     expect(firstFlush).toBeLessThan(messages.findUnenqueued.mock.invocationCallOrder[1]!);
@@ -61,7 +63,7 @@ describe('MessagesReconciler', () => {
     jobs.set('msg_failed', { failed: true, failedReason: 'job stalled more than allowable limit' });
     jobs.set('msg_running', { failed: false });
     await reconciler.sweep();
-    expect(messages.enqueue.mock.calls).toEqual([['msg_gone']]);
+    expect(messages.enqueue.mock.calls).toEqual([[['msg_gone']]]);
     expect(messages.markFailed.mock.calls).toEqual([['msg_failed', 'job stalled more than allowable limit']]);
   });
 });

@@ -56,9 +56,7 @@ export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestr
     let ids: string[];
     do {
       ids = await this.messages.findUnenqueued(this.env.MESSAGES_RECONCILE_INTERVAL_MS, BATCH);
-      for (const id of ids) {
-        if (!(await this.messages.enqueue(id))) return;
-      }
+      if (ids.length > 0 && !(await this.messages.enqueue(ids))) return;
       // Recorded before the next query, which would otherwise find the same messages again.
       await this.messages.flushEnqueued();
       if (ids.length > 0) this.logger.log(`enqueued ${ids.length} stored messages`);
@@ -72,7 +70,7 @@ export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestr
   private async settleStopped(): Promise<void> {
     for (const id of await this.messages.findSending(this.env.MESSAGES_RECONCILE_INTERVAL_MS, BATCH)) {
       const job = await this.queue.getJob(id);
-      if (!job) await this.messages.enqueue(id);
+      if (!job) await this.messages.enqueue([id]);
       else if (await job.isFailed()) await this.messages.markFailed(id, job.failedReason || 'delivery failed');
     }
   }

@@ -1,0 +1,39 @@
+import { InsertBatcher } from './insert-batcher';
+
+/** A table that stores every item of a statement, unless one of them is refused. */
+function setUp() {
+  const insert = jest.fn(async (items: string[]) => {
+    if (items.includes('bad')) throw Object.assign(new Error('violates check constraint'), { code: '23514' });
+    return items.map((item) => `row of ${item}`);
+  });
+  return { insert, batcher: new InsertBatcher(insert) };
+}
+
+describe('InsertBatcher', () => {
+  it('inserts the rows added together with one statement, and gives each its own row', async () => {
+    const { insert, batcher } = setUp();
+    const rows = await Promise.all(['a', 'b', 'c'].map((item) => batcher.add(item)));
+    expect(rows).toEqual(['row of a', 'row of b', 'row of c']);
+    expect(insert.mock.calls).toEqual([[['a', 'b', 'c']]]);
+  });
+
+  it('fails only the item the database refuses: the others are inserted alone', async () => {
+    const { insert, batcher } = setUp();
+    const outcomes = await Promise.allSettled(['a', 'bad', 'c'].map((item) => batcher.add(item)));
+    expect(outcomes).toEqual([
+      { status: 'fulfilled', value: 'row of a' },
+      { status: 'rejected', reason: expect.objectContaining({ code: '23514' }) },
+      { status: 'fulfilled', value: 'row of c' },
+    ]);
+    expect(insert.mock.calls).toEqual([[['a', 'bad', 'c']], [['a']], [['bad']], [['c']]]);
+  });
+
+  it('fails every item of the batch at once, and tries none alone, when the database is unreachable', async () => {
+    const { insert, batcher } = setUp();
+    insert.mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    const outcomes = await Promise.allSettled(['a', 'b'].map((item) => batcher.add(item)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(insert).toHaveBeenCalledTimes(1);
+    await expect(batcher.add('c')).resolves.toBe('row of c');
+  });
+});
