@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 import { AppEnv } from '@app/core';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -11,8 +11,9 @@ export function keyPrefixFor(env: AppEnv): string {
   return env === AppEnv.Production ? 'pet_live_' : 'pet_test_';
 }
 
+/** SHA-256, in one call: every authenticated request hashes its key, and a Hash object costs five times more. */
 export function hashApiKey(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 export interface GeneratedApiKey {
