@@ -370,7 +370,7 @@ async function main(): Promise<void> {
   const profiles: BenchResults['profiles'] = [];
   if (flags.profile) {
     // The scenarios named with --scenario, else the two hot paths.
-    const named = HTTP_SCENARIOS.map(({ name }) => name).filter((name) => flags.scenario?.includes(name));
+    const named = flags.scenario ? HTTP_SCENARIOS.map(({ name }) => name).filter((name) => selected.has(name)) : [];
     for (const name of named.length > 0 ? named : ['list-20', 'send-message']) {
       const scenario = HTTP_SCENARIOS.find((candidate) => candidate.name === name)!;
       log(`cpu profile of ${scenario.server} during ${name}`);

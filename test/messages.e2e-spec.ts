@@ -1,3 +1,4 @@
+import { Sql } from '@app/core';
 import type { TestAccount } from './support/factories';
 import { withDatabase } from './support/database';
 import type { TestHttpApp } from './support/http-app';
@@ -80,13 +81,19 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
       expect(reused.body).toMatchObject({ code: 'idempotency_key_reused', status: 422 });
     });
 
-    it('stores and enqueues each of many messages sent at once, each answered with its own', async () => {
+    it('stores and enqueues each of many messages sent at once in shared statements, each answered with its own', async () => {
       // Two accounts sending together, so that requests of both share the store's batches.
       const senders = [account, await createAccount(app)];
       const sent = senders.flatMap((sender) =>
         Array.from({ length: 20 }, (_, i) => ({ sender, text: `together ${sender.accountId}/${i}` })),
       );
+      const statements = jest.spyOn(app.app.get(Sql), 'rows');
       const answers = await Promise.all(sent.map(({ sender, text }) => send({ message: text }, sender.auth)));
+      const inserts = statements.mock.calls.filter(([text]) => text.includes('INSERT INTO messages')).length;
+      statements.mockRestore();
+      // Requests that arrive while a batch is written go together in the next one.
+      expect(inserts).toBeGreaterThan(0);
+      expect(inserts).toBeLessThan(sent.length);
       expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(sent.length);
       for (const [i, { sender, text }] of sent.entries()) {
         expect(answers[i]!.status).toBe(202);

@@ -50,3 +50,14 @@ describe('MessagesService.accept', () => {
     expect(enqueued.record).not.toHaveBeenCalled();
   });
 });
+
+describe('MessagesService.enqueue', () => {
+  it('adds jobs 100 at a time, and stops at the first chunk Redis does not take', async () => {
+    const { service, producer, enqueued } = setUp();
+    const ids = Array.from({ length: 250 }, (_, i) => `msg_${i}`);
+    producer.enqueue.mockResolvedValueOnce(true).mockResolvedValueOnce(false);
+    await expect(service.enqueue(ids)).resolves.toBe(false);
+    expect(producer.enqueue.mock.calls).toEqual([[ids.slice(0, 100)], [ids.slice(100, 200)]]);
+    expect(enqueued.record.mock.calls).toEqual(ids.slice(0, 100).map((id) => [id]));
+  });
+});

@@ -9,6 +9,8 @@ import { MessagesProducer } from './messages.producer';
 
 const COLUMNS = 'id, seq, message, status, created_at';
 const MAX_ERROR_LENGTH = 1000;
+/** Jobs added with one round trip to Redis. */
+const ENQUEUE_CHUNK = 100;
 
 interface MessageRow {
   id: string;
@@ -45,9 +47,8 @@ export class MessagesService {
    * to Redis. Each stage writes one batch at a time, so under load the batches grow, not the connections.
    */
   private readonly storeBatches = new InsertBatcher<NewMessage, MessageDto>((batch) => this.insert(batch));
-  private readonly enqueueBatches = new WriteBatcher<string, boolean>(async (ids) => {
-    const enqueued = await this.enqueue(ids);
-    return ids.map(() => enqueued);
+  private readonly enqueueBatches = new WriteBatcher<string>(async (ids) => {
+    await this.enqueue(ids);
   }, 0);
   /** Delivered messages are marked `sent` together: one UPDATE per batch instead of one per job. */
   private readonly sentBatches = new WriteBatcher<string>(async (ids) => {
@@ -68,13 +69,17 @@ export class MessagesService {
   }
 
   /**
-   * Adds the messages' delivery jobs and has `enqueued_at` recorded shortly after. Never throws: a
-   * message left without `enqueued_at` is enqueued again by the reconciler, and a second enqueue is
-   * harmless.
+   * Adds the messages' delivery jobs and has `enqueued_at` recorded shortly after; false when Redis did
+   * not take them all. Never throws: a message left without `enqueued_at` is enqueued again by the
+   * reconciler, and a second enqueue is harmless.
    */
   async enqueue(ids: string[]): Promise<boolean> {
-    if (!(await this.producer.enqueue(ids))) return false;
-    for (const id of ids) this.enqueued.record(id);
+    // In bounded chunks, so a large batch does not outlast the Redis timeout on its own.
+    for (let start = 0; start < ids.length; start += ENQUEUE_CHUNK) {
+      const chunk = ids.slice(start, start + ENQUEUE_CHUNK);
+      if (!(await this.producer.enqueue(chunk))) return false;
+      for (const id of chunk) this.enqueued.record(id);
+    }
     return true;
   }
 

@@ -30,7 +30,7 @@ export interface PetPage {
 @Injectable()
 export class PetsService {
   /** Pets added close together are inserted with one statement, one commit for them all. */
-  private readonly createBatches = new InsertBatcher<NewPetDto, PetDto>((batch) => this.insert(batch));
+  private readonly createBatches = new InsertBatcher<NewPetDto, PetDto | undefined>((batch) => this.insert(batch));
 
   constructor(private readonly sql: Sql) {}
 
@@ -52,31 +52,36 @@ export class PetsService {
 
   async create(pet: NewPetDto): Promise<PetDto> {
     try {
-      return await this.createBatches.add(pet);
+      const created = await this.createBatches.add(pet);
+      if (created) return created;
     } catch (error) {
-      if (sqlState(error) === FOREIGN_KEY_VIOLATION) {
-        throw new UnknownCategoryError(pet.categoryId);
-      }
-      throw error;
+      // A category removed while its pet was being inserted.
+      if (sqlState(error) !== FOREIGN_KEY_VIOLATION) throw error;
     }
+    throw new UnknownCategoryError(pet.categoryId);
   }
 
   /**
-   * The new pets, in the batch's order. RETURNING promises no order, so each row's id is drawn before
-   * the INSERT and the rows are matched to the batch by it.
+   * The new pets in the batch's order, undefined for a pet naming no existing category: those are
+   * left out of the INSERT, so a client's mistake costs the others' batch nothing. RETURNING
+   * promises no order, so each row's id is drawn first and the rows are matched to the batch by it.
    */
-  private async insert(batch: NewPetDto[]): Promise<PetDto[]> {
-    const rows = await this.sql.rows<PetRow>(
+  private async insert(batch: NewPetDto[]): Promise<Array<PetDto | undefined>> {
+    const rows = await this.sql.rows<PetRow & { position: string }>(
       `WITH batch AS (
          SELECT nextval('pets_id_seq') AS id, name, category_id, status, position
            FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS t (name, category_id, status, position)
        ), inserted AS (
-         INSERT INTO pets (id, name, category_id, status) SELECT id, name, category_id, status FROM batch RETURNING id
+         INSERT INTO pets (id, name, category_id, status)
+         SELECT b.id, b.name, b.category_id, b.status FROM batch b JOIN categories c ON c.id = b.category_id
+         RETURNING id, name, category_id, status
        )
-       SELECT id, name, category_id, status FROM batch JOIN inserted USING (id) ORDER BY position`,
+       SELECT i.id, i.name, i.category_id, i.status, b.position FROM inserted i JOIN batch b USING (id)`,
       [batch.map((pet) => pet.name), batch.map((pet) => pet.categoryId), batch.map((pet) => pet.status ?? 'available')],
     );
-    return rows.map(toPet);
+    const created: Array<PetDto | undefined> = batch.map(() => undefined);
+    for (const row of rows) created[Number(row.position) - 1] = toPet(row);
+    return created;
   }
 
   async get(petId: number): Promise<PetDto> {

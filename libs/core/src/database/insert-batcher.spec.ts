@@ -28,12 +28,24 @@ describe('InsertBatcher', () => {
     expect(insert.mock.calls).toEqual([[['a', 'bad', 'c']], [['a']], [['bad']], [['c']]]);
   });
 
-  it('fails every item of the batch at once, and tries none alone, when the database is unreachable', async () => {
+  it.each([
+    ['the database is unreachable', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })],
+    ['the statement was cancelled, its commit uncertain', Object.assign(new Error('canceling'), { code: '57014' })],
+  ])('fails every item of the batch at once, inserting none again, when %s', async (_case, failure) => {
     const { insert, batcher } = setUp();
-    insert.mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    insert.mockRejectedValueOnce(failure);
     const outcomes = await Promise.allSettled(['a', 'b'].map((item) => batcher.add(item)));
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(outcomes).toEqual([
+      { status: 'rejected', reason: failure },
+      { status: 'rejected', reason: failure },
+    ]);
     expect(insert).toHaveBeenCalledTimes(1);
     await expect(batcher.add('c')).resolves.toBe('row of c');
+  });
+
+  it('fails an item inserted alone with its own error', async () => {
+    const { insert, batcher } = setUp();
+    await expect(batcher.add('bad')).rejects.toMatchObject({ code: '23514' });
+    expect(insert).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,12 +1,19 @@
-import { isDependencyUnavailable } from '../errors/dependency-errors';
+import { sqlState } from './sql';
 import { WriteBatcher } from './write-batcher';
 
 type Inserted<R> = { row: R } | { error: unknown };
 
 /**
+ * SQLSTATE classes 22 (data exception) and 23 (integrity constraint violation): a row's own fault.
+ * Any other failure (an outage, a timeout that leaves the commit uncertain, a full disk) is the
+ * batch's, and inserting its rows again could store them twice.
+ */
+const ROW_AT_FAULT = /^2[23]/;
+
+/**
  * Inserts the rows that requests add close together with one statement, one commit for them all,
- * and gives each request its own row back. Should a batch fail for another reason than an outage,
- * each row is inserted alone, so that a row the database refuses fails its own request and no other.
+ * and gives each request its own row back. Should the database refuse a row of the batch, each row
+ * is then inserted alone, one after another, so that the row at fault fails its own request and no other.
  */
 export class InsertBatcher<T, R> {
   private readonly batches = new WriteBatcher<T, Inserted<R>>((items) => this.insertBatch(items), 0);
@@ -24,15 +31,16 @@ export class InsertBatcher<T, R> {
     try {
       return (await this.insert(items)).map((row) => ({ row }));
     } catch (error) {
-      if (items.length === 1 || isDependencyUnavailable(error)) throw error;
-      return Promise.all(
-        items.map((item) =>
-          this.insert([item]).then(
-            ([row]) => ({ row: row! }),
-            (alone: unknown) => ({ error: alone }),
-          ),
-        ),
-      );
+      if (items.length === 1 || !ROW_AT_FAULT.test(sqlState(error) ?? '')) throw error;
+      const inserted: Inserted<R>[] = [];
+      for (const item of items) {
+        try {
+          inserted.push({ row: (await this.insert([item]))[0]! });
+        } catch (alone) {
+          inserted.push({ error: alone });
+        }
+      }
+      return inserted;
     }
   }
 }

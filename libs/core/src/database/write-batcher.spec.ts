@@ -47,6 +47,12 @@ describe('WriteBatcher', () => {
     await expect(Promise.all(['a', 'b', 'c'].map((item) => batcher.add(item)))).resolves.toEqual(['A', 'B', 'C']);
   });
 
+  it('rejects every add of a batch whose write gave a result short', async () => {
+    const batcher = new WriteBatcher<string, string>(async () => ['A'], 0);
+    const outcomes = await Promise.allSettled(['a', 'b'].map((item) => batcher.add(item)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+  });
+
   it('rejects every add of a failed batch, and goes on with the next', async () => {
     const { write, batcher } = setUp(0);
     write.mockRejectedValueOnce(new Error('connect ECONNREFUSED'));

@@ -56,7 +56,11 @@ export class WriteBatcher<T, R = void> {
       this.open = undefined;
       this.startNow = undefined;
       clearTimeout(this.timer);
-      return this.write(batch.items);
+      return this.write(batch.items).then((results) => {
+        if (results && results.length !== batch.items.length)
+          throw new Error(`a batch write gave ${results.length} results for ${batch.items.length} items`);
+        return results;
+      });
     });
     this.previous = batch.written.then(ignore, ignore);
     this.open = batch;

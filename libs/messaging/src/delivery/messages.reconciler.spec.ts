@@ -57,13 +57,13 @@ describe('MessagesReconciler', () => {
     expect(firstFlush).toBeLessThan(messages.findUnenqueued.mock.invocationCallOrder[1]!);
   });
 
-  it('enqueues again a sending message whose job is gone, and fails one whose job failed for good', async () => {
+  it('enqueues again, together, the sending messages whose job is gone, and fails one whose job failed for good', async () => {
     const { reconciler, messages, jobs } = setUp();
-    messages.findSending.mockResolvedValueOnce(['msg_gone', 'msg_failed', 'msg_running']);
+    messages.findSending.mockResolvedValueOnce(['msg_gone', 'msg_failed', 'msg_running', 'msg_lost']);
     jobs.set('msg_failed', { failed: true, failedReason: 'job stalled more than allowable limit' });
     jobs.set('msg_running', { failed: false });
     await reconciler.sweep();
-    expect(messages.enqueue.mock.calls).toEqual([[['msg_gone']]]);
+    expect(messages.enqueue.mock.calls).toEqual([[['msg_gone', 'msg_lost']]]);
     expect(messages.markFailed.mock.calls).toEqual([['msg_failed', 'job stalled more than allowable limit']]);
   });
 });

@@ -68,10 +68,12 @@ export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestr
    * after stalling more often than allowed, or when the database was away at its last attempt.
    */
   private async settleStopped(): Promise<void> {
+    const jobless: string[] = [];
     for (const id of await this.messages.findSending(this.env.MESSAGES_RECONCILE_INTERVAL_MS, BATCH)) {
       const job = await this.queue.getJob(id);
-      if (!job) await this.messages.enqueue([id]);
+      if (!job) jobless.push(id);
       else if (await job.isFailed()) await this.messages.markFailed(id, job.failedReason || 'delivery failed');
     }
+    if (jobless.length > 0) await this.messages.enqueue(jobless);
   }
 }
