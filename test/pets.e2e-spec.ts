@@ -208,6 +208,41 @@ describe('pets and categories', () => {
       expect(seen).toEqual(expect.arrayContaining(before));
     });
 
+    it('reads pages asked for at once in shared statements, each request answered with its own page', async () => {
+      const first = await app.http.get('/v1/pets?limit=4').set(account.auth).expect(200);
+      const paths = [
+        '/v1/pets?limit=4',
+        /<([^>]+)>; rel="next"/.exec(first.headers.link)![1]!,
+        '/v1/pets?limit=100',
+        '/v1/pets?status=pending&limit=2',
+        '/v1/pets?status=available&limit=7',
+        '/v1/pets?status=sold',
+      ];
+      const page = async (path: string) => {
+        const response = await app.http.get(path).set(account.auth).expect(200);
+        return { body: response.body as unknown, link: response.headers.link };
+      };
+      const alone: unknown[] = [];
+      for (const path of paths) alone.push(await page(path));
+      const statements = jest.spyOn(app.app.get(Sql), 'rows');
+      const together = await Promise.all([...paths, ...paths].map(page));
+      const reads = statements.mock.calls.filter(([text]) => text.includes('FROM pets')).length;
+      statements.mockRestore();
+      expect(reads).toBeGreaterThan(0);
+      expect(reads).toBeLessThan(together.length);
+      expect(together).toEqual([...alone, ...alone]);
+    });
+
+    it('lists a pet as soon as its creation was answered, while other pages are being read', async () => {
+      for (let i = 0; i < 5; i++) {
+        const reading = Promise.all(Array.from({ length: 10 }, () => app.http.get('/v1/pets').set(account.auth)));
+        const pet = await createPet(app.http, account, { name: `Just added ${i}`, status: 'sold' });
+        const sold = await app.http.get('/v1/pets?status=sold&limit=100').set(account.auth).expect(200);
+        expect(sold.body).toContainEqual(pet);
+        await reading;
+      }
+    });
+
     it('answers 401 with an unknown key', async () => {
       const response = await app.http
         .get('/v1/pets')

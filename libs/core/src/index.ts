@@ -7,7 +7,7 @@ export * from './database/data-source-options';
 export * from './database/insert-batcher';
 export * from './database/prepare-database';
 export * from './database/sql';
-export * from './database/write-batcher';
+export * from './database/batcher';
 export * from './errors';
 export * from './health/health.controller';
 export * from './health/health.module';

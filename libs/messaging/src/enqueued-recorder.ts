@@ -1,4 +1,4 @@
-import { Sql, WriteBatcher } from '@app/core';
+import { Sql, Batcher } from '@app/core';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 
 /** How long accepted messages wait to share one UPDATE: short next to the reconciler's interval. */
@@ -12,7 +12,7 @@ const FLUSH_DELAY_MS = 10;
 @Injectable()
 export class EnqueuedRecorder implements OnApplicationShutdown {
   private readonly logger = new Logger(EnqueuedRecorder.name);
-  private readonly batches = new WriteBatcher<string>((ids) => this.write(ids), FLUSH_DELAY_MS);
+  private readonly batches = new Batcher<string>((ids) => this.write(ids), FLUSH_DELAY_MS);
 
   constructor(private readonly sql: Sql) {}
 

@@ -1,4 +1,4 @@
-import { InsertBatcher, Sql, WriteBatcher } from '@app/core';
+import { InsertBatcher, Sql, Batcher } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';
 import { newMessageId, MESSAGE_ID_FORMAT } from './message-id';
@@ -47,11 +47,11 @@ export class MessagesService {
    * to Redis. Each stage writes one batch at a time, so under load the batches grow, not the connections.
    */
   private readonly storeBatches = new InsertBatcher<NewMessage, MessageDto>((batch) => this.insert(batch));
-  private readonly enqueueBatches = new WriteBatcher<string>(async (ids) => {
+  private readonly enqueueBatches = new Batcher<string>(async (ids) => {
     await this.enqueue(ids);
   }, 0);
   /** Delivered messages are marked `sent` together: one UPDATE per batch instead of one per job. */
-  private readonly sentBatches = new WriteBatcher<string>(async (ids) => {
+  private readonly sentBatches = new Batcher<string>(async (ids) => {
     await this.transition('markSent', ids, `status = 'sent', sent_at = now()`);
   }, 0);
 

@@ -1,5 +1,5 @@
 import { sqlState } from './sql';
-import { WriteBatcher } from './write-batcher';
+import { Batcher } from './batcher';
 
 type Inserted<R> = { row: R } | { error: unknown };
 
@@ -16,7 +16,7 @@ const ROW_AT_FAULT = /^2[23]/;
  * is then inserted alone, one after another, so that the row at fault fails its own request and no other.
  */
 export class InsertBatcher<T, R> {
-  private readonly batches = new WriteBatcher<T, Inserted<R>>((items) => this.insertBatch(items), 0);
+  private readonly batches = new Batcher<T, Inserted<R>>((items) => this.insertBatch(items), 0);
 
   /** @param insert inserts the items with one statement and resolves with their rows, in the items' order. */
   constructor(private readonly insert: (items: T[]) => Promise<R[]>) {}
