@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { destination } from 'pino';
+import { destination, stdSerializers } from 'pino';
 import type { Options } from 'pino-http';
 import { AppEnv, Environment, LogLevel } from '../config/environment';
 
@@ -49,9 +49,16 @@ function defaultLevel(env: AppEnv): LogLevel {
           genReqId: requestId,
           quietReqLogger: true,
           customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
+          // Straight from the raw objects: pino-http would otherwise build its standard summaries of
+          // both (headers included) on every request, only for these to pick two fields out of them.
+          wrapSerializers: false,
           serializers: {
-            req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+            req: (req: { method: string; originalUrl?: string; url: string }) => ({
+              method: req.method,
+              url: req.originalUrl ?? req.url,
+            }),
             res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+            err: stdSerializers.err,
           },
           // Added when the response is complete, so the matched route and the caller are known.
           customSuccessObject: withRouteAndAccount,
