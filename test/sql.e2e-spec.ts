@@ -36,4 +36,9 @@ describe('Sql on PostgreSQL', () => {
     // A generic plan would serve a page of a rare status by scanning the primary key.
     expect(await sql.rows('SHOW plan_cache_mode')).toEqual([{ plan_cache_mode: 'force_custom_plan' }]);
   });
+
+  it('never compiles a statement with JIT', async () => {
+    // The batched page read's estimates cross JIT's cost threshold; compiling would take far longer than the read.
+    expect(await sql.rows('SHOW jit')).toEqual([{ jit: 'off' }]);
+  });
 });
