@@ -216,6 +216,7 @@ describe('pets and categories', () => {
         '/v1/pets?limit=100',
         '/v1/pets?status=pending&limit=2',
         '/v1/pets?status=available&limit=7',
+        // None sold yet: an empty page amid the others.
         '/v1/pets?status=sold',
       ];
       const page = async (path: string) => {

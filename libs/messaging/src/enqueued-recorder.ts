@@ -1,4 +1,4 @@
-import { Sql, Batcher } from '@app/core';
+import { Batcher, Sql } from '@app/core';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 
 /** How long accepted messages wait to share one UPDATE: short next to the reconciler's interval. */

@@ -1,4 +1,4 @@
-import { InsertBatcher, Sql, Batcher } from '@app/core';
+import { Batcher, InsertBatcher, Sql } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';
 import { newMessageId, MESSAGE_ID_FORMAT } from './message-id';

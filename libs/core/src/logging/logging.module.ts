@@ -57,7 +57,10 @@ function defaultLevel(env: AppEnv): LogLevel {
               method: req.method,
               url: req.originalUrl ?? req.url,
             }),
-            res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+            // A client that hung up before the answer: no status was sent, whatever statusCode defaults to.
+            res: (res: { statusCode: number; headersSent: boolean }) => ({
+              status: res.headersSent ? res.statusCode : null,
+            }),
             err: stdSerializers.err,
           },
           // Added when the response is complete, so the matched route and the caller are known.
