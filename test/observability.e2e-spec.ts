@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { AppProcess, freePort, startApp, waitFor } from './support/processes';
+import { randomIp } from './support/rate-limiting';
 
 interface Answer {
   status: number;
@@ -148,5 +149,45 @@ describe('observability and graceful operation (real api process)', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ name: 'Slowpoke' });
     await waitFor(async () => api.child.exitCode !== null, 10000, 'exit');
     expect(api.child.exitCode).toBe(0);
+  });
+});
+
+describe('rate-limit refusals in the request log (real api process)', () => {
+  it("logs a caller's first refusal in full and the rest as one summary, written at the latest on shutdown", async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const api = await startApp(
+      'api',
+      { PORT: String(port), LOG_LEVEL: 'info', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '2', TRUST_PROXY: 'true' },
+      `${base}/health/live`,
+    );
+    const ip = randomIp();
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const response = await fetch(`${base}/v1/pets`, {
+          headers: { 'X-Forwarded-For': ip, 'X-Request-Id': `refused-${i}` },
+        });
+        statuses.push(response.status);
+      }
+      // Keyless: the first two are counted and answered 401, the other six refused.
+      expect(statuses).toEqual([401, 401, 429, 429, 429, 429, 429, 429]);
+    } finally {
+      await api.stop('SIGTERM');
+    }
+    const lines = api
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requestLines = lines.filter((line) => String(line.requestId).startsWith('refused-'));
+    expect(requestLines.map((line) => [line.requestId, (line.res as { status: number }).status])).toEqual([
+      ['refused-0', 401],
+      ['refused-1', 401],
+      ['refused-2', 429],
+    ]);
+    expect(lines.filter((line) => line.context === 'RefusalLog')).toEqual([
+      expect.objectContaining({ refused: 6, unlogged: 5, byCaller: { [`ip:${ip}`]: 6 }, otherCallers: 0 }),
+    ]);
   });
 });

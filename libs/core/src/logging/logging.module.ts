@@ -5,6 +5,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { destination, stdSerializers } from 'pino';
 import type { Options } from 'pino-http';
 import { AppEnv, Environment, LogLevel } from '../config/environment';
+import { RefusalLog } from './refusal-log';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const UNLOGGED_PATHS = ['/health/', '/metrics', '/docs'];
@@ -31,19 +32,31 @@ function withRouteAndAccount(req: IncomingMessage, _res: ServerResponse, value: 
   };
 }
 
+/** Whose refusal a 429 was: the rate limits count per account when a valid key was sent, else per client IP. */
+function callerOf(req: IncomingMessage): string {
+  const request = req as IncomingMessage & { principal?: { accountId: number }; ip?: string };
+  return request.principal ? `account:${request.principal.accountId}` : `ip:${request.ip}`;
+}
+
 function defaultLevel(env: AppEnv): LogLevel {
   return env === AppEnv.Development ? 'debug' : 'info';
 }
 
+/** Provides the RefusalLog to the logger's factory, and its shutdown hook to the app. */
+@Module({ providers: [RefusalLog], exports: [RefusalLog] })
+class RefusalLogModule {}
+
 /**
- * Structured JSON logs, one line per request. Headers are never serialised, so neither the
+ * Structured JSON logs, one line per request, except for a caller's repeated rate-limit refusals,
+ * which are summarised (RefusalLog). Headers are never serialised, so neither the
  * `Authorization` header nor any key material can reach a log line.
  */
 @Module({
   imports: [
     LoggerModule.forRootAsync({
-      inject: [Environment],
-      useFactory: (env: Environment) => {
+      imports: [RefusalLogModule],
+      inject: [Environment, RefusalLog],
+      useFactory: (env: Environment, refusals: RefusalLog) => {
         const options: Options = {
           level: env.LOG_LEVEL ?? defaultLevel(env.APP_ENV),
           genReqId: requestId,
@@ -66,8 +79,10 @@ function defaultLevel(env: AppEnv): LogLevel {
           // Added when the response is complete, so the matched route and the caller are known.
           customSuccessObject: withRouteAndAccount,
           customErrorObject: withRouteAndAccount,
-          customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
-            error || res.statusCode >= 500 ? 'error' : 'info',
+          customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) => {
+            if (error || res.statusCode >= 500) return 'error';
+            return res.statusCode === 429 && !refusals.record(callerOf(req)) ? 'silent' : 'info';
+          },
           autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.some((path) => req.url?.startsWith(path)) },
         };
         if (env.APP_ENV === AppEnv.Development && process.stdout.isTTY) {
