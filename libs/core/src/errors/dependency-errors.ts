@@ -11,6 +11,8 @@ const UNAVAILABLE_MESSAGES = [
   'Connection is closed',
   "Stream isn't writeable",
   'Command timed out',
+  // pg's query_timeout: PostgreSQL took longer than the pool allows to answer.
+  'Query read timeout',
   'Reached the max retries per request limit',
   'the database system is',
 ];
