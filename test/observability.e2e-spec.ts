@@ -63,6 +63,22 @@ describe('observability and graceful operation (real api process)', () => {
     });
   });
 
+  it('logs a request the body parser refuses, with its request id echoed', async () => {
+    const answer = await call('/v1/pets', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'X-Request-Id': 'bad-json' },
+      body: '{"name": "Rex",',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'invalid_json', status: 400 });
+    expect(answer.headers.get('x-request-id')).toBe('bad-json');
+    await waitFor(async () => logLines().some((line) => line.requestId === 'bad-json'), 5000, 'log line');
+    expect(logLines().find((line) => line.requestId === 'bad-json')).toMatchObject({
+      req: { method: 'POST', url: '/v1/pets' },
+      res: { status: 400 },
+    });
+  });
+
   it('writes the framework’s own log lines through the same JSON logger', () => {
     expect(logLines()).toContainEqual(
       expect.objectContaining({ context: 'NestApplication', msg: 'Nest application successfully started' }),

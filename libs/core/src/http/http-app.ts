@@ -7,7 +7,8 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { Environment, validateEnvironment } from '../config/environment';
 import { prepareDatabase } from '../database/prepare-database';
-import type { NextFunction, Request, Response } from 'express';
+import { REQUEST_LOGGING } from '../logging/logging.module';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { MAX_BODY_SIZE } from './body-limits';
 import { applyServerLimits } from './server-limits';
@@ -45,6 +46,8 @@ export async function configureHttpApp(
   const logger = app.get(Logger);
   app.useLogger(logger);
   collectProcessMetrics(options.name ?? 'http');
+  // First, so that requests the body parser refuses are logged as well.
+  app.use(app.get<RequestHandler>(REQUEST_LOGGING));
   app.use(httpMetrics);
   app.set('trust proxy', parseTrustProxy(env.TRUST_PROXY));
   app.disable('x-powered-by');

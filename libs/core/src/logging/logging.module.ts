@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { destination, stdSerializers } from 'pino';
-import type { Options } from 'pino-http';
+import { HttpLogger, Options, pinoHttp } from 'pino-http';
 import { AppEnv, Environment, LogLevel } from '../config/environment';
 import { RefusalLog } from './refusal-log';
 
@@ -42,57 +42,70 @@ function defaultLevel(env: AppEnv): LogLevel {
   return env === AppEnv.Development ? 'debug' : 'info';
 }
 
-/** Provides the RefusalLog to the logger's factory, and its shutdown hook to the app. */
-@Module({ providers: [RefusalLog], exports: [RefusalLog] })
-class RefusalLogModule {}
+/** The request-logging middleware, which `configureHttpApp` mounts ahead of every other one. */
+export const REQUEST_LOGGING = Symbol('REQUEST_LOGGING');
+
+function requestLogging(env: Environment, refusals: RefusalLog): HttpLogger {
+  const options: Options = {
+    level: env.LOG_LEVEL ?? defaultLevel(env.APP_ENV),
+    genReqId: requestId,
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
+    // Straight from the raw objects: pino-http would otherwise build its standard summaries of
+    // both (headers included) on every request, only for these to pick two fields out of them.
+    wrapSerializers: false,
+    serializers: {
+      req: (req: { method: string; originalUrl?: string; url: string }) => ({
+        method: req.method,
+        url: req.originalUrl ?? req.url,
+      }),
+      // A client that hung up before the answer: no status was sent, whatever statusCode defaults to.
+      res: (res: { statusCode: number; headersSent: boolean }) => ({
+        status: res.headersSent ? res.statusCode : null,
+      }),
+      err: stdSerializers.err,
+    },
+    // Added when the response is complete, so the matched route and the caller are known.
+    customSuccessObject: withRouteAndAccount,
+    customErrorObject: withRouteAndAccount,
+    customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) => {
+      if (error || res.statusCode >= 500) return 'error';
+      return res.statusCode === 429 && !refusals.record(callerOf(req)) ? 'silent' : 'info';
+    },
+    autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.some((path) => req.url?.startsWith(path)) },
+  };
+  if (env.APP_ENV === AppEnv.Development && process.stdout.isTTY) {
+    return pinoHttp({ ...options, transport: { target: 'pino-pretty', options: { singleLine: true } } });
+  }
+  // Asynchronous writes: lines logged while a write is under way go out together in the next
+  // one, instead of one blocking write per request. pino flushes what is left when the process exits.
+  return pinoHttp(options, destination({ sync: false }));
+}
+
+@Module({
+  providers: [RefusalLog, { provide: REQUEST_LOGGING, inject: [Environment, RefusalLog], useFactory: requestLogging }],
+  exports: [REQUEST_LOGGING],
+})
+class RequestLoggingModule {}
 
 /**
  * Structured JSON logs, one line per request, except for a caller's repeated rate-limit refusals,
  * which are summarised (RefusalLog). Headers are never serialised, so neither the
  * `Authorization` header nor any key material can reach a log line.
+ *
+ * The request-logging middleware is mounted by `configureHttpApp` before the body parser, so that
+ * requests it refuses (malformed JSON, oversized bodies) are logged too; nestjs-pino then only binds
+ * each request's logger for the code that serves it, and logs everything else through the same pino.
  */
 @Module({
   imports: [
+    RequestLoggingModule,
     LoggerModule.forRootAsync({
-      imports: [RefusalLogModule],
-      inject: [Environment, RefusalLog],
-      useFactory: (env: Environment, refusals: RefusalLog) => {
-        const options: Options = {
-          level: env.LOG_LEVEL ?? defaultLevel(env.APP_ENV),
-          genReqId: requestId,
-          quietReqLogger: true,
-          customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
-          // Straight from the raw objects: pino-http would otherwise build its standard summaries of
-          // both (headers included) on every request, only for these to pick two fields out of them.
-          wrapSerializers: false,
-          serializers: {
-            req: (req: { method: string; originalUrl?: string; url: string }) => ({
-              method: req.method,
-              url: req.originalUrl ?? req.url,
-            }),
-            // A client that hung up before the answer: no status was sent, whatever statusCode defaults to.
-            res: (res: { statusCode: number; headersSent: boolean }) => ({
-              status: res.headersSent ? res.statusCode : null,
-            }),
-            err: stdSerializers.err,
-          },
-          // Added when the response is complete, so the matched route and the caller are known.
-          customSuccessObject: withRouteAndAccount,
-          customErrorObject: withRouteAndAccount,
-          customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) => {
-            if (error || res.statusCode >= 500) return 'error';
-            return res.statusCode === 429 && !refusals.record(callerOf(req)) ? 'silent' : 'info';
-          },
-          autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.some((path) => req.url?.startsWith(path)) },
-        };
-        if (env.APP_ENV === AppEnv.Development && process.stdout.isTTY) {
-          return { pinoHttp: { ...options, transport: { target: 'pino-pretty', options: { singleLine: true } } } };
-        }
-        // Asynchronous writes: lines logged while a write is under way go out together in the next
-        // one, instead of one blocking write per request. pino flushes what is left when the process exits.
-        return { pinoHttp: [options, destination({ sync: false })] };
-      },
+      imports: [RequestLoggingModule],
+      inject: [REQUEST_LOGGING],
+      useFactory: (middleware: HttpLogger) => ({ pinoHttp: { logger: middleware.logger }, useExisting: true }),
     }),
   ],
+  exports: [RequestLoggingModule],
 })
 export class LoggingModule {}
