@@ -1,6 +1,7 @@
+import { randomInt } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { AppProcess, freePort, startApp, waitFor } from './support/processes';
-import { randomIp } from './support/rate-limiting';
+import { windowWithRoom } from './support/rate-limiting';
 
 interface Answer {
   status: number;
@@ -169,7 +170,7 @@ describe('observability and graceful operation (real api process)', () => {
 });
 
 describe('rate-limit refusals in the request log (real api process)', () => {
-  it("logs a caller's first refusal in full and the rest as one summary, written at the latest on shutdown", async () => {
+  it("logs a caller's first refusal in full and the rest in summaries, written at the latest on shutdown", async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const api = await startApp(
@@ -177,14 +178,14 @@ describe('rate-limit refusals in the request log (real api process)', () => {
       { PORT: String(port), LOG_LEVEL: 'info', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '2', TRUST_PROXY: 'true' },
       `${base}/health/live`,
     );
-    const ip = randomIp();
+    // Two addresses of one IPv6 /64, which the limits count as one caller.
+    const subnet = `2001:db8:${randomInt(0x10000).toString(16)}:${randomInt(0x10000).toString(16)}`;
     try {
+      await windowWithRoom(60, 5000);
       const statuses: number[] = [];
       for (let i = 0; i < 8; i++) {
-        const response = await fetch(`${base}/v1/pets`, {
-          headers: { 'X-Forwarded-For': ip, 'X-Request-Id': `refused-${i}` },
-        });
-        statuses.push(response.status);
+        const headers = { 'X-Forwarded-For': `${subnet}::${1 + (i % 2)}`, 'X-Request-Id': `refused-${i}` };
+        statuses.push((await fetch(`${base}/v1/pets`, { headers })).status);
       }
       // Keyless: the first two are counted and answered 401, the other six refused.
       expect(statuses).toEqual([401, 401, 429, 429, 429, 429, 429, 429]);
@@ -196,14 +197,22 @@ describe('rate-limit refusals in the request log (real api process)', () => {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    const requestLines = lines.filter((line) => String(line.requestId).startsWith('refused-'));
-    expect(requestLines.map((line) => [line.requestId, (line.res as { status: number }).status])).toEqual([
-      ['refused-0', 401],
-      ['refused-1', 401],
-      ['refused-2', 429],
-    ]);
-    expect(lines.filter((line) => line.context === 'RefusalLog')).toEqual([
-      expect.objectContaining({ refused: 6, unlogged: 5, byCaller: { [`ip:${ip}`]: 6 }, otherCallers: 0 }),
-    ]);
+    const refusalLines = lines.filter(
+      (line) => String(line.requestId).startsWith('refused-') && (line.res as { status: number }).status === 429,
+    );
+    const summaries = lines.filter((line) => line.context === 'RefusalLog') as Array<{
+      refused: number;
+      unlogged: number;
+      byCaller: Record<string, number>;
+    }>;
+    // Usually one line and one summary; a summary interval ending mid-burst splits them in two.
+    expect(refusalLines[0]).toMatchObject({ requestId: 'refused-2' });
+    expect(refusalLines.length).toBeLessThanOrEqual(2);
+    expect(summaries.length).toBeGreaterThanOrEqual(1);
+    const callers = new Set(summaries.flatMap((summary) => Object.keys(summary.byCaller)));
+    expect([...callers]).toEqual([expect.stringMatching(/^ip:2001:db8:/)]);
+    for (const summary of summaries) expect(Object.values(summary.byCaller)).toEqual([summary.refused]);
+    const unlogged = summaries.reduce((total, summary) => total + summary.unlogged, 0);
+    expect(refusalLines.length + unlogged).toBe(6);
   });
 });

@@ -24,6 +24,7 @@ import { ApiKeyBannedError, RateLimitedError } from './rate-limiting.errors';
 import { RateLimitDecision, rateLimitHeaders, retryAfterSeconds, WindowSpec } from './rate-windows';
 
 const WARNING_INTERVAL_MS = 5000;
+const accountTracker = (principal: Principal) => `account:${principal.accountId}`;
 /** Marks a request the guard has run for, so it is never counted twice. */
 const DECIDED = Symbol('rate-limit-decided');
 
@@ -64,7 +65,13 @@ export class RateLimitGuard extends ThrottlerGuard {
     if (await this.shouldSkip(context)) return true;
     // A route served without a key (sign-up) is limited per client IP even when a key is sent.
     const principal = this.isPublic(context) ? undefined : await this.authenticator.identify(request);
-    const windows = principal ? this.accountWindows(principal) : await this.resolveWindows(context, request);
+    let windows: WindowSpec[];
+    if (principal) {
+      request.rateLimitCaller = accountTracker(principal);
+      windows = this.accountWindows(request.rateLimitCaller, principal);
+    } else {
+      windows = await this.resolveWindows(context, request);
+    }
     if (windows.length === 0) return true;
 
     const decision = await this.decide(windows, principal);
@@ -83,8 +90,7 @@ export class RateLimitGuard extends ThrottlerGuard {
    * The hot path: a caller with a key on a keyed route has exactly its account's minute and day windows
    * (what the named throttlers resolve to), built without walking throttler's machinery per request.
    */
-  private accountWindows(principal: Principal): WindowSpec[] {
-    const tracker = `account:${principal.accountId}`;
+  private accountWindows(tracker: string, principal: Principal): WindowSpec[] {
     return [
       {
         name: 'minute',
@@ -130,14 +136,16 @@ export class RateLimitGuard extends ThrottlerGuard {
   }: ThrottlerRequest): Promise<boolean> {
     const { req } = this.getRequestResponse(context);
     const name = throttler.name!;
-    const key = generateKey(context, await getTracker(req, context), name);
+    const tracker = await getTracker(req, context);
+    (req as AuthenticatedRequest).rateLimitCaller = tracker;
+    const key = generateKey(context, tracker, name);
     this.collecting.get(req)?.push({ name, key, limit, seconds: ttl / 1000 });
     return true;
   }
 
   /** The account when a valid key was sent (all its keys share the quota), else the client IP. */
   protected override async getTracker(req: AuthenticatedRequest): Promise<string> {
-    return req.principal ? `account:${req.principal.accountId}` : `ip:${await super.getTracker(req)}`;
+    return req.principal ? accountTracker(req.principal) : `ip:${await super.getTracker(req)}`;
   }
 
   /** Per caller and window, not per route as throttler's default key is. */

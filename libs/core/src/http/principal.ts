@@ -13,7 +13,11 @@ export interface Principal {
   limits: RateLimits;
 }
 
-export type AuthenticatedRequest = Request & { principal?: Principal };
+export type AuthenticatedRequest = Request & {
+  principal?: Principal;
+  /** Whom the rate limits counted the request against (`account:<id>` or `ip:<address>`), once they decided. */
+  rateLimitCaller?: string;
+};
 
 /** Injects the caller's Principal into a controller method. */
 export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {

@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { destination, stdSerializers } from 'pino';
-import { HttpLogger, Options, pinoHttp } from 'pino-http';
+import { pinoHttp, type HttpLogger, type Options } from 'pino-http';
 import { AppEnv, Environment, LogLevel } from '../config/environment';
+import type { AuthenticatedRequest } from '../http/principal';
 import { RefusalLog } from './refusal-log';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -32,10 +33,10 @@ function withRouteAndAccount(req: IncomingMessage, _res: ServerResponse, value: 
   };
 }
 
-/** Whose refusal a 429 was: the rate limits count per account when a valid key was sent, else per client IP. */
+/** Whose refusal a 429 was, as the rate limits counted it (IPv6 clients per /64). */
 function callerOf(req: IncomingMessage): string {
-  const request = req as IncomingMessage & { principal?: { accountId: number }; ip?: string };
-  return request.principal ? `account:${request.principal.accountId}` : `ip:${request.ip}`;
+  const request = req as AuthenticatedRequest;
+  return request.rateLimitCaller ?? `ip:${request.ip}`;
 }
 
 function defaultLevel(env: AppEnv): LogLevel {
@@ -68,6 +69,7 @@ function requestLogging(env: Environment, refusals: RefusalLog): HttpLogger {
     // Added when the response is complete, so the matched route and the caller are known.
     customSuccessObject: withRouteAndAccount,
     customErrorObject: withRouteAndAccount,
+    // Called once per finished response, so it is also where refusals are counted.
     customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) => {
       if (error || res.statusCode >= 500) return 'error';
       return res.statusCode === 429 && !refusals.record(callerOf(req)) ? 'silent' : 'info';
@@ -103,7 +105,12 @@ class RequestLoggingModule {}
     LoggerModule.forRootAsync({
       imports: [RequestLoggingModule],
       inject: [REQUEST_LOGGING],
-      useFactory: (middleware: HttpLogger) => ({ pinoHttp: { logger: middleware.logger }, useExisting: true }),
+      // Without wrapSerializers: false, the root logger nestjs-pino derives from ours would swap our
+      // serializers for pino-http's standard ones, headers included.
+      useFactory: (middleware: HttpLogger) => ({
+        pinoHttp: { logger: middleware.logger, wrapSerializers: false },
+        useExisting: true,
+      }),
     }),
   ],
   exports: [RequestLoggingModule],
