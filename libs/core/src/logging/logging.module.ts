@@ -113,6 +113,5 @@ class RequestLoggingModule {}
       }),
     }),
   ],
-  exports: [RequestLoggingModule],
 })
 export class LoggingModule {}
