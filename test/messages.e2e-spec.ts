@@ -291,13 +291,7 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
       const current = await app.http.get(`/messages/${accepted.id}`).set(account.auth).expect(200);
       expect(current.body).toEqual({ ...accepted, status: 'sent' });
 
-      const logged = () =>
-        worker
-          .output()
-          .split('\n')
-          .filter((line) => line.startsWith('{'))
-          .map((line) => JSON.parse(line) as Record<string, unknown>)
-          .find((line) => line.messageId === accepted.id);
+      const logged = () => worker.logLines().find((line) => line.messageId === accepted.id);
       await waitFor(async () => logged() !== undefined, 5000, 'the log line');
       expect(logged()).toMatchObject({ msg: 'message sent', message: 'to the log', createdAt: accepted.createdAt });
     });

@@ -23,12 +23,7 @@ describe('observability and graceful operation (real api process)', () => {
       body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text,
     };
   };
-  const logLines = () =>
-    api
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const logLines = () => api.logLines();
 
   beforeAll(async () => {
     const port = await freePort();
@@ -192,11 +187,7 @@ describe('rate-limit refusals in the request log (real api process)', () => {
     } finally {
       await api.stop('SIGTERM');
     }
-    const lines = api
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = api.logLines();
     const refusalLines = lines.filter(
       (line) => String(line.requestId).startsWith('refused-') && (line.res as { status: number }).status === 429,
     );

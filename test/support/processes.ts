@@ -20,6 +20,8 @@ export interface AppProcess {
   child: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far. */
   output: () => string;
+  /** The JSON log lines among that output, parsed. */
+  logLines: () => Array<Record<string, unknown>>;
   /** Sends a signal and waits for the process to exit. */
   stop: (signal?: NodeJS.Signals) => Promise<void>;
 }
@@ -66,5 +68,10 @@ export async function startApp(app: string, env: Record<string, string>, readyUr
       throw new Error(`${(error as Error).message}\n${output}`, { cause: error });
     }
   }
-  return { child, output: () => output, stop };
+  const logLines = () =>
+    output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { child, output: () => output, logLines, stop };
 }
