@@ -7,7 +7,10 @@ describe('isDependencyUnavailable', () => {
     ['a pool timeout', new Error('timeout exceeded when trying to connect')],
     ['a TypeORM-wrapped driver error', { message: 'query failed', driverError: { code: '08006' } }],
     ['a Redis command timeout', new Error('Command timed out')],
-    ['a PostgreSQL query past the pool query_timeout', new Error('Query read timeout')],
+    [
+      'a statement PostgreSQL cancelled past statement_timeout',
+      Object.assign(new Error('canceling statement'), { code: '57014' }),
+    ],
     [
       'an error whose cause is unavailable',
       new Error('outer', { cause: new Error('Connection terminated unexpectedly') }),

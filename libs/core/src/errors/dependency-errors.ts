@@ -3,16 +3,15 @@
  * can be answered as `503 service_unavailable` with `Retry-After` instead of `500`.
  */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
-// PostgreSQL SQLSTATEs: connection exceptions (08…), shutdown/starting (57P0x), too many connections.
-const POSTGRES_UNAVAILABLE = /^(08\d{3}|57P0[1-3]|53300)$/;
+// PostgreSQL SQLSTATEs: connection exceptions (08…), shutdown/starting (57P0x), too many connections,
+// and a statement it cancelled (57014: past statement_timeout, so overloaded).
+const POSTGRES_UNAVAILABLE = /^(08\d{3}|57P0[1-3]|53300|57014)$/;
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Connection is closed',
   "Stream isn't writeable",
   'Command timed out',
-  // pg's query_timeout: PostgreSQL took longer than the pool allows to answer.
-  'Query read timeout',
   'Reached the max retries per request limit',
   'the database system is',
 ];
