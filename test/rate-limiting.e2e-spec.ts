@@ -6,7 +6,14 @@ import { createApiApp } from './support/api-app';
 import { signUp, TestAccount, uniqueEmail } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { waitFor } from './support/processes';
-import { randomIp, rateLimitHeadersOf, redisNowMs, sleep, windowWithRoom } from './support/rate-limiting';
+import {
+  randomIp,
+  rateLimitHeadersOf,
+  redisNowMs,
+  scriptCallsSoFar,
+  sleep,
+  windowWithRoom,
+} from './support/rate-limiting';
 
 const rateLimited = { code: 'rate_limited', message: expect.any(String), status: 429 };
 const banned = { code: 'api_key_banned', message: expect.any(String), status: 429 };
@@ -104,6 +111,33 @@ describe('rate limiting', () => {
       expect(blocked).toMatchObject({ totalHits: 3, isBlocked: true, timeToBlockExpire: blocked.timeToExpire });
       expect(blocked.timeToExpire).toBeGreaterThanOrEqual(1);
       expect(blocked.timeToExpire).toBeLessThanOrEqual(60);
+    });
+
+    it('decides requests that arrive together in one call, in order, each as if alone', async () => {
+      const store = app.app.get(RateLimitStore);
+      const shared = { name: 'minute', key: `rate-limit:batch-test:${randomUUID()}`, limit: 2, seconds: 60 };
+      const other = { name: 'day', key: `rate-limit:batch-test:${randomUUID()}`, limit: 5, seconds: 86_400 };
+      const keyId = Number.MAX_SAFE_INTEGER - Math.floor(Math.random() * 1e6);
+      await windowWithRoom(60, 5000);
+      const scriptCallsBefore = await scriptCallsSoFar();
+
+      // Started in the same turn: one batch, whose requests differ in windows and in ban tracking.
+      const decisions = await Promise.all([
+        store.consume([shared]),
+        store.consume([shared, other], keyId),
+        store.consume([other]),
+        store.consume([shared, other], keyId),
+      ]);
+
+      expect(decisions.map((decision) => decision.admitted)).toEqual([true, true, true, false]);
+      expect(decisions.map((decision) => decision.windows.map((window) => window.count))).toEqual([
+        [1],
+        [2, 1],
+        [2],
+        [2, 2],
+      ]);
+      expect(decisions.every((decision) => decision.nowMs === decisions[0]!.nowMs && decision.banMs === 0)).toBe(true);
+      expect(await scriptCallsSoFar()).toBe(scriptCallsBefore + 1);
     });
 
     it.each(['/health/live', '/health/ready', '/metrics', '/docs/openapi.json'])(

@@ -7,15 +7,32 @@ export function randomIp(): string {
   return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 }
 
-/** Redis's clock, which the limiter's windows follow. */
-export async function redisNowMs(): Promise<number> {
+async function withRedis<T>(use: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis(TEST_REDIS_URL);
   try {
-    const [seconds, micros] = await redis.time();
-    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    return await use(redis);
   } finally {
     redis.disconnect();
   }
+}
+
+/** Redis's clock, which the limiter's windows follow. */
+export function redisNowMs(): Promise<number> {
+  return withRedis(async (redis) => {
+    const [seconds, micros] = await redis.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  });
+}
+
+/** How many scripts Redis has run since it started (EVAL and EVALSHA, from every client). */
+export function scriptCallsSoFar(): Promise<number> {
+  return withRedis(async (redis) => {
+    const stats = await redis.info('commandstats');
+    return [...stats.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+)/gm)].reduce(
+      (sum, [, calls]) => sum + Number(calls),
+      0,
+    );
+  });
 }
 
 /**
