@@ -10,6 +10,7 @@ import {
   randomIp,
   rateLimitHeadersOf,
   redisNowMs,
+  refusalsLogged,
   scriptCallsSoFar,
   sleep,
   windowWithRoom,
@@ -127,17 +128,21 @@ describe('rate limiting', () => {
         store.consume([shared, other], keyId),
         store.consume([other]),
         store.consume([shared, other], keyId),
+        store.consume([shared], keyId),
       ]);
 
-      expect(decisions.map((decision) => decision.admitted)).toEqual([true, true, true, false]);
+      expect(decisions.map((decision) => decision.admitted)).toEqual([true, true, true, false, false]);
       expect(decisions.map((decision) => decision.windows.map((window) => window.count))).toEqual([
         [1],
         [2, 1],
         [2],
         [2, 2],
+        [2],
       ]);
       expect(decisions.every((decision) => decision.nowMs === decisions[0]!.nowMs && decision.banMs === 0)).toBe(true);
       expect(await scriptCallsSoFar()).toBe(scriptCallsBefore + 1);
+      // Both refusals of the key are logged towards its ban, not merged into one.
+      expect(await refusalsLogged(keyId)).toBe(2);
     });
 
     it.each(['/health/live', '/health/ready', '/metrics', '/docs/openapi.json'])(

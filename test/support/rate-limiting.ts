@@ -24,6 +24,11 @@ export function redisNowMs(): Promise<number> {
   });
 }
 
+/** How many refusals of an API key the limiter holds towards banning it. */
+export function refusalsLogged(keyId: number): Promise<number> {
+  return withRedis((redis) => redis.zcard(`rate-limit:refusals:key:${keyId}`));
+}
+
 /** How many scripts Redis has run since it started (EVAL and EVALSHA, from every client). */
 export function scriptCallsSoFar(): Promise<number> {
   return withRedis(async (redis) => {

@@ -9,6 +9,8 @@ import { RateLimitDecision, secondsUntil, WindowSpec } from './rate-windows';
 const COMMAND = 'rateLimitDecide';
 type DecideCommand = (keyCount: number, ...args: Array<string | number>) => Promise<number[]>;
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+/** Bounds how long one script call holds Redis when requests pile up behind a slow one. */
+const MAX_DECISIONS_PER_CALL = 200;
 
 /** One request's part of a batch: its windows, and the key whose refusals count towards its ban. */
 interface DecisionRequest {
@@ -19,14 +21,19 @@ interface DecisionRequest {
 /**
  * Rate-limit state in Redis: one script call (EVALSHA) decides every window and ban of every request
  * that arrived together: one command, one reply and one command timeout for them all, where a call per
- * request cost the api most of its CPU on a 429. Runs on the shared request-path connection, which fails
- * fast: no offline queue and a command timeout, so a dead or frozen Redis surfaces as an error within
- * REDIS_COMMAND_TIMEOUT_MS.
+ * request cost the api most of its CPU on a 429. A call that fails fails all of its requests. Runs on the
+ * shared request-path connection, which fails fast: no offline queue and a command timeout, so a dead or
+ * frozen Redis surfaces as an error within REDIS_COMMAND_TIMEOUT_MS (twice that for requests that arrived
+ * while the call before theirs was waiting).
  */
 @Injectable()
 export class RateLimitStore implements ThrottlerStorage {
   private readonly decide: DecideCommand;
-  private readonly batches = new Batcher<DecisionRequest, RateLimitDecision>((requests) => this.decideAll(requests), 0);
+  private readonly batches = new Batcher<DecisionRequest, RateLimitDecision>(
+    (requests) => this.decideAll(requests),
+    0,
+    MAX_DECISIONS_PER_CALL,
+  );
 
   constructor(
     @Inject(REDIS) redis: Redis,

@@ -33,6 +33,18 @@ describe('Batcher', () => {
     expect(run.mock.calls).toEqual([[['a']], [['b', 'c']]]);
   });
 
+  it('starts a full batch at once, and gathers what follows into the next, which keeps its own delay', async () => {
+    jest.useFakeTimers();
+    const run = jest.fn<Promise<void>, [string[]]>().mockResolvedValue(undefined);
+    const batcher = new Batcher<string>(run, 10, 2);
+    const added = ['a', 'b', 'c', 'd', 'e'].map((item) => batcher.add(item));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(run.mock.calls).toEqual([[['a', 'b']], [['c', 'd']]]);
+    await jest.advanceTimersByTimeAsync(10);
+    await Promise.all(added);
+    expect(run.mock.calls).toEqual([[['a', 'b']], [['c', 'd']], [['e']]]);
+  });
+
   it('flush runs at once and resolves when the batch is done', async () => {
     const { run, batcher } = setUp(60_000);
     void batcher.add('a');

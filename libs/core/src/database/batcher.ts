@@ -24,16 +24,23 @@ export class Batcher<T, R = void> {
    *   there is none to give); its rejection rejects every `add` of the batch.
    * @param delayMs how long a new batch waits for company before it runs; 0 runs it once the
    *   requests that arrived together are all read.
+   * @param maxItems a batch this full starts without waiting for its delay, and the next items open
+   *   another, which follows it.
    */
   constructor(
     private readonly run: (items: T[]) => Promise<R[] | void>,
     private readonly delayMs: number,
+    private readonly maxItems = Infinity,
   ) {}
 
   /** Resolves with the item's result once the batch holding it has run; rejects when that batch fails. */
   async add(item: T): Promise<R> {
     const batch = this.open ?? this.openBatch();
     const index = batch.items.push(item) - 1;
+    if (batch.items.length >= this.maxItems) {
+      this.startNow?.();
+      this.close(batch);
+    }
     const results = await batch.done;
     return results?.[index] as R;
   }
@@ -53,10 +60,7 @@ export class Batcher<T, R = void> {
     });
     const batch: Batch<T, R> = { items: [], done: Promise.resolve() };
     batch.done = Promise.all([due, this.previous]).then(() => {
-      // From here on, new items open the next batch.
-      this.open = undefined;
-      this.startNow = undefined;
-      clearTimeout(this.timer);
+      this.close(batch);
       return this.run(batch.items).then((results) => {
         if (results && results.length !== batch.items.length)
           throw new Error(`a batch gave ${results.length} results for ${batch.items.length} items`);
@@ -66,5 +70,13 @@ export class Batcher<T, R = void> {
     this.previous = batch.done.then(ignore, ignore);
     this.open = batch;
     return batch;
+  }
+
+  /** From here on, new items open the next batch. */
+  private close(batch: Batch<T, R>): void {
+    if (this.open !== batch) return;
+    this.open = undefined;
+    this.startNow = undefined;
+    clearTimeout(this.timer);
   }
 }

@@ -32,3 +32,11 @@ export function dataSourceOptions(env: Environment): DataSourceOptions {
     },
   };
 }
+
+/**
+ * For migrations, at start-up and from the TypeORM CLI alike: one connection, and none of the request
+ * path's limits, since a migration may rightly run long (an index over a large table).
+ */
+export function migrationDataSourceOptions(env: Environment): DataSourceOptions {
+  return { ...dataSourceOptions(env), extra: { max: 1 } };
+}

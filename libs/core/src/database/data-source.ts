@@ -2,6 +2,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { validateEnvironment } from '../config/environment';
-import { dataSourceOptions } from './data-source-options';
+import { migrationDataSourceOptions } from './data-source-options';
 
-export default new DataSource(dataSourceOptions(validateEnvironment(process.env)));
+export default new DataSource(migrationDataSourceOptions(validateEnvironment(process.env)));

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Client, escapeIdentifier } from 'pg';
 import { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment';
-import { dataSourceOptions } from './data-source-options';
+import { migrationDataSourceOptions } from './data-source-options';
 
 // Arbitrary constant shared by every process: serialises migrations when several start at once.
 const MIGRATION_LOCK_KEY = 7_310_442_001;
@@ -33,7 +33,7 @@ export async function prepareDatabase(env: Environment): Promise<void> {
 
   const lock = new Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5000 });
   await lock.connect();
-  const dataSource = new DataSource({ ...dataSourceOptions(env), entities: [], extra: { max: 1 } });
+  const dataSource = new DataSource({ ...migrationDataSourceOptions(env), entities: [] });
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await dataSource.initialize();

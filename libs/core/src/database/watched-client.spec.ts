@@ -15,9 +15,11 @@ function message(type: string, body: Buffer = Buffer.alloc(0)): Buffer {
 const AUTHENTICATION_OK = message('R', Buffer.alloc(4));
 const READY_FOR_QUERY = message('Z', Buffer.from('I'));
 
+const SLOW_ANSWER_MS = 700;
+
 /**
- * Just enough of PostgreSQL's protocol to log in and to answer simple queries, except those naming
- * `hang`, which it never answers, as a frozen server would not.
+ * Just enough of PostgreSQL's protocol to log in and to answer simple queries: those naming `slow`
+ * after SLOW_ANSWER_MS, those naming `hang` never, as a frozen server would not.
  */
 async function fakePostgres(): Promise<Server> {
   const server = createServer((socket: Socket) => {
@@ -27,7 +29,9 @@ async function fakePostgres(): Promise<Server> {
         loggedIn = true;
         socket.write(Buffer.concat([AUTHENTICATION_OK, READY_FOR_QUERY]));
       } else if (!data.toString().includes('hang')) {
-        socket.write(Buffer.concat([message('C', Buffer.from('SELECT 0\0')), READY_FOR_QUERY]));
+        const answer = () => socket.write(Buffer.concat([message('C', Buffer.from('SELECT 0\0')), READY_FOR_QUERY]));
+        if (data.toString().includes('slow')) setTimeout(answer, SLOW_ANSWER_MS);
+        else answer();
       }
     });
     socket.on('error', () => undefined);
@@ -42,17 +46,22 @@ describe('WatchedClient', () => {
   /** Used as the pool uses it: through pg's own signatures. */
   let client: Client;
 
-  beforeEach(async () => {
-    server = await fakePostgres();
-    client = new WatchedClient({
+  async function connect(unansweredAfterMs: number): Promise<Client> {
+    const connected = new WatchedClient({
       host: '127.0.0.1',
       port: (server.address() as AddressInfo).port,
       user: 'test',
-      unansweredAfterMs: UNANSWERED_AFTER_MS,
+      unansweredAfterMs,
     });
     // The pool listens for this in the apps: the connection's loss is also reported as an event.
-    client.on('error', () => undefined);
-    await client.connect();
+    connected.on('error', () => undefined);
+    await connected.connect();
+    return connected;
+  }
+
+  beforeEach(async () => {
+    server = await fakePostgres();
+    client = await connect(UNANSWERED_AFTER_MS);
   });
 
   afterEach(async () => {
@@ -66,6 +75,16 @@ describe('WatchedClient', () => {
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toBe('Connection terminated unexpectedly');
     expect(isDependencyUnavailable(error)).toBe(true);
+  });
+
+  it('gives a statement queued behind others its own deadline, from when it is sent', async () => {
+    await client.end();
+    // Each answer comes within the deadline; the three together take longer than it.
+    client = await connect(SLOW_ANSWER_MS + 300);
+
+    const queued = await Promise.allSettled([1, 2, 3].map((n) => client.query(`SELECT ${n} AS slow`)));
+
+    expect(queued.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
   });
 
   it('leaves an idle connection alone, however long it waits for its next statement', async () => {

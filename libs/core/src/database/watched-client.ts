@@ -31,18 +31,23 @@ export class WatchedClient extends Client {
   /** pg's own state, missing from its type definitions: false while a statement awaits its answer. */
   declare readonly readyForQuery: boolean;
   private readonly unansweredAfterMs: number;
-  /** When the last statement was sent (or queued, behind another). */
+  /** When the statement now running was sent; 0 before the first. */
   private sentAt = 0;
 
   constructor(config: WatchedClientConfig) {
     super(config);
     this.unansweredAfterMs = config.unansweredAfterMs ?? UNANSWERED_AFTER_MS;
+    // pg sends a statement queued behind another as soon as PostgreSQL has answered that one.
+    this.connection.on('readyForQuery', () => {
+      this.sentAt = Date.now();
+    });
     this.once('end', () => WatchedClient.forget(this));
   }
 
   // pg's overloads (callback, promise, submittable) all pass through untouched.
   override query(...args: unknown[]): never {
-    this.sentAt = Date.now();
+    // A client that is not ready queues the statement, whose clock starts when it is sent.
+    if (this.readyForQuery) this.sentAt = Date.now();
     WatchedClient.watch(this);
     return Reflect.apply(super.query, this, args) as never;
   }
@@ -64,7 +69,7 @@ export class WatchedClient extends Client {
     const now = Date.now();
     for (const client of this.busy) {
       if (client.readyForQuery) this.forget(client);
-      else if (now - client.sentAt > client.unansweredAfterMs) {
+      else if (client.sentAt > 0 && now - client.sentAt > client.unansweredAfterMs) {
         this.logger.warn(`no answer to a statement for ${now - client.sentAt} ms: closing its connection`);
         this.forget(client);
         client.connection.stream.destroy();
