@@ -11,7 +11,7 @@ import { measureDelivery } from './delivery';
 import { HTTP_SCENARIOS, HttpScenario, ScenarioContext } from './scenarios';
 import { monotonicMicros, ProfileSummary, summariseProfile } from './support/cpu-profile';
 import { createAccount, resetStores, seedAccounts, seedPets, storesFor, withClient } from './support/database';
-import { LoadRequest, measure, medianBy, runLoad, ScenarioRuns } from './support/load';
+import { addUsage, LoadRequest, Measured, measureInTurns, medianBy, runLoad, ScenarioRuns } from './support/load';
 import { BUILD_ROOT, cpuCount, freePort, ServerProcess, startServer } from './support/processes';
 import { BenchResults, markdown, ScenarioResult, TargetResult } from './support/report';
 import { seededPet } from './support/seeded-pets';
@@ -73,11 +73,12 @@ async function startApp(app: 'api' | 'messages', extra: Record<string, string> =
   return { server, url: `http://127.0.0.1:${port}` };
 }
 
-/** A scenario's figures; `ratio` is filled in once the reference has been measured a second time. */
+/** A scenario's figures, as a ratio to the reference's rate over the same turns (its own median when absent). */
 function toResult(
   scenario: { name: string; title: string; counted?: number },
   measured: ScenarioRuns,
   server: string,
+  reference?: ScenarioRuns,
 ): ScenarioResult {
   const rate = (run: ScenarioRuns['median']) =>
     scenario.counted ? (run.statuses[scenario.counted] ?? 0) / run.seconds : run.perSecond;
@@ -93,7 +94,8 @@ function toResult(
     title: scenario.title,
     perSecond: median,
     runsPerSecond: rates,
-    ratio: 1,
+    referencePerSecond: reference?.median.perSecond ?? median,
+    ratio: reference ? median / reference.median.perSecond : 1,
     counted: scenario.counted,
     latencyMs: measured.median.latencyMs,
     cpuMicrosPerRequest: (1e6 * (measured.usage.cpuSec[server] ?? 0)) / requests,
@@ -104,27 +106,47 @@ function toResult(
   };
 }
 
-/** The reference app's static page, or with `fromStores` its page read through raw pg after one EVALSHA. */
-async function measureReference(fromStores = false): Promise<ScenarioRuns> {
-  log(fromStores ? 'ceiling: the reference app with raw pg and one EVALSHA' : 'reference app');
+/** A load to measure: a scenario's requests, or the ceiling's, and the process that answers them. */
+interface Measurable {
+  name: string;
+  title: string;
+  counted?: number;
+  load: Measured;
+}
+
+/** Scenarios whose figures the targets compare with each other's, so they are measured in the same turns. */
+const COMPARED = ['list-20', 'deep-page', 'limiter-hot'];
+
+/**
+ * The groups measured in turns with the reference: the compared scenarios together, every other one
+ * alone. Each group's ratios are to the reference's runs in its own turns.
+ */
+function measuredTogether(measurable: Measurable[]): Measurable[][] {
+  const compared = measurable.filter(({ name }) => COMPARED.includes(name));
+  const groups: Measurable[][] = [];
+  for (const one of measurable) {
+    if (!COMPARED.includes(one.name)) groups.push([one]);
+    else if (one === compared[0]) groups.push(compared);
+  }
+  return groups;
+}
+
+/** The reference app serving its static page, or with `fromStores` its page read through raw pg after one EVALSHA. */
+async function startReference(fromStores: boolean): Promise<{ server: ServerProcess; spec: Measured['spec'] }> {
   const port = await freePort();
   const path = fromStores ? '/pets-from-stores' : '/pets';
   const stores = { BENCH_DATABASE_URL: STORES.databaseUrl, BENCH_REDIS_URL: STORES.redisUrl };
-  const reference = await startServer('reference', join('bench', 'reference-app.js'), {
+  const name = fromStores ? 'ceiling' : 'reference';
+  const server = await startServer(name, join('bench', 'reference-app.js'), {
     core: 0,
     env: { BENCH_PORT: String(port), ...(fromStores ? stores : {}) },
     ready: { url: `http://127.0.0.1:${port}${path}` },
-    logFile: join(logDir, 'reference.log'),
+    logFile: join(logDir, `${name}.log`),
   });
-  try {
-    return await measure(
-      { url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, requests: [{ method: 'GET', path }] },
-      timing,
-      [reference],
-    );
-  } finally {
-    await reference.stop();
-  }
+  return {
+    server,
+    spec: { url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, requests: [{ method: 'GET', path }] },
+  };
 }
 
 /** A CPU profile of a fresh server process while the scenario's load runs, start-up and warm-up left out. */
@@ -279,7 +301,8 @@ async function main(): Promise<void> {
   const seededKeys = await seedAccounts(STORES, settings.seedAccounts);
   log(`seeded in ${Math.round((Date.now() - started) / 1000)} s`);
 
-  const before = await measureReference();
+  const reference = await startReference(false);
+  const ceiling = selected.has('ceiling') ? await startReference(true) : undefined;
   const api = await startApp('api');
   const messages = await startApp('messages');
   const context: ScenarioContext = {
@@ -294,55 +317,54 @@ async function main(): Promise<void> {
   const expected = JSON.stringify(Array.from({ length: 20 }, (_, i) => seededPet(i + 1)));
   if ((await firstPage.text()) !== expected) throw new Error('the api answers another first page than the reference');
 
-  const scenarios: ScenarioResult[] = [];
-  if (selected.has('ceiling'))
-    scenarios.push(
-      toResult(
-        { name: 'ceiling', title: 'Ceiling: the reference reading its page with raw pg after one EVALSHA' },
-        await measureReference(true),
-        'reference',
-      ),
-    );
+  const measurable: Measurable[] = [];
+  if (ceiling)
+    measurable.push({
+      name: 'ceiling',
+      title: 'Ceiling: the reference reading its page with raw pg after one EVALSHA',
+      load: ceiling,
+    });
   const servers: Record<HttpScenario['server'], ServerProcess> = { api: api.server, messages: messages.server };
+  for (const scenario of HTTP_SCENARIOS.filter(({ name }) => selected.has(name))) {
+    const server = servers[scenario.server];
+    const url = context[scenario.server === 'api' ? 'apiUrl' : 'messagesUrl'];
+    measurable.push({
+      ...scenario,
+      load: {
+        server,
+        spec: { url, connections: CONNECTIONS, requests: await scenario.requests(context), dealt: scenario.dealt },
+      },
+    });
+  }
+
+  const scenarios: ScenarioResult[] = [];
+  const referenceRuns: ScenarioRuns[] = [];
   try {
-    for (const scenario of HTTP_SCENARIOS.filter(({ name }) => selected.has(name))) {
-      log(scenario.name);
-      const server = servers[scenario.server];
-      // Request logs are kept for one scenario at a time: enough to explain a failure, not gigabytes.
-      truncateSync(server.logFile);
-      const measured = await measure(
-        {
-          url: context[scenario.server === 'api' ? 'apiUrl' : 'messagesUrl'],
-          connections: CONNECTIONS,
-          requests: await scenario.requests(context),
-          dealt: scenario.dealt,
-        },
-        timing,
-        [server],
-      );
-      scenarios.push(toResult(scenario, measured, scenario.server));
+    const groups = measuredTogether(measurable);
+    // With no HTTP scenario selected, the reference is still measured: the report is made of ratios to it.
+    for (const group of groups.length > 0 ? groups : [[]]) {
+      log(['reference', ...group.map(({ name }) => name)].join(', '));
+      // Request logs are kept for one group at a time: enough to explain a failure, not gigabytes.
+      for (const { load } of group) truncateSync(load.server.logFile);
+      const [ownReference, ...measured] = await measureInTurns([reference, ...group.map(({ load }) => load)], timing);
+      referenceRuns.push(ownReference!);
+      for (const [index, scenario] of group.entries()) {
+        scenarios.push(toResult(scenario, measured[index]!, scenario.load.server.name, ownReference));
+      }
     }
   } finally {
-    await api.server.stop();
+    await Promise.all([api.server.stop(), reference.server.stop(), ceiling?.server.stop()]);
   }
-  const after = await measureReference();
-  // Measured before and after the scenarios, so a machine that got busier or quieter meanwhile
-  // moves the reference as it moved them; the median over both sets of runs is the baseline.
-  const both = [...before.runs, ...after.runs];
+  const allReferenceRuns = referenceRuns.flatMap(({ runs }) => runs);
   const referenceResult = toResult(
-    { name: 'reference', title: 'Reference: bare NestJS, static 20 pets (before and after)' },
+    { name: 'reference', title: 'Reference: bare NestJS, static 20 pets (every run, in turns with the scenarios)' },
     {
-      runs: both,
-      median: medianBy(both, (run) => run.perSecond),
-      usage: {
-        peakRssMiB: { reference: Math.max(before.usage.peakRssMiB.reference!, after.usage.peakRssMiB.reference!) },
-        cpuSec: { reference: before.usage.cpuSec.reference! + after.usage.cpuSec.reference! },
-        storesCpuSec: before.usage.storesCpuSec + after.usage.storesCpuSec,
-      },
+      runs: allReferenceRuns,
+      median: medianBy(allReferenceRuns, (run) => run.perSecond),
+      usage: referenceRuns.map(({ usage }) => usage).reduce(addUsage),
     },
     'reference',
   );
-  for (const scenario of scenarios) scenario.ratio = scenario.perSecond / referenceResult.perSecond;
 
   const delivery = selected.has('delivery')
     ? await (async () => {

@@ -53,7 +53,7 @@ export interface ScenarioRuns {
   runs: LoadResult[];
   /** The run with the median rate, whose latencies are reported with it. */
   median: LoadResult;
-  /** Peak RSS and CPU time of each server process over the measured runs. */
+  /** Peak RSS and CPU time of the server process over the measured runs, and the stores' CPU meanwhile. */
   usage: ProcessUsage;
 }
 
@@ -62,15 +62,41 @@ export function medianBy<T>(items: T[], value: (item: T) => number): T {
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
-/** A warm-up run (discarded), then `runs` measured runs, sampling the servers' RSS meanwhile. */
-export async function measure(
-  spec: Omit<LoadSpec, 'durationSec'>,
+/** One load and the server process that answers it. */
+export interface Measured {
+  spec: Omit<LoadSpec, 'durationSec'>;
+  server: ServerProcess;
+}
+
+export function addUsage(total: ProcessUsage, run: ProcessUsage): ProcessUsage {
+  const sum: ProcessUsage = { peakRssMiB: { ...total.peakRssMiB }, cpuSec: { ...total.cpuSec }, storesCpuSec: 0 };
+  for (const [name, peak] of Object.entries(run.peakRssMiB))
+    sum.peakRssMiB[name] = Math.max(sum.peakRssMiB[name] ?? 0, peak);
+  for (const [name, seconds] of Object.entries(run.cpuSec)) sum.cpuSec[name] = (sum.cpuSec[name] ?? 0) + seconds;
+  sum.storesCpuSec = total.storesCpuSec + run.storesCpuSec;
+  return sum;
+}
+
+/**
+ * Measures loads in turns: a warm-up run of each (discarded), then `runs` turns, each running every
+ * load once, one after another. Loads measured together thus see the same machine, however busy it
+ * gets meanwhile, which is what makes their figures comparable on a machine others share.
+ */
+export async function measureInTurns(
+  loads: Measured[],
   timing: { warmUpSec: number; runSec: number; runs: number },
-  servers: ServerProcess[],
-): Promise<ScenarioRuns> {
-  await runLoad({ ...spec, durationSec: timing.warmUpSec });
-  const watch = watchProcesses(servers);
-  const runs: LoadResult[] = [];
-  for (let i = 0; i < timing.runs; i++) runs.push(await runLoad({ ...spec, durationSec: timing.runSec }));
-  return { runs, median: medianBy(runs, (run) => run.perSecond), usage: watch.stop() };
+): Promise<ScenarioRuns[]> {
+  for (const { spec } of loads) await runLoad({ ...spec, durationSec: timing.warmUpSec });
+  const measured = loads.map(() => ({
+    runs: [] as LoadResult[],
+    usage: { peakRssMiB: {}, cpuSec: {}, storesCpuSec: 0 } as ProcessUsage,
+  }));
+  for (let turn = 0; turn < timing.runs; turn++) {
+    for (const [index, { spec, server }] of loads.entries()) {
+      const watch = watchProcesses([server]);
+      measured[index]!.runs.push(await runLoad({ ...spec, durationSec: timing.runSec }));
+      measured[index]!.usage = addUsage(measured[index]!.usage, watch.stop());
+    }
+  }
+  return measured.map(({ runs, usage }) => ({ runs, median: medianBy(runs, (run) => run.perSecond), usage }));
 }

@@ -9,7 +9,9 @@ export interface ScenarioResult {
   /** Median over the measured runs of the answers per second (only `counted` ones when set). */
   perSecond: number;
   runsPerSecond: number[];
-  /** perSecond divided by the reference app's. */
+  /** The reference app's median answers per second over the runs measured in turns with this scenario. */
+  referencePerSecond: number;
+  /** perSecond divided by referencePerSecond. */
   ratio: number;
   counted?: number;
   latencyMs: LoadResult['latencyMs'];
@@ -61,6 +63,7 @@ export function markdown(results: BenchResults): string {
     `${scenario.title}${scenario.name === 'reference' ? '' : ` (\`${scenario.name}\`)`}`,
     `${fixed(scenario.perSecond)}${scenario.counted ? ` (${scenario.counted}s)` : ''}`,
     `${fixed(scenario.ratio, 2)}×`,
+    fixed(scenario.referencePerSecond),
     ms(scenario.latencyMs.p50),
     ms(scenario.latencyMs.p99),
     ms(scenario.latencyMs.p999),
@@ -74,8 +77,11 @@ export function markdown(results: BenchResults): string {
   const sections = [
     `## Benchmark ${results.date}`,
     `${machine}. \`${results.command}\` took ${fixed(results.durationSec)} s. Server pinned to core 0, autocannon ` +
-      `(50 connections) to core 1; warm-up ${results.settings.warmUpSec} s, then ${results.settings.runs} runs of ` +
-      `${results.settings.runSec} s, median run reported. Server CPU µs/req is the CPU time the server process ` +
+      `(50 connections) to core 1. Each scenario is measured in turns with the reference app: a warm-up of ` +
+      `${results.settings.warmUpSec} s each, then ${results.settings.runs} turns of one ${results.settings.runSec} s ` +
+      "run each, the median run reported; its ratio is to the reference's median over the same turns, so both saw " +
+      'the same machine (the first page, the deep page and the 1,000-account limiter run share their turns, since ' +
+      'targets compare them). Server CPU µs/req is the CPU time the server process ' +
       'spent per answer over the runs: less moved by other work on the machine than req/s. PostgreSQL + Redis ' +
       'CPU µs/req is what the stores spent meanwhile, per answer, on the same two cores.',
     table(
@@ -83,6 +89,7 @@ export function markdown(results: BenchResults): string {
         'Scenario',
         'req/s',
         '× reference',
+        'reference req/s, same turns',
         'p50 ms',
         'p99 ms',
         'p99.9 ms',
