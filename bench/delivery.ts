@@ -158,30 +158,32 @@ export async function measureDelivery(options: DeliveryOptions): Promise<Deliver
     { name: 'worker-1', title: '1 worker process, log transport, default concurrency', workers: 1 },
     { name: 'worker-2', title: '2 worker processes, log transport, default concurrency', workers: 2 },
   ];
-  const results: DeliveryVariant[] = [];
-  for (const variant of variants) {
-    const runs: number[] = [];
-    let peakRssMiB = 0;
-    for (let run = 0; run < options.runs; run++) {
+  const measured = variants.map(() => ({ runs: [] as number[], peakRssMiB: 0 }));
+  // In turns, like the HTTP scenarios: each variant's runs see the machine as the bare worker's do.
+  for (let run = 0; run < options.runs; run++) {
+    for (const [index, variant] of variants.entries()) {
       await clear(options);
       if (variant.workers === 'bare') await loadForBareWorker(options);
       else await acceptThroughApp(options);
       const workers = await startWorkers(options, variant.workers);
       try {
-        runs.push(await drainRate(options));
-        peakRssMiB = Math.max(peakRssMiB, ...workers.map((worker) => worker.peakRssMiB()));
+        measured[index]!.runs.push(await drainRate(options));
+        measured[index]!.peakRssMiB = Math.max(
+          measured[index]!.peakRssMiB,
+          ...workers.map((worker) => worker.peakRssMiB()),
+        );
       } finally {
         await Promise.all(workers.map((worker) => worker.stop()));
       }
     }
-    results.push({
-      name: variant.name,
-      title: variant.title,
-      runs,
-      perSecond: medianBy(runs, (rate) => rate),
-      peakRssMiB,
-    });
   }
+  const results: DeliveryVariant[] = variants.map((variant, index) => ({
+    name: variant.name,
+    title: variant.title,
+    runs: measured[index]!.runs,
+    perSecond: medianBy(measured[index]!.runs, (rate) => rate),
+    peakRssMiB: measured[index]!.peakRssMiB,
+  }));
   await clear(options);
   return results;
 }

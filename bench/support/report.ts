@@ -101,7 +101,7 @@ export function markdown(results: BenchResults): string {
       http,
     ),
     `### Message delivery (accept → sent, ${fixed(Number(results.settings.deliveryMessages))} messages, ` +
-      `${results.settings.deliveryRuns} run(s))`,
+      `${results.settings.deliveryRuns} run(s) of each, in turns)`,
     table(
       ['Variant', 'messages/s', '× bare worker', 'runs', 'peak RSS MiB'],
       results.delivery.map((variant) => [
