@@ -56,6 +56,8 @@ const logDir = mkdtempSync(join(tmpdir(), 'pet-bench-'));
 const appEnv = { DATABASE_URL: STORES.databaseUrl, REDIS_URL: STORES.redisUrl, DATABASE_MIGRATE_ON_START: 'true' };
 const timing = { warmUpSec: settings.warmUpSec, runSec: settings.runSec, runs: settings.runs };
 
+const count = (value: number) => value.toLocaleString('en-US');
+
 function log(message: string): void {
   console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 }
@@ -114,8 +116,20 @@ interface Measurable {
   load: Measured;
 }
 
-/** Scenarios whose figures the targets compare with each other's, so they are measured in the same turns. */
-const COMPARED = ['list-20', 'deep-page', 'limiter-hot'];
+/** The targets that compare two scenarios with each other: both are measured in the same turns. */
+const COMPARISONS = [
+  {
+    first: 'list-20',
+    second: 'deep-page',
+    what: () => `First page and a deep page (${count(settings.seedPets)} pets)`,
+  },
+  {
+    first: 'list-20',
+    second: 'limiter-hot',
+    what: () => `Limiter with ${count(settings.seedAccounts)} accounts vs one`,
+  },
+];
+const COMPARED = COMPARISONS.flatMap(({ first, second }) => [first, second]);
 
 /**
  * The groups measured in turns with the reference: the compared scenarios together, every other one
@@ -223,8 +237,7 @@ function targets(results: BenchResults): TargetResult[] {
   ratio('create-pet', 0.15, '`POST /v1/pets`');
   ratio('send-message', 0.15, '`POST /messages` accept');
   ratio('rate-limited', 0.4, '429 answers');
-  within('list-20', 'deep-page', `First page and a deep page (${settings.seedPets.toLocaleString('en-US')} pets)`);
-  within('list-20', 'limiter-hot', `Limiter with ${settings.seedAccounts.toLocaleString('en-US')} accounts vs one`);
+  for (const { first, second, what } of COMPARISONS) within(first, second, what());
   const [bare, worker] = [results.delivery[0], results.delivery[1]];
   if (bare && worker)
     found.push({

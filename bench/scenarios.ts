@@ -47,7 +47,7 @@ async function nextLink(url: string, key: string): Promise<string> {
   return link;
 }
 
-/** Every HTTP scenario, in the order they run (the reference app's run comes first, separately). */
+/** Every HTTP scenario, in the order they run, each in turns with the reference app (bench/run.ts). */
 export const HTTP_SCENARIOS: HttpScenario[] = [
   {
     name: 'list-20',
