@@ -67,6 +67,20 @@ export const HTTP_SCENARIOS: HttpScenario[] = [
     },
   },
   {
+    name: 'pages-spread',
+    title: 'GET /v1/pets?limit=20, 1,000 pages across the catalogue (none read together)',
+    server: 'api',
+    dealt: true,
+    // The first page comes from every client alike, and requests for one page in a batch share its
+    // read: this shows what a page costs when no other request asks for it at the same time.
+    requests: ({ key, seedPets }) =>
+      Array.from({ length: 1000 }, (_, i) => ({
+        method: 'GET',
+        path: `/v1/pets?limit=20&cursor=${encodeCursor(1 + Math.floor((seedPets * i) / 1000))}`,
+        headers: bearer(key),
+      })),
+  },
+  {
     name: 'list-available-100',
     title: 'GET /v1/pets?status=available&limit=100',
     server: 'api',

@@ -234,6 +234,28 @@ describe('pets and categories', () => {
       expect(together).toEqual([...alone, ...alone]);
     });
 
+    it('reads a page asked for many times at once only once per statement, answering each request with it', async () => {
+      const alone = await app.http.get('/v1/pets?limit=3').set(account.auth).expect(200);
+      const statements = jest.spyOn(app.app.get(Sql), 'rows');
+      const together = await Promise.all(
+        Array.from({ length: 20 }, () => app.http.get('/v1/pets?limit=3').set(account.auth).expect(200)),
+      );
+      // Each statement's pages, as its parameter arrays (status, after id, rows) give them.
+      const pagesRead = statements.mock.calls
+        .filter(([text]) => text.includes('FROM pets'))
+        .map(([, parameters]) => {
+          const [statuses, afterIds, rowCounts] = parameters as [unknown[], unknown[], unknown[]];
+          return statuses.map((status, i) => `${status}/${afterIds[i]}/${rowCounts[i]}`);
+        });
+      statements.mockRestore();
+      for (const pages of pagesRead) expect(new Set(pages).size).toBe(pages.length);
+      expect(pagesRead.flat().length).toBeLessThan(together.length);
+      for (const response of together) {
+        expect(response.body).toEqual(alone.body);
+        expect(response.headers.link).toBe(alone.headers.link);
+      }
+    });
+
     it('lists a pet as soon as its creation was answered, while other pages are being read', async () => {
       for (let i = 0; i < 5; i++) {
         const reading = Promise.all(Array.from({ length: 10 }, () => app.http.get('/v1/pets').set(account.auth)));

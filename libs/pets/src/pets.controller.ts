@@ -44,7 +44,7 @@ export class PetsController {
     @Query() query: ListPetsQueryDto,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<PetDto[]> {
+  ): Promise<readonly PetDto[]> {
     const page = await this.pets.list({
       limit: query.limit,
       status: query.status,

@@ -17,12 +17,14 @@ function toPet(row: PetRow): PetDto {
   return { id: Number(row.id), name: row.name, categoryId: Number(row.category_id), status: row.status };
 }
 
-/** A page to read: `rows` pets after `afterId`, of one status or any. */
+/** A page to read: up to `limit` pets after `afterId`, of one status or any. */
 interface PageRead {
   status?: PetStatus;
   afterId: number;
-  rows: number;
+  limit: number;
 }
+
+const pageKey = (page: PageRead) => `${page.status ?? ''} ${page.afterId} ${page.limit}`;
 
 /**
  * Every page of a batch in one statement, each a LATERAL subquery over its own index: the primary key
@@ -44,10 +46,17 @@ const READ_PAGES = `
    ) p
    ORDER BY q.position, p.id`;
 
+/** Shared by every request for the same page in a batch: read-only. */
 export interface PetPage {
-  pets: PetDto[];
+  readonly pets: readonly PetDto[];
   /** Id of the last pet returned, when more follow. */
-  lastId?: number;
+  readonly lastId?: number;
+}
+
+/** `rows` holds one row beyond the page when another page follows. */
+function toPage(rows: PetRow[], limit: number): PetPage {
+  const pets = rows.slice(0, limit).map(toPet);
+  return { pets, lastId: rows.length > limit ? pets[pets.length - 1]!.id : undefined };
 }
 
 /**
@@ -59,27 +68,31 @@ export class PetsService {
   /** Pets added close together are inserted with one statement, one commit for them all. */
   private readonly createBatches = new InsertBatcher<NewPetDto, PetDto | undefined>((batch) => this.insert(batch));
   /** Pages asked for close together are read with one statement: one round trip and one plan for them all. */
-  private readonly pageReads = new Batcher<PageRead, PetRow[]>((pages) => this.readPages(pages), 0);
+  private readonly pageReads = new Batcher<PageRead, PetPage>((pages) => this.readPages(pages), 0);
 
   constructor(private readonly sql: Sql) {}
 
-  async list(options: { limit: number; status?: PetStatus; afterId?: number }): Promise<PetPage> {
+  list(options: { limit: number; status?: PetStatus; afterId?: number }): Promise<PetPage> {
     const { limit, status, afterId = 0 } = options;
-    // One row beyond the page tells whether another page follows.
-    const rows = await this.pageReads.add({ status, afterId, rows: limit + 1 });
-    const pets = rows.slice(0, limit).map(toPet);
-    return { pets, lastId: rows.length > limit ? pets[pets.length - 1]!.id : undefined };
+    return this.pageReads.add({ status, afterId, limit });
   }
 
-  private async readPages(pages: PageRead[]): Promise<PetRow[][]> {
+  /**
+   * Requests for the same page in one batch (above all, every client's first page) share its read:
+   * in one statement they would all get the same rows anyway.
+   */
+  private async readPages(requested: PageRead[]): Promise<PetPage[]> {
+    const pages = [...new Map(requested.map((page) => [pageKey(page), page])).values()];
     const rows = await this.sql.rows<PetRow & { position: string }>(READ_PAGES, [
       pages.map((page) => page.status ?? null),
       pages.map((page) => page.afterId),
-      pages.map((page) => page.rows),
+      // One row beyond the page tells whether another page follows.
+      pages.map((page) => page.limit + 1),
     ]);
     const pageRows: PetRow[][] = pages.map(() => []);
     for (const row of rows) pageRows[Number(row.position) - 1]!.push(row);
-    return pageRows;
+    const read = new Map(pages.map((page, i) => [pageKey(page), toPage(pageRows[i]!, page.limit)]));
+    return requested.map((page) => read.get(pageKey(page))!);
   }
 
   async create(pet: NewPetDto): Promise<PetDto> {
