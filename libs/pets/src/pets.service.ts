@@ -24,7 +24,10 @@ interface PageRead {
   limit: number;
 }
 
-const pageKey = (page: PageRead) => `${page.status ?? ''} ${page.afterId} ${page.limit}`;
+/** Which page a read asks for: a status word and two numbers, so the joined key cannot be ambiguous. */
+function pageKey(page: PageRead): string {
+  return `${page.status ?? ''} ${page.afterId} ${page.limit}`;
+}
 
 /**
  * Every page of a batch in one statement, each a LATERAL subquery over its own index: the primary key
