@@ -166,10 +166,11 @@ export async function measureDelivery(options: DeliveryOptions): Promise<Deliver
       if (variant.workers === 'bare') await loadForBareWorker(options);
       else await acceptThroughApp(options);
       const workers = await startWorkers(options, variant.workers);
+      const variantMeasured = measured[index]!;
       try {
-        measured[index]!.runs.push(await drainRate(options));
-        measured[index]!.peakRssMiB = Math.max(
-          measured[index]!.peakRssMiB,
+        variantMeasured.runs.push(await drainRate(options));
+        variantMeasured.peakRssMiB = Math.max(
+          variantMeasured.peakRssMiB,
           ...workers.map((worker) => worker.peakRssMiB()),
         );
       } finally {

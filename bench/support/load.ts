@@ -68,6 +68,7 @@ export interface Measured {
   server: ServerProcess;
 }
 
+/** Two measurements' usage as one: peak RSS the larger, CPU times summed. */
 export function addUsage(total: ProcessUsage, run: ProcessUsage): ProcessUsage {
   const sum: ProcessUsage = { peakRssMiB: { ...total.peakRssMiB }, cpuSec: { ...total.cpuSec }, storesCpuSec: 0 };
   for (const [name, peak] of Object.entries(run.peakRssMiB))
@@ -93,9 +94,10 @@ export async function measureInTurns(
   }));
   for (let turn = 0; turn < timing.runs; turn++) {
     for (const [index, { spec, server }] of loads.entries()) {
+      const loadMeasured = measured[index]!;
       const watch = watchProcesses([server]);
-      measured[index]!.runs.push(await runLoad({ ...spec, durationSec: timing.runSec }));
-      measured[index]!.usage = addUsage(measured[index]!.usage, watch.stop());
+      loadMeasured.runs.push(await runLoad({ ...spec, durationSec: timing.runSec }));
+      loadMeasured.usage = addUsage(loadMeasured.usage, watch.stop());
     }
   }
   return measured.map(({ runs, usage }) => ({ runs, median: medianBy(runs, (run) => run.perSecond), usage }));

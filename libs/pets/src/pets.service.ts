@@ -85,7 +85,18 @@ export class PetsService {
    * in one statement they would all get the same rows anyway.
    */
   private async readPages(requested: PageRead[]): Promise<PetPage[]> {
-    const pages = [...new Map(requested.map((page) => [pageKey(page), page])).values()];
+    const pages: PageRead[] = [];
+    const indexByKey = new Map<string, number>();
+    // For each request, where its page is in `pages`.
+    const pageIndexes = requested.map((page) => {
+      const key = pageKey(page);
+      let index = indexByKey.get(key);
+      if (index === undefined) {
+        index = pages.push(page) - 1;
+        indexByKey.set(key, index);
+      }
+      return index;
+    });
     const rows = await this.sql.rows<PetRow & { position: string }>(READ_PAGES, [
       pages.map((page) => page.status ?? null),
       pages.map((page) => page.afterId),
@@ -94,8 +105,8 @@ export class PetsService {
     ]);
     const pageRows: PetRow[][] = pages.map(() => []);
     for (const row of rows) pageRows[Number(row.position) - 1]!.push(row);
-    const read = new Map(pages.map((page, i) => [pageKey(page), toPage(pageRows[i]!, page.limit)]));
-    return requested.map((page) => read.get(pageKey(page))!);
+    const read = pages.map((page, i) => toPage(pageRows[i]!, page.limit));
+    return pageIndexes.map((index) => read[index]!);
   }
 
   async create(pet: NewPetDto): Promise<PetDto> {
