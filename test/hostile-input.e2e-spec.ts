@@ -194,12 +194,37 @@ describe('hostile input (property-based)', () => {
     expectWellFormed(response, [400]);
   });
 
-  it('refuses a NUL character, which PostgreSQL text cannot hold, in every stored string', async () => {
-    const pet = await app.http.post('/v1/pets').set(account.auth).send({ name: 'Rex\u0000', categoryId: 1 });
+  it.each([
+    ['a NUL character, which PostgreSQL text cannot hold', 'Rex\u0000', 'ci\u0000', 'NUL characters'],
+    ['an unpaired surrogate, which PostgreSQL would store as U+FFFD', 'Rex\ud800', '\udc00ci', 'unpaired surrogates'],
+  ])('refuses %s in every stored string', async (_case, petName, keyName, refused) => {
+    const pet = await app.http.post('/v1/pets').set(account.auth).send({ name: petName, categoryId: 1 });
     expectWellFormed(pet, [400]);
-    expect(pet.body.message).toMatch(/name must not contain NUL characters/);
-    const key = await app.http.post('/v1/keys').set(account.auth).send({ name: 'ci\u0000' });
+    expect(pet.body.message).toContain(`name must not contain ${refused}`);
+    const key = await app.http.post('/v1/keys').set(account.auth).send({ name: keyName });
     expectWellFormed(key, [400]);
-    expect(key.body.message).toMatch(/name must not contain NUL characters/);
+    expect(key.body.message).toContain(`name must not contain ${refused}`);
+  });
+
+  it('counts characters as PostgreSQL does, so a name its column cannot hold is a 400, not a failed insert', async () => {
+    // A variation selector is a character of its own to PostgreSQL, though a length check may skip it.
+    const hundred = '❤\ufe0f'.repeat(50);
+    const created = await app.http.post('/v1/pets').set(account.auth).send({ name: hundred, categoryId: 1 });
+    expectWellFormed(created, [201]);
+    expect(created.body.name).toBe(hundred);
+    const tooLong = await app.http
+      .post('/v1/pets')
+      .set(account.auth)
+      .send({ name: `${hundred}x`, categoryId: 1 });
+    expectWellFormed(tooLong, [400]);
+    expect(tooLong.body.message).toMatch(/name must be 1 to 100 characters/);
+    const key = await app.http
+      .post('/v1/keys')
+      .set(account.auth)
+      .send({ name: `${hundred}x` });
+    expectWellFormed(key, [400]);
+    const email = `${'a\ufe0f'.repeat(16)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(30)}.com`;
+    const signUp = await app.http.post('/v1/accounts').send({ email });
+    expectWellFormed(signUp, [400]);
   });
 });

@@ -105,6 +105,12 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
       }
     });
 
+    it('accepts a message of whitespace only, stored exactly as sent', async () => {
+      const response = await send({ message: ' \n\t ' }).expect(202);
+      expect(response.body.message).toBe(' \n\t ');
+      expect((await storedMessage(response.body.id))!.message).toBe(' \n\t ');
+    });
+
     it('accepts a charset parameter and 1600 characters, counting an emoji as one', async () => {
       const message = '🐶'.repeat(1600);
       const response = await app.http
@@ -120,12 +126,14 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
     it.each([
       ['a missing message', {}, 'message'],
       ['an empty message', { message: '' }, 'message'],
-      ['a message of whitespace only', { message: ' \n\t ' }, 'message'],
       ['a number as message', { message: 42 }, 'message'],
       ['null as message', { message: null }, 'message'],
       ['an array as message', { message: ['hi'] }, 'message'],
       ['a message over 1600 characters', { message: 'x'.repeat(1601) }, 'message'],
       ['a message with a NUL character', { message: 'a\u0000b' }, 'message'],
+      ['a message with an unpaired surrogate', { message: 'a\ud800b' }, 'message'],
+      // 1601 characters to PostgreSQL, which counts each variation selector.
+      ['a message over 1600 characters with variation selectors', { message: `${'❤\ufe0f'.repeat(800)}x` }, 'message'],
       ['an unknown field', { message: 'hi', priority: 'high' }, 'priority'],
     ])('rejects %s with 400 validation_failed naming the field, storing nothing', async (_case, body, field) => {
       const before = await countStored(account.accountId);

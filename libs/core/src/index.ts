@@ -13,7 +13,7 @@ export * from './health/health.controller';
 export * from './health/health.module';
 export * from './http/all-exceptions.filter';
 export * from './http/body-limits';
-export * from './http/has-no-nul.validator';
+export * from './http/text.validators';
 export * from './http/http-app';
 export * from './http/http-core.module';
 export * from './http/json-body.guard';

@@ -6,6 +6,13 @@ import type { PetStatus } from './pet-status';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
+/**
+ * Held by each pet INSERT from before it draws ids until it commits, in every process: ids then
+ * become visible in the order they were drawn, so a reader that has paged past an id never finds a
+ * smaller one committed later (keyset pages would skip it).
+ */
+const PET_IDS_LOCK_KEY = 7_310_442_002;
+
 interface PetRow {
   id: string;
   name: string;
@@ -124,19 +131,28 @@ export class PetsService {
    * The new pets in the batch's order, undefined for a pet naming no existing category: those are
    * left out of the INSERT, so a client's mistake costs the others' batch nothing. RETURNING
    * promises no order, so each row's id is drawn first and the rows are matched to the batch by it.
+   * The ids are drawn under PET_IDS_LOCK_KEY: joining its CTE makes the lock come before any nextval.
    */
   private async insert(batch: NewPetDto[]): Promise<Array<PetDto | undefined>> {
     const rows = await this.sql.rows<PetRow & { position: string }>(
-      `WITH batch AS (
+      `WITH ids_in_commit_order AS (
+         SELECT pg_advisory_xact_lock($4)
+       ), batch AS (
          SELECT nextval('pets_id_seq') AS id, name, category_id, status, position
-           FROM unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS t (name, category_id, status, position)
+           FROM ids_in_commit_order,
+                unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS t (name, category_id, status, position)
        ), inserted AS (
          INSERT INTO pets (id, name, category_id, status)
          SELECT b.id, b.name, b.category_id, b.status FROM batch b JOIN categories c ON c.id = b.category_id
          RETURNING id, name, category_id, status
        )
        SELECT i.id, i.name, i.category_id, i.status, b.position FROM inserted i JOIN batch b USING (id)`,
-      [batch.map((pet) => pet.name), batch.map((pet) => pet.categoryId), batch.map((pet) => pet.status ?? 'available')],
+      [
+        batch.map((pet) => pet.name),
+        batch.map((pet) => pet.categoryId),
+        batch.map((pet) => pet.status ?? 'available'),
+        PET_IDS_LOCK_KEY,
+      ],
     );
     const created: Array<PetDto | undefined> = batch.map(() => undefined);
     for (const row of rows) created[Number(row.position) - 1] = toPet(row);

@@ -1,4 +1,4 @@
-import { AppError, UnroutedRequestLimiter } from '@app/core';
+import { UnroutedRequestLimiter } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { Request, Response } from 'express';
@@ -13,15 +13,8 @@ import { RateLimitGuard } from './rate-limit.guard';
 export class UnroutedRateLimiter implements UnroutedRequestLimiter {
   constructor(private readonly guard: RateLimitGuard) {}
 
-  async limit(request: Request, response: Response): Promise<AppError | undefined> {
-    if (RateLimitGuard.hasDecided(request)) return undefined;
-    const context = new ExecutionContextHost([request, response], UnroutedRateLimiter, this.limit);
-    try {
-      await this.guard.canActivate(context);
-      return undefined;
-    } catch (error) {
-      if (error instanceof AppError) return error;
-      throw error;
-    }
+  async limit(request: Request, response: Response): Promise<void> {
+    if (RateLimitGuard.hasDecided(request)) return;
+    await this.guard.canActivate(new ExecutionContextHost([request, response], UnroutedRateLimiter, this.limit));
   }
 }

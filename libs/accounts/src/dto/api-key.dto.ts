@@ -1,6 +1,6 @@
-import { HasNoNul } from '@app/core';
+import { CharacterCount, IsStorableText } from '@app/core';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import { Transform } from 'class-transformer';
 import type { ApiKeyEntity } from '../api-keys/api-key.entity';
 
@@ -55,8 +55,7 @@ export class CreateApiKeyDto {
   @IsOptional()
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  @HasNoNul()
+  @CharacterCount(1, 100)
+  @IsStorableText()
   name?: string;
 }

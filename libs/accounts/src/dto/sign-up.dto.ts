@@ -1,6 +1,7 @@
+import { CharacterCount } from '@app/core';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { IsEmail, IsString } from 'class-validator';
 import { AccountDto } from './account.dto';
 import { ApiKeyWithSecretDto } from './api-key.dto';
 
@@ -9,7 +10,7 @@ export class SignUpDto {
   @ApiProperty({ format: 'email', maxLength: 254, example: 'alex@example.com' })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
-  @MaxLength(254)
+  @CharacterCount(1, 254)
   @IsEmail()
   email: string;
 }

@@ -120,9 +120,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const context = host.switchToHttp();
     const request = context.getRequest<Request>();
     const response = context.getResponse<Response>();
-    const error = toAppError(exception, request);
-    const refusal = await this.unroutedLimiter()?.limit(request, response);
-    sendError(response, refusal ?? error);
+    let answer = toAppError(exception, request);
+    try {
+      await this.unroutedLimiter()?.limit(request, response);
+    } catch (refusal) {
+      // A rate-limit refusal, or the 503 of a backing service that kept the limiter from deciding.
+      answer = toAppError(refusal, request);
+    }
+    sendError(response, answer);
   }
 
   private unroutedLimiter(): UnroutedRequestLimiter | undefined {

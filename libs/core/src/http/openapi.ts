@@ -19,7 +19,13 @@ export function openApiFrame(env: Environment) {
     .addTag('accounts', 'Sign-up and the caller’s account.')
     .addTag('keys', 'The caller’s API keys.')
     .addTag('messages', 'The message-sending operation, served from its own base address.')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <API_KEY>`.' })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      // Not the JWT that Swagger assumes: an opaque key, pet_live_… or pet_test_….
+      bearerFormat: 'API key',
+      description: 'An API key: `Authorization: Bearer <API_KEY>`.',
+    })
     .build();
 }
 

@@ -1,5 +1,4 @@
 import type { Request, Response } from 'express';
-import type { AppError } from '../errors';
 
 /**
  * Injection token of the rate limiter for requests that fail before any guard runs (unknown routes,
@@ -9,6 +8,9 @@ import type { AppError } from '../errors';
 export const UNROUTED_REQUEST_LIMITER = Symbol('UNROUTED_REQUEST_LIMITER');
 
 export interface UnroutedRequestLimiter {
-  /** Counts the request unless a guard already did; returns the refusal to send instead, if any. */
-  limit(request: Request, response: Response): Promise<AppError | undefined>;
+  /**
+   * Counts the request unless a guard already did. Rejects with the refusal to send instead, or with
+   * whatever kept it from deciding (a backing service down).
+   */
+  limit(request: Request, response: Response): Promise<void>;
 }

@@ -1,6 +1,6 @@
-import { HasNoNul, PageQueryDto } from '@app/core';
+import { CharacterCount, IsStorableText, PageQueryDto } from '@app/core';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
 
 export const MAX_MESSAGE_LENGTH = 1600;
@@ -8,15 +8,14 @@ export const MAX_MESSAGE_LENGTH = 1600;
 @ApiSchema({ name: 'NewMessage' })
 export class SendMessageDto {
   @ApiProperty({
-    description: 'The text to send: 1 to 1600 characters, not only whitespace. It is stored as sent.',
+    description: 'The text to send: 1 to 1600 characters (Unicode code points). It is stored exactly as sent.',
     minLength: 1,
     maxLength: MAX_MESSAGE_LENGTH,
     example: 'Rex has found a home!',
   })
   @IsString()
-  @Matches(/\S/, { message: 'message must not be empty' })
-  @MaxLength(MAX_MESSAGE_LENGTH)
-  @HasNoNul()
+  @CharacterCount(1, MAX_MESSAGE_LENGTH)
+  @IsStorableText()
   message: string;
 }
 

@@ -1,7 +1,7 @@
-import { HasNoNul, PageQueryDto } from '@app/core';
+import { CharacterCount, IsStorableText, PageQueryDto } from '@app/core';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { PET_STATUSES, PetStatus } from '../pet-status';
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
@@ -11,9 +11,8 @@ export class NewPetDto {
   @ApiProperty({ description: 'The animal’s name.', minLength: 1, maxLength: 100, example: 'Rex' })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  @HasNoNul()
+  @CharacterCount(1, 100)
+  @IsStorableText()
   name: string;
 
   @ApiProperty({
