@@ -1,6 +1,6 @@
 import { Sql } from '@app/core';
 import type { TestAccount } from './support/factories';
-import { withDatabase } from './support/database';
+import { shutInsertGate, withDatabase } from './support/database';
 import type { TestHttpApp } from './support/http-app';
 import {
   createAccount,
@@ -217,13 +217,13 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
     let sentIds: string[];
 
     /** Follows `Link: <…>; rel="next"` from the first page to the last. */
-    const walk = async (firstPath: string) => {
+    const walk = async (firstPath: string, auth = lister.auth) => {
       const seen: string[] = [];
       let path: string | undefined = firstPath;
       while (path) {
         const response: { body: Array<{ id: string }>; headers: { link?: string } } = await app.http
           .get(path)
-          .set(lister.auth)
+          .set(auth)
           .expect(200);
         seen.push(...response.body.map((message) => message.id));
         path = /<([^>]+)>; rel="next"/.exec(response.headers.link ?? '')?.[1];
@@ -267,6 +267,52 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
       expect(await walk('/messages?status=queued&limit=1')).toEqual(
         [...sentIds].reverse().filter((id) => id !== sentIds[1]),
       );
+    });
+
+    it('lets a client that asks only for what is newer than it saw miss no message stored by another process', async () => {
+      const reader = await createAccount(app);
+      // A second messages process, with its own batches and connections.
+      const otherProcess = await createMessagesApp();
+      const gate = await shutInsertGate('messages', 'message', 'Late commit');
+      try {
+        // then() sends it now: supertest sends a request only once it is awaited.
+        const late = send({ message: 'Late commit' }, reader.auth)
+          .expect(202)
+          .then((response) => response.body.id as string);
+        await waitFor(() => gate.waitingFor('relation'), 10000, "the late message's INSERT at the gate");
+
+        // The client lists its messages as soon as the other process has accepted a later one…
+        let listed = false;
+        const firstListing = otherProcess.http
+          .post('/messages')
+          .set(reader.auth)
+          .send({ message: 'Early commit' })
+          .expect(202)
+          .then(async () => {
+            const ids = await walk('/messages?limit=100', reader.auth);
+            listed = true;
+            return ids;
+          });
+        // Open the gate once the listing is over, or once the later message is seen waiting for the late one.
+        await waitFor(
+          async () => listed || (await gate.waitingFor('advisory')),
+          10000,
+          'the listing or a waiting INSERT',
+        );
+        await gate.open();
+        const [lateId, listedFirst] = await Promise.all([late, firstListing]);
+
+        // …and later takes only the messages above the newest it had seen.
+        const newer: string[] = [];
+        for (const id of await walk('/messages?limit=100', reader.auth)) {
+          if (id === listedFirst[0]) break;
+          newer.push(id);
+        }
+        expect([...newer, ...listedFirst]).toContain(lateId);
+      } finally {
+        await gate.remove();
+        await otherProcess.close();
+      }
     });
 
     it.each(['limit=0', 'limit=101', 'limit=ten', 'status=lost', 'cursor=not-a-cursor', 'unknown=1'])(

@@ -1,12 +1,10 @@
 import { AccountsService } from '@app/accounts';
 import { Clock, Sql } from '@app/core';
-import { Client } from 'pg';
 import { createApiApp } from './support/api-app';
-import { truncatePets } from './support/database';
+import { shutInsertGate, truncatePets } from './support/database';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { waitFor } from './support/processes';
-import { TEST_DATABASE_URL } from './support/test-env';
 
 const SUNSET = Date.parse('2030-12-05T00:00:00Z');
 
@@ -272,29 +270,10 @@ describe('pets and categories', () => {
     it('lets no client page past a pet created on another process before that pet is visible', async () => {
       // A second api process, with its own batches and connections.
       const otherProcess = await createApiApp();
-      // A gate the test holds shut: the pet named 'Late commit' stays uncommitted, its id drawn, until it opens.
-      const gate = new Client({ connectionString: TEST_DATABASE_URL });
-      await gate.connect();
-      await gate.query(`
-        CREATE TABLE late_commit_gate ();
-        CREATE FUNCTION wait_at_late_commit_gate() RETURNS trigger LANGUAGE plpgsql AS $$
-          BEGIN
-            IF NEW.name = 'Late commit' THEN LOCK TABLE late_commit_gate IN SHARE MODE; END IF;
-            RETURN NEW;
-          END $$;
-        CREATE TRIGGER late_commit BEFORE INSERT ON pets FOR EACH ROW EXECUTE FUNCTION wait_at_late_commit_gate();`);
+      const gate = await shutInsertGate('pets', 'name', 'Late commit');
       try {
-        await gate.query('BEGIN; LOCK TABLE late_commit_gate IN EXCLUSIVE MODE');
         const late = createPet(app.http, account, { name: 'Late commit' });
-        // pg_stat_activity's query text can lag behind a prepared statement's execution: go by wait event.
-        const waitingFor = async (lock: 'relation' | 'advisory') => {
-          const { rowCount } = await gate.query(
-            'SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event = $1',
-            [lock],
-          );
-          return rowCount! > 0;
-        };
-        await waitFor(() => waitingFor('relation'), 10000, "the late pet's INSERT at the gate");
+        await waitFor(() => gate.waitingFor('relation'), 10000, "the late pet's INSERT at the gate");
 
         // A client pages through the catalogue as soon as the other process has answered a later creation.
         let walked = false;
@@ -304,19 +283,15 @@ describe('pets and categories', () => {
           return { early, seen };
         });
         // Open the gate once the walk is over, or once the later creation is seen waiting for the late one.
-        await waitFor(async () => walked || (await waitingFor('advisory')), 10000, 'the walk or a waiting INSERT');
-        await gate.query('COMMIT');
+        await waitFor(async () => walked || (await gate.waitingFor('advisory')), 10000, 'the walk or a waiting INSERT');
+        await gate.open();
 
         const [latePet, { early, seen }] = await Promise.all([late, walk]);
         expect(latePet.id).toBeLessThan(early.id);
         expect(seen).toContain(early.id);
         expect(seen).toContain(latePet.id);
       } finally {
-        await gate.query('ROLLBACK');
-        await gate.query(
-          `DROP TRIGGER late_commit ON pets; DROP FUNCTION wait_at_late_commit_gate(); DROP TABLE late_commit_gate`,
-        );
-        await gate.end();
+        await gate.remove();
         await otherProcess.close();
       }
     });

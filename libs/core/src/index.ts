@@ -7,6 +7,7 @@ export * from './database/data-source-options';
 export * from './database/insert-batcher';
 export * from './database/prepare-database';
 export * from './database/sql';
+export * from './database/advisory-locks';
 export * from './database/batcher';
 export * from './errors';
 export * from './health/health.controller';

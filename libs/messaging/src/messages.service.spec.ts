@@ -1,4 +1,4 @@
-import type { Sql } from '@app/core';
+import { ADVISORY_LOCKS, type Sql } from '@app/core';
 import type { EnqueuedRecorder } from './enqueued-recorder';
 import type { MessagesProducer } from './messages.producer';
 import { MessagesService } from './messages.service';
@@ -36,9 +36,9 @@ describe('MessagesService.accept', () => {
     expect(accepted.map((message) => message.message)).toEqual(['one', 'two', 'three']);
     expect(accepted.every((message) => message.status === 'queued')).toBe(true);
     expect(sql.rows).toHaveBeenCalledTimes(1);
-    expect(sql.rows.mock.calls[0]![0]).toMatch(/^INSERT INTO messages .* unnest/s);
+    expect(sql.rows.mock.calls[0]![0]).toMatch(/INSERT INTO messages .* unnest/s);
     const ids = accepted.map((message) => message.id);
-    expect(sql.rows.mock.calls[0]![1]).toEqual([ids, [1, 2, 1], ['one', 'two', 'three']]);
+    expect(sql.rows.mock.calls[0]![1]).toEqual([ids, [1, 2, 1], ['one', 'two', 'three'], ADVISORY_LOCKS.messageSeqs]);
     expect(producer.enqueue.mock.calls).toEqual([[ids]]);
     expect(enqueued.record.mock.calls).toEqual(ids.map((id) => [id]));
   });

@@ -1,4 +1,4 @@
-import { Batcher, InsertBatcher, Sql } from '@app/core';
+import { ADVISORY_LOCKS, Batcher, InsertBatcher, Sql } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';
 import { newMessageId, MESSAGE_ID_FORMAT } from './message-id';
@@ -166,15 +166,22 @@ export class MessagesService {
     );
   }
 
-  /** The stored messages, in the batch's order. */
+  /**
+   * The stored messages, in the batch's order. Their `seq` is drawn under ADVISORY_LOCKS.messageSeqs,
+   * so that a client that has listed past a message never finds an older one appear later: joining
+   * the lock's CTE takes it before any row, and so any `seq`, is made.
+   */
   private async insert(batch: NewMessage[]): Promise<MessageDto[]> {
     const rows = await this.sql.rows<MessageRow>(
-      `INSERT INTO messages (id, account_id, message)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) RETURNING ${COLUMNS}`,
+      `WITH seqs_in_commit_order AS (SELECT pg_advisory_xact_lock($4))
+       INSERT INTO messages (id, account_id, message)
+       SELECT t.* FROM seqs_in_commit_order, unnest($1::text[], $2::bigint[], $3::text[]) AS t
+       RETURNING ${COLUMNS}`,
       [
         batch.map((message) => message.id),
         batch.map((message) => message.accountId),
         batch.map((message) => message.text),
+        ADVISORY_LOCKS.messageSeqs,
       ],
     );
     const stored = new Map(rows.map((row) => [row.id, toMessage(row)]));

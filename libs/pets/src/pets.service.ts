@@ -1,17 +1,10 @@
-import { Batcher, InsertBatcher, Sql, sqlState } from '@app/core';
+import { ADVISORY_LOCKS, Batcher, InsertBatcher, Sql, sqlState } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import type { NewPetDto, PetDto } from './dto/pet.dto';
 import { PetNotFoundError, UnknownCategoryError } from './pet.errors';
 import type { PetStatus } from './pet-status';
 
 const FOREIGN_KEY_VIOLATION = '23503';
-
-/**
- * Held by each pet INSERT from before it draws ids until it commits, in every process: ids then
- * become visible in the order they were drawn, so a reader that has paged past an id never finds a
- * smaller one committed later (keyset pages would skip it).
- */
-const PET_IDS_LOCK_KEY = 7_310_442_002;
 
 interface PetRow {
   id: string;
@@ -131,7 +124,8 @@ export class PetsService {
    * The new pets in the batch's order, undefined for a pet naming no existing category: those are
    * left out of the INSERT, so a client's mistake costs the others' batch nothing. RETURNING
    * promises no order, so each row's id is drawn first and the rows are matched to the batch by it.
-   * The ids are drawn under PET_IDS_LOCK_KEY: joining its CTE makes the lock come before any nextval.
+   * The ids are drawn under ADVISORY_LOCKS.petIds (keyset pages would skip an id committed late):
+   * joining its CTE makes the lock come before any nextval.
    */
   private async insert(batch: NewPetDto[]): Promise<Array<PetDto | undefined>> {
     const rows = await this.sql.rows<PetRow & { position: string }>(
@@ -151,7 +145,7 @@ export class PetsService {
         batch.map((pet) => pet.name),
         batch.map((pet) => pet.categoryId),
         batch.map((pet) => pet.status ?? 'available'),
-        PET_IDS_LOCK_KEY,
+        ADVISORY_LOCKS.petIds,
       ],
     );
     const created: Array<PetDto | undefined> = batch.map(() => undefined);

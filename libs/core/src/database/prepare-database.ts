@@ -2,10 +2,9 @@ import { Logger } from '@nestjs/common';
 import { Client, escapeIdentifier } from 'pg';
 import { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment';
+import { ADVISORY_LOCKS } from './advisory-locks';
 import { migrationDataSourceOptions } from './data-source-options';
 
-// Arbitrary constant shared by every process: serialises migrations when several start at once.
-const MIGRATION_LOCK_KEY = 7_310_442_001;
 const DUPLICATE_DATABASE = '42P04';
 
 async function createDatabaseIfMissing(databaseUrl: string, logger: Logger): Promise<void> {
@@ -35,7 +34,7 @@ export async function prepareDatabase(env: Environment): Promise<void> {
   await lock.connect();
   const dataSource = new DataSource({ ...migrationDataSourceOptions(env), entities: [] });
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await lock.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS.migrations]);
     await dataSource.initialize();
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     for (const migration of applied) logger.log(`applied migration ${migration.name}`);
