@@ -195,15 +195,24 @@ describe('hostile input (property-based)', () => {
   });
 
   it.each([
-    ['a NUL character, which PostgreSQL text cannot hold', 'Rex\u0000', 'ci\u0000', 'NUL characters'],
-    ['an unpaired surrogate, which PostgreSQL would store as U+FFFD', 'Rex\ud800', '\udc00ci', 'unpaired surrogates'],
-  ])('refuses %s in every stored string', async (_case, petName, keyName, refused) => {
-    const pet = await app.http.post('/v1/pets').set(account.auth).send({ name: petName, categoryId: 1 });
+    ['a NUL character, which PostgreSQL text cannot hold', '\u0000', 'NUL characters'],
+    ['an unpaired surrogate, which PostgreSQL would store as U+FFFD', '\ud800', 'unpaired surrogates'],
+  ])('refuses %s in every stored string', async (_case, character, refused) => {
+    const pet = await app.http
+      .post('/v1/pets')
+      .set(account.auth)
+      .send({ name: `Rex${character}`, categoryId: 1 });
     expectWellFormed(pet, [400]);
     expect(pet.body.message).toContain(`name must not contain ${refused}`);
-    const key = await app.http.post('/v1/keys').set(account.auth).send({ name: keyName });
+    const key = await app.http
+      .post('/v1/keys')
+      .set(account.auth)
+      .send({ name: `${character}ci` });
     expectWellFormed(key, [400]);
     expect(key.body.message).toContain(`name must not contain ${refused}`);
+    const signUp = await app.http.post('/v1/accounts').send({ email: `alex@example${character}.com` });
+    expectWellFormed(signUp, [400]);
+    expect(signUp.body.message).toContain(`email must not contain ${refused}`);
   });
 
   it('counts characters as PostgreSQL does, so a name its column cannot hold is a 400, not a failed insert', async () => {
@@ -223,8 +232,5 @@ describe('hostile input (property-based)', () => {
       .set(account.auth)
       .send({ name: `${hundred}x` });
     expectWellFormed(key, [400]);
-    const email = `${'a\ufe0f'.repeat(16)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(30)}.com`;
-    const signUp = await app.http.post('/v1/accounts').send({ email });
-    expectWellFormed(signUp, [400]);
   });
 });

@@ -1,4 +1,4 @@
-import { Sql } from '@app/core';
+import { ADVISORY_LOCKS, Sql } from '@app/core';
 import type { TestAccount } from './support/factories';
 import { shutInsertGate, withDatabase } from './support/database';
 import type { TestHttpApp } from './support/http-app';
@@ -271,15 +271,16 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
 
     it('lets a client that asks only for what is newer than it saw miss no message stored by another process', async () => {
       const reader = await createAccount(app);
-      // A second messages process, with its own batches and connections.
-      const otherProcess = await createMessagesApp();
       const gate = await shutInsertGate('messages', 'message', 'Late commit');
+      let otherProcess: TestHttpApp | undefined;
       try {
+        // A second messages process, with its own batches and connections.
+        otherProcess = await createMessagesApp();
         // then() sends it now: supertest sends a request only once it is awaited.
         const late = send({ message: 'Late commit' }, reader.auth)
           .expect(202)
           .then((response) => response.body.id as string);
-        await waitFor(() => gate.waitingFor('relation'), 10000, "the late message's INSERT at the gate");
+        await waitFor(() => gate.isHolding(), 10000, "the late message's INSERT at the gate");
 
         // The client lists its messages as soon as the other process has accepted a later one…
         let listed = false;
@@ -295,7 +296,7 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
           });
         // Open the gate once the listing is over, or once the later message is seen waiting for the late one.
         await waitFor(
-          async () => listed || (await gate.waitingFor('advisory')),
+          async () => listed || (await gate.waitsForLock(ADVISORY_LOCKS.messageSeqs)),
           10000,
           'the listing or a waiting INSERT',
         );
@@ -310,8 +311,12 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
         }
         expect([...newer, ...listedFirst]).toContain(lateId);
       } finally {
-        await gate.remove();
-        await otherProcess.close();
+        // The gate first: the other process may be waiting for the gated INSERT.
+        try {
+          await gate.remove();
+        } finally {
+          await otherProcess?.close();
+        }
       }
     });
 

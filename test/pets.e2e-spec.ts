@@ -1,5 +1,5 @@
 import { AccountsService } from '@app/accounts';
-import { Clock, Sql } from '@app/core';
+import { ADVISORY_LOCKS, Clock, Sql } from '@app/core';
 import { createApiApp } from './support/api-app';
 import { shutInsertGate, truncatePets } from './support/database';
 import { createPet, signUp, TestAccount } from './support/factories';
@@ -268,12 +268,13 @@ describe('pets and categories', () => {
     });
 
     it('lets no client page past a pet created on another process before that pet is visible', async () => {
-      // A second api process, with its own batches and connections.
-      const otherProcess = await createApiApp();
       const gate = await shutInsertGate('pets', 'name', 'Late commit');
+      let otherProcess: TestHttpApp | undefined;
       try {
+        // A second api process, with its own batches and connections.
+        otherProcess = await createApiApp();
         const late = createPet(app.http, account, { name: 'Late commit' });
-        await waitFor(() => gate.waitingFor('relation'), 10000, "the late pet's INSERT at the gate");
+        await waitFor(() => gate.isHolding(), 10000, "the late pet's INSERT at the gate");
 
         // A client pages through the catalogue as soon as the other process has answered a later creation.
         let walked = false;
@@ -283,7 +284,11 @@ describe('pets and categories', () => {
           return { early, seen };
         });
         // Open the gate once the walk is over, or once the later creation is seen waiting for the late one.
-        await waitFor(async () => walked || (await gate.waitingFor('advisory')), 10000, 'the walk or a waiting INSERT');
+        await waitFor(
+          async () => walked || (await gate.waitsForLock(ADVISORY_LOCKS.petIds)),
+          10000,
+          'the walk or a waiting INSERT',
+        );
         await gate.open();
 
         const [latePet, { early, seen }] = await Promise.all([late, walk]);
@@ -291,8 +296,12 @@ describe('pets and categories', () => {
         expect(seen).toContain(early.id);
         expect(seen).toContain(latePet.id);
       } finally {
-        await gate.remove();
-        await otherProcess.close();
+        // The gate first: the other process may be waiting for the gated INSERT.
+        try {
+          await gate.remove();
+        } finally {
+          await otherProcess?.close();
+        }
       }
     });
 

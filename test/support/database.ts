@@ -19,8 +19,10 @@ export function truncatePets(): Promise<void> {
 }
 
 export interface InsertGate {
-  /** Whether a connection to the test database waits on a lock of this kind. */
-  waitingFor(lock: 'relation' | 'advisory'): Promise<boolean>;
+  /** Whether the gated INSERT is waiting at the gate. */
+  isHolding(): Promise<boolean>;
+  /** Whether some connection waits for the advisory lock `key`. */
+  waitsForLock(key: number): Promise<boolean>;
   /** Lets the held INSERT go on to its commit. */
   open(): Promise<void>;
   /** Opens the gate if still shut, and removes it. */
@@ -43,24 +45,25 @@ export async function shutInsertGate(table: 'pets' | 'messages', column: string,
       END $$;
     CREATE TRIGGER insert_gate BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION wait_at_insert_gate();`);
   await gate.query('BEGIN; LOCK TABLE insert_gate IN EXCLUSIVE MODE');
+  const waiting = async (condition: string, parameters: unknown[] = []) =>
+    (await gate.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND ${condition}`, parameters)).rowCount! > 0;
   return {
-    async waitingFor(lock) {
-      // pg_stat_activity's query text can lag behind a prepared statement's execution: go by wait event.
-      const { rowCount } = await gate.query(
-        'SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event = $1',
-        [lock],
-      );
-      return rowCount! > 0;
-    },
+    isHolding: () => waiting(`locktype = 'relation' AND relation = 'insert_gate'::regclass`),
+    // A bigint advisory key shows in pg_locks as its high and low 32 bits.
+    waitsForLock: (key) =>
+      waiting(`locktype = 'advisory' AND objsubid = 1 AND (classid::bigint << 32 | objid::bigint) = $1`, [key]),
     async open() {
       await gate.query('COMMIT');
     },
     async remove() {
-      await gate.query('ROLLBACK');
-      await gate.query(
-        `DROP TRIGGER insert_gate ON ${table}; DROP FUNCTION wait_at_insert_gate(); DROP TABLE insert_gate`,
-      );
-      await gate.end();
+      try {
+        await gate.query('ROLLBACK');
+        await gate.query(
+          `DROP TRIGGER insert_gate ON ${table}; DROP FUNCTION wait_at_insert_gate(); DROP TABLE insert_gate`,
+        );
+      } finally {
+        await gate.end();
+      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import { CharacterCount } from '@app/core';
+import { CharacterCount, IsStorableText } from '@app/core';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsString } from 'class-validator';
@@ -12,6 +12,8 @@ export class SignUpDto {
   @IsString()
   @CharacterCount(1, 254)
   @IsEmail()
+  // Nearest the property, so it runs first: isEmail throws on an unpaired surrogate (encodeURI).
+  @IsStorableText()
   email: string;
 }
 
