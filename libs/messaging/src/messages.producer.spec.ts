@@ -3,7 +3,7 @@ import type { Queue } from 'bullmq';
 import { MessagesProducer } from './messages.producer';
 
 function setUp(add: () => Promise<unknown>) {
-  const queue = { on: jest.fn(), addBulk: jest.fn(add) };
+  const queue = { on: jest.fn(), add: jest.fn(add) };
   const producer = new MessagesProducer(queue as unknown as Queue, { REDIS_COMMAND_TIMEOUT_MS: 20 } as Environment);
   return { producer, queue };
 }
@@ -12,11 +12,16 @@ describe('MessagesProducer', () => {
   it('adds delivery jobs whose ids are the message ids, so enqueueing twice adds one job each', async () => {
     const { producer, queue } = setUp(async () => []);
     await expect(producer.enqueue(['msg_a', 'msg_b'])).resolves.toBe(true);
-    expect(queue.addBulk).toHaveBeenCalledTimes(1);
-    expect(queue.addBulk).toHaveBeenCalledWith([
-      { name: 'deliver', data: { messageId: 'msg_a' }, opts: { jobId: 'msg_a' } },
-      { name: 'deliver', data: { messageId: 'msg_b' }, opts: { jobId: 'msg_b' } },
+    expect(queue.add.mock.calls).toEqual([
+      ['deliver', { messageId: 'msg_a' }, { jobId: 'msg_a' }],
+      ['deliver', { messageId: 'msg_b' }, { jobId: 'msg_b' }],
     ]);
+  });
+
+  it('reports failure when Redis refuses any one of the jobs', async () => {
+    let calls = 0;
+    const { producer } = setUp(() => (++calls === 2 ? Promise.reject(new Error('OOM')) : Promise.resolve()));
+    await expect(producer.enqueue(['msg_a', 'msg_b', 'msg_c'])).resolves.toBe(false);
   });
 
   it('reports failure at once when Redis refuses the command', async () => {

@@ -31,20 +31,18 @@ export class MessagesProducer {
   }
 
   /**
-   * Whether the messages' jobs are in Redis now (or were already: a job id is its message id), all
-   * added in one round trip.
+   * Whether the messages' jobs are in Redis now (or were already: a job id is its message id), added
+   * together. One `add` each rather than `addBulk`: BullMQ builds the bulk on an ioredis pipeline it
+   * adds methods to, and such a pipeline, with everything it holds, outlives young-generation
+   * collections (see createRequestPathRedis); that cost more than a write per job.
    */
   async enqueue(messageIds: string[]): Promise<boolean> {
     try {
       // The queue's connection does not hold commands while Redis is away; the bound covers a Redis
       // that was never reached since start (the connection waits for it) or that stopped answering.
       await withTimeout(
-        this.queue.addBulk(
-          messageIds.map((messageId) => ({
-            name: DELIVER_MESSAGE_JOB,
-            data: { messageId },
-            opts: { jobId: messageId },
-          })),
+        Promise.all(
+          messageIds.map((messageId) => this.queue.add(DELIVER_MESSAGE_JOB, { messageId }, { jobId: messageId })),
         ),
         this.env.REDIS_COMMAND_TIMEOUT_MS,
       );

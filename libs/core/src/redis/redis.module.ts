@@ -10,6 +10,10 @@ export const REDIS = Symbol('REDIS');
 /**
  * Commands on the request path must fail fast rather than queue while Redis is away: no offline
  * queue, one retry, and a per-command timeout (a frozen Redis would otherwise hang requests).
+ *
+ * No auto-pipelining: callers batch what arrives together themselves (one rate-limit script call per
+ * batch), and ioredis builds a `Pipeline` per tick for it whose own `length` accessor keeps it, its
+ * commands and their replies alive through every young-generation collection until a full one.
  */
 export function createRequestPathRedis(env: Environment, connectionName: string): Redis {
   const client = new Redis({
@@ -19,8 +23,6 @@ export function createRequestPathRedis(env: Environment, connectionName: string)
     connectTimeout: 2000,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
-    // Commands issued in the same tick (concurrent requests' rate-limit decisions) share one write.
-    enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   const logger = new Logger(`Redis:${connectionName}`);
