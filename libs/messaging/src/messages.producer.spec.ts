@@ -1,11 +1,19 @@
 import type { Environment } from '@app/core';
 import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { MessagesProducer } from './messages.producer';
 
 function setUp(add: () => Promise<unknown>) {
   const queue = { on: jest.fn(), add: jest.fn(add) };
-  const producer = new MessagesProducer(queue as unknown as Queue, { REDIS_COMMAND_TIMEOUT_MS: 20 } as Environment);
-  return { producer, queue };
+  const socket = { corked: false, cork: jest.fn(), uncork: jest.fn() };
+  socket.cork.mockImplementation(() => (socket.corked = true));
+  socket.uncork.mockImplementation(() => (socket.corked = false));
+  const producer = new MessagesProducer(
+    queue as unknown as Queue,
+    { stream: socket } as unknown as Redis,
+    { REDIS_COMMAND_TIMEOUT_MS: 20 } as Environment,
+  );
+  return { producer, queue, socket };
 }
 
 describe('MessagesProducer', () => {
@@ -16,6 +24,21 @@ describe('MessagesProducer', () => {
       ['deliver', { messageId: 'msg_a' }, { jobId: 'msg_a' }],
       ['deliver', { messageId: 'msg_b' }, { jobId: 'msg_b' }],
     ]);
+  });
+
+  it('sends the jobs in one write: the socket is held back while they are added, and let go after', async () => {
+    const corkedAtEachAdd: boolean[] = [];
+    const { producer, queue, socket } = setUp(async () => undefined);
+    // BullMQ issues each command a few microtasks after `add` is called.
+    queue.add.mockImplementation(async () => {
+      await Promise.resolve();
+      corkedAtEachAdd.push(socket.corked);
+    });
+    await expect(producer.enqueue(['msg_a', 'msg_b', 'msg_c'])).resolves.toBe(true);
+    expect(corkedAtEachAdd).toEqual([true, true, true]);
+    await new Promise(setImmediate);
+    expect(socket.uncork).toHaveBeenCalledTimes(1);
+    expect(socket.corked).toBe(false);
   });
 
   it('reports failure when Redis refuses any one of the jobs', async () => {

@@ -3,11 +3,10 @@ import { BullModule } from '@nestjs/bullmq';
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { EnqueuedRecorder } from './enqueued-recorder';
-import { MESSAGES_QUEUE } from './messages.queue';
+import { MESSAGES_QUEUE, QUEUE_REDIS } from './messages.queue';
 import { MessagesProducer } from './messages.producer';
 import { MessagesService } from './messages.service';
 
-const QUEUE_REDIS = Symbol('QUEUE_REDIS');
 const DAY_SECONDS = 24 * 60 * 60;
 
 /**
@@ -54,7 +53,7 @@ const MESSAGES_QUEUE_MODULE = BullModule.registerQueueAsync({
  * (which enqueues on the request path) and by the worker (whose reconciler enqueues too).
  */
 @Module({
-  imports: [MESSAGES_QUEUE_MODULE],
+  imports: [QueueRedisModule, MESSAGES_QUEUE_MODULE],
   providers: [MessagesService, MessagesProducer, EnqueuedRecorder],
   exports: [MessagesService, MESSAGES_QUEUE_MODULE],
 })
