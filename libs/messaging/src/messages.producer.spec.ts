@@ -5,9 +5,10 @@ import { MessagesProducer } from './messages.producer';
 
 function setUp(add: () => Promise<unknown>) {
   const queue = { on: jest.fn(), add: jest.fn(add) };
-  const socket = { corked: false, cork: jest.fn(), uncork: jest.fn() };
-  socket.cork.mockImplementation(() => (socket.corked = true));
-  socket.uncork.mockImplementation(() => (socket.corked = false));
+  // Corks nest, as on a real socket: writes flow again once each cork has its uncork.
+  const socket = { writableCorked: 0, cork: jest.fn(), uncork: jest.fn() };
+  socket.cork.mockImplementation(() => socket.writableCorked++);
+  socket.uncork.mockImplementation(() => (socket.writableCorked = Math.max(0, socket.writableCorked - 1)));
   const producer = new MessagesProducer(
     queue as unknown as Queue,
     { stream: socket } as unknown as Redis,
@@ -32,13 +33,20 @@ describe('MessagesProducer', () => {
     // BullMQ issues each command a few microtasks after `add` is called.
     queue.add.mockImplementation(async () => {
       await Promise.resolve();
-      corkedAtEachAdd.push(socket.corked);
+      corkedAtEachAdd.push(socket.writableCorked > 0);
     });
     await expect(producer.enqueue(['msg_a', 'msg_b', 'msg_c'])).resolves.toBe(true);
     expect(corkedAtEachAdd).toEqual([true, true, true]);
     await new Promise(setImmediate);
-    expect(socket.uncork).toHaveBeenCalledTimes(1);
-    expect(socket.corked).toBe(false);
+    expect(socket.writableCorked).toBe(0);
+  });
+
+  it('lets the socket write again when Redis refuses the jobs', async () => {
+    const { producer, socket } = setUp(() => Promise.reject(new Error("Stream isn't writeable")));
+    await expect(producer.enqueue(['msg_a', 'msg_b'])).resolves.toBe(false);
+    await new Promise(setImmediate);
+    expect(socket.cork).toHaveBeenCalled();
+    expect(socket.writableCorked).toBe(0);
   });
 
   it('reports failure when Redis refuses any one of the jobs', async () => {

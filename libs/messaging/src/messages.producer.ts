@@ -63,7 +63,8 @@ export class MessagesProducer {
   /**
    * Holds the connection's writes back while `send` issues its commands, so that they leave together:
    * one system call instead of one per job. BullMQ issues each a few microtasks after `add` is called,
-   * so all of them have been by the next turn of the event loop.
+   * so all of them have been by the next turn of the event loop, when the writes go; anything else
+   * written on this connection meanwhile waits for that turn too.
    */
   private inOneWrite<T>(send: () => Promise<T>): Promise<T> {
     const socket = this.redis.stream;
