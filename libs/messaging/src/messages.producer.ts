@@ -34,7 +34,7 @@ export class MessagesProducer {
    * Whether the messages' jobs are in Redis now (or were already: a job id is its message id), added
    * together. One `add` each rather than `addBulk`: BullMQ builds the bulk on an ioredis pipeline it
    * adds methods to, and such a pipeline, with everything it holds, outlives young-generation
-   * collections (see docs/adr on request-path Redis).
+   * collections (docs/adr/0010-no-pipelines-on-the-request-path.md).
    */
   async enqueue(messageIds: string[]): Promise<boolean> {
     try {
