@@ -35,3 +35,4 @@ export * from './http/id-param.pipe';
 export * from './http/pagination';
 export * from './metrics/process-metrics';
 export * from './clock/periodic-task';
+export * from './text/canonical-email';
