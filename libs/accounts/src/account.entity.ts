@@ -7,8 +7,16 @@ export class AccountEntity {
   @PrimaryColumn({ type: 'bigint', generated: 'increment', transformer: bigintAsNumber })
   id: number;
 
+  /** As the client gave it. */
   @Column({ type: 'varchar', length: 254 })
   email: string;
+
+  /**
+   * `canonicalEmail(email)`, unique: what sign-ups compare. Null only for an account that shared its
+   * canonical email with an older one when the column was introduced.
+   */
+  @Column({ name: 'email_canonical', type: 'text', nullable: true })
+  emailCanonical: string | null;
 
   @Column({ type: 'text' })
   plan: Plan;

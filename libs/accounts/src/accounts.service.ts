@@ -1,4 +1,4 @@
-import { sqlState } from '@app/core';
+import { canonicalEmail, characterCount, sqlState, ValidationFailedError } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
@@ -9,6 +9,8 @@ import { ApiKeysService, IssuedApiKey } from './api-keys/api-keys.service';
 import type { Plan } from './plans';
 
 const UNIQUE_VIOLATION = '23505';
+/** As `SignUpDto.email`; the canonical form is held to it too. */
+const MAX_EMAIL_LENGTH = 254;
 
 export interface CustomLimits {
   perMinute?: number;
@@ -24,11 +26,20 @@ export class AccountsService {
     private readonly events: AccountEvents,
   ) {}
 
-  /** Creates the account and its first key in one transaction: never an account without a key. */
+  /**
+   * Creates the account and its first key in one transaction: never an account without a key. One
+   * account per canonical email, so that addresses that read the same cannot sign up twice.
+   */
   async signUp(email: string): Promise<{ account: AccountEntity; apiKey: IssuedApiKey }> {
+    const emailCanonical = canonicalEmail(email);
+    if (characterCount(emailCanonical) > MAX_EMAIL_LENGTH) {
+      throw new ValidationFailedError(`email must be at most ${MAX_EMAIL_LENGTH} characters once normalised`, [
+        { field: 'email', message: `must be at most ${MAX_EMAIL_LENGTH} characters once normalised` },
+      ]);
+    }
     try {
       return await this.dataSource.transaction(async (manager) => {
-        const account = await manager.save(manager.create(AccountEntity, { email, plan: 'free' }));
+        const account = await manager.save(manager.create(AccountEntity, { email, emailCanonical, plan: 'free' }));
         const apiKey = await this.apiKeys.issue(account.id, 'default', manager);
         return { account, apiKey };
       });
@@ -46,10 +57,13 @@ export class AccountsService {
     return account;
   }
 
+  /** The account with this canonical email, or, among those left without one, with exactly this email. */
   async getByEmail(email: string): Promise<AccountEntity> {
     const account = await this.accounts
       .createQueryBuilder('account')
-      .where('lower(account.email) = lower(:email)', { email })
+      .where('account.email_canonical = :canonical', { canonical: canonicalEmail(email) })
+      .orWhere('account.email_canonical IS NULL AND account.email = :email', { email })
+      .orderBy('account.email = :email', 'DESC')
       .getOne();
     if (!account) throw new AccountNotFoundError(email);
     return account;

@@ -187,6 +187,12 @@ export class Environment {
   @Min(100)
   MESSAGES_RECONCILE_INTERVAL_MS = 10000;
 
+  /** How often the worker deletes idempotency keys (and the responses kept with them) past their 24 hours. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  IDEMPOTENCY_PURGE_INTERVAL_MS = 3600000;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)
