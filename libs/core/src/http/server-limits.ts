@@ -12,7 +12,7 @@ export type ServerLimits = Pick<
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
-type Refusal = [status: number, code: string, message: string];
+type Refusal = [status: number, code: string, message: string, headers?: Record<string, string>];
 
 const CLIENT_ERRORS: Record<string, Refusal> = {
   HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'The request headers are too large.'],
@@ -26,30 +26,36 @@ const TOO_MANY_CONNECTIONS: Refusal = [
   429,
   'too_many_connections',
   'Too many open connections from this address; close one or retry shortly.',
+  { 'Retry-After': '1' },
 ];
 
 /** Each refusal here ends its connection: the request it answers may not have been read to its end. */
-function headersOf([status, code, message]: Refusal): [string, Record<string, string | number>] {
+function answerOf([status, code, message, extraHeaders]: Refusal): [Record<string, string | number>, string] {
   const body = JSON.stringify({ code, message, status });
-  const headers: Record<string, string | number> = {
+  const headers = {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(body),
     Connection: 'close',
+    ...extraHeaders,
   };
-  if (status === 429) headers['Retry-After'] = 1;
-  return [body, headers];
+  return [headers, body];
 }
 
 function refuse(response: ServerResponse, refusal: Refusal): void {
-  const [body, headers] = headersOf(refusal);
+  const [headers, body] = answerOf(refusal);
   response.writeHead(refusal[0], headers).end(body);
 }
 
-/** For what Node hands over as a bare socket, without a response object to write with. */
+/**
+ * For what Node hands over as a bare socket, without a response object to write with. Node no longer
+ * watches such a socket, so it is destroyed once the answer is out rather than left half-open.
+ */
 function refuseOnSocket(socket: Socket, refusal: Refusal): void {
-  const [body, headers] = headersOf(refusal);
+  const [headers, body] = answerOf(refusal);
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${refusal[0]} ${STATUS_CODES[refusal[0]]}\r\n${lines.join('')}\r\n${body}`);
+  socket.end(`HTTP/1.1 ${refusal[0]} ${STATUS_CODES[refusal[0]]}\r\n${lines.join('')}\r\n${body}`, () =>
+    socket.destroy(),
+  );
 }
 
 /**
