@@ -1,7 +1,7 @@
 import { AccountsService } from '@app/accounts';
 import { EnqueuedRecorder } from '../libs/messaging/src/enqueued-recorder';
 import { MessagesService } from '../libs/messaging/src/messages.service';
-import { withDatabase } from './support/database';
+import { otherSessions, statisticsOnceAlone, withDatabase } from './support/database';
 import type { TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { createAccount, createMessagesApp, emptyMessagesQueue, startWorker, storedMessage } from './support/messages';
@@ -21,15 +21,9 @@ function messagesAppScanning(order: 'by id' | 'by heap'): Promise<TestHttpApp> {
   return createMessagesApp({ env: { DATABASE_URL: url.toString() } });
 }
 
-/** Deadlocks PostgreSQL has counted in the test database, once every other connection to it has ended. */
-async function deadlocksSoFar(): Promise<number> {
-  // A connection publishes what it counted when idle for a while, and at the latest when it ends.
-  await waitFor(
-    async () => (await sessionsOfTheDatabase('pid <> pg_backend_pid()')) === 0,
-    10000,
-    'the other connections to the test database to end',
-  );
-  return withDatabase(async (client) => {
+/** Deadlocks PostgreSQL has counted in the test database. */
+function deadlocksSoFar(): Promise<number> {
+  return statisticsOnceAlone(async (client) => {
     const { rows } = await client.query<{ deadlocks: string }>(
       'SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()',
     );
@@ -37,17 +31,7 @@ async function deadlocksSoFar(): Promise<number> {
   });
 }
 
-/** Connections to the test database that meet `condition`. */
-async function sessionsOfTheDatabase(condition: string): Promise<number> {
-  return withDatabase(async (client) => {
-    const { rows } = await client.query<{ sessions: string }>(
-      `SELECT count(*) AS sessions FROM pg_stat_activity WHERE datname = current_database() AND ${condition}`,
-    );
-    return Number(rows[0]!.sessions);
-  });
-}
-
-const waitingForLocks = () => sessionsOfTheDatabase(`wait_event_type = 'Lock'`);
+const waitingForLocks = () => otherSessions(`wait_event_type = 'Lock'`);
 
 describe('batched updates of shared rows', () => {
   it('record messages enqueued and mark them sent over the same rows, visited in opposite orders, without a deadlock', async () => {
