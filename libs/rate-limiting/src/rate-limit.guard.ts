@@ -66,19 +66,20 @@ export class RateLimitGuard extends ThrottlerGuard {
     if (await this.shouldSkip(context)) return true;
     // A route served without a key (sign-up) is limited per client IP even when a key is sent.
     const keyed = !this.isPublic(context);
-    const paidByAddress =
-      keyed && this.authenticator.needsLookup(request) ? await this.payForLookup(context, request) : undefined;
-    if (paidByAddress?.decision && !paidByAddress.decision.admitted) return this.answer(res, paidByAddress.decision);
+    const lookingUp = keyed && this.authenticator.needsLookup(request);
+    const paid = lookingUp ? await this.payForLookup(context, request) : undefined;
+    if (paid && !paid.admitted) return this.answer(res, paid);
 
     const principal = keyed ? await this.authenticator.identify(request) : undefined;
+    if (principal) request.rateLimitCaller = accountTracker(principal);
     let decision: RateLimitDecision | undefined;
-    if (principal) {
-      request.rateLimitCaller = accountTracker(principal);
+    if (lookingUp && !(principal && paid)) {
+      // An unknown key was counted when the address paid; a request Redis could not decide then was
+      // admitted by the failure policy, and Redis is not asked a second time.
+      decision = paid;
+    } else if (principal) {
       // A valid key counts against its account only: the address gets back what it paid.
-      const windows = this.accountWindows(request.rateLimitCaller, principal);
-      decision = await this.decide(windows, principal, paidByAddress?.decision?.windows);
-    } else if (paidByAddress) {
-      decision = paidByAddress.decision;
+      decision = await this.decide(this.accountWindows(principal), principal, paid?.windows);
     } else {
       const windows = await this.resolveWindows(context, request);
       if (windows.length === 0) return true;
@@ -90,14 +91,14 @@ export class RateLimitGuard extends ThrottlerGuard {
   /**
    * A key no cache knows costs a PostgreSQL query, and anyone can make keys up: the request is first
    * counted against the client address as a keyless one, and a caller over that limit is refused
-   * before the query is made. The decision is undefined when no window applies or Redis could not answer.
+   * before the query is made. Undefined when no window applies or Redis could not answer.
    */
   private async payForLookup(
     context: ExecutionContext,
     request: AuthenticatedRequest,
-  ): Promise<{ decision?: RateLimitDecision }> {
+  ): Promise<RateLimitDecision | undefined> {
     const windows = await this.resolveWindows(context, request);
-    return { decision: windows.length === 0 ? undefined : await this.decide(windows) };
+    return windows.length === 0 ? undefined : await this.decide(windows);
   }
 
   /** Sets the headers of the decision, then admits or refuses the request. */
@@ -117,7 +118,8 @@ export class RateLimitGuard extends ThrottlerGuard {
    * The hot path: a caller with a key on a keyed route has exactly its account's minute and day windows
    * (what the named throttlers resolve to), built without walking throttler's machinery per request.
    */
-  private accountWindows(tracker: string, principal: Principal): WindowSpec[] {
+  private accountWindows(principal: Principal): WindowSpec[] {
+    const tracker = accountTracker(principal);
     return [
       {
         name: 'minute',
