@@ -1,4 +1,5 @@
 import { AccountsService } from '@app/accounts';
+import { LastUsedRecorder } from '../libs/accounts/src/api-keys/last-used-recorder';
 import { EnqueuedRecorder } from '../libs/messaging/src/enqueued-recorder';
 import { MessagesService } from '../libs/messaging/src/messages.service';
 import { otherSessions, statisticsOnceAlone, withDatabase } from './support/database';
@@ -9,17 +10,17 @@ import { AppProcess, waitFor } from './support/processes';
 import { together } from './support/rate-limiting';
 import { TEST_DATABASE_URL } from './support/test-env';
 
-/** A messages app whose connections plan every scan as told, so that each statement visits rows in a known order. */
-function messagesAppScanning(order: 'by id' | 'by heap'): Promise<TestHttpApp> {
+/** A messages app whose connections plan with `settings`, so that each statement visits rows in a known order. */
+function messagesAppPlanning(settings: string[]): Promise<TestHttpApp> {
   const url = new URL(TEST_DATABASE_URL);
-  url.searchParams.set(
-    'options',
-    order === 'by id'
-      ? '-c enable_seqscan=off -c enable_bitmapscan=off'
-      : '-c enable_indexscan=off -c enable_indexonlyscan=off -c enable_bitmapscan=off',
-  );
+  url.searchParams.set('options', settings.map((setting) => `-c ${setting}`).join(' '));
   return createMessagesApp({ env: { DATABASE_URL: url.toString() } });
 }
+
+const SCAN_BY_ID = ['enable_seqscan=off', 'enable_bitmapscan=off'];
+const SCAN_BY_HEAP = ['enable_indexscan=off', 'enable_indexonlyscan=off', 'enable_bitmapscan=off'];
+/** A join with a list of ids then visits the rows in the list's order. */
+const JOIN_BY_LIST = ['enable_hashjoin=off', 'enable_mergejoin=off'];
 
 /** Deadlocks PostgreSQL has counted in the test database. */
 function deadlocksSoFar(): Promise<number> {
@@ -33,10 +34,52 @@ function deadlocksSoFar(): Promise<number> {
 
 const waitingForLocks = () => otherSessions(`wait_event_type = 'Lock'`);
 
+/**
+ * Runs two batched updates that both need the row `id` of `table` while a transaction holds it: the
+ * first starts and waits for the row, then the second starts and waits too, then the row is let go.
+ */
+async function meetBehindHeldRow(
+  table: string,
+  id: unknown,
+  first: () => Promise<unknown>,
+  second: () => Promise<unknown>,
+): Promise<void> {
+  await withDatabase(async (holder) => {
+    await holder.query('BEGIN');
+    await holder.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE`, [id]);
+    const firstDone = first();
+    await waitFor(async () => (await waitingForLocks()) === 1, 5000, 'the first batch to wait for the held row');
+    const secondDone = second();
+    await waitFor(async () => (await waitingForLocks()) === 2, 5000, 'the second batch to wait for it too');
+    await holder.query('COMMIT');
+    await Promise.all([firstDone, secondDone]);
+  });
+}
+
 describe('batched updates of shared rows', () => {
+  it('record the uses of the same keys from two processes, in opposite orders, without a deadlock', async () => {
+    const deadlocksBefore = await deadlocksSoFar();
+    const [one, other] = [await messagesAppPlanning(JOIN_BY_LIST), await messagesAppPlanning(JOIN_BY_LIST)];
+    try {
+      const keys = [(await createAccount(one)).keyId, (await createAccount(one)).keyId].sort((a, b) => a - b);
+      // Each process lists its keys in the order they were used, and its UPDATE visits them in that order.
+      const flushUses = (app: TestHttpApp, order: number[]) => () => {
+        const recorder = app.app.get(LastUsedRecorder);
+        for (const keyId of order) recorder.record(keyId);
+        return recorder.flush();
+      };
+      await meetBehindHeldRow('api_keys', keys[0], flushUses(one, keys), flushUses(other, [...keys].reverse()));
+    } finally {
+      await one.close();
+      await other.close();
+    }
+    // A flush that fails keeps its uses for the next one, so only PostgreSQL's count tells.
+    expect(await deadlocksSoFar()).toBe(deadlocksBefore);
+  });
+
   it('record messages enqueued and mark them sent over the same rows, visited in opposite orders, without a deadlock', async () => {
-    const byId = await messagesAppScanning('by id');
-    const byHeap = await messagesAppScanning('by heap');
+    const byId = await messagesAppPlanning(SCAN_BY_ID);
+    const byHeap = await messagesAppPlanning(SCAN_BY_HEAP);
     try {
       const account = await createAccount(byId);
       // The higher id is stored first, so a heap scan meets it first and an index scan last.
@@ -48,25 +91,18 @@ describe('batched updates of shared rows', () => {
         ),
       );
 
-      await withDatabase(async (holder) => {
-        // Both batches queue behind a transaction that holds the lower row. Locking as their scans go, the
-        // sent batch would hold the higher row while waiting for the lower one, and the enqueued batch,
-        // once given the lower row, would wait for the higher: a deadlock, and one batch aborted.
-        await holder.query('BEGIN');
-        await holder.query('SELECT 1 FROM messages WHERE id = $1 FOR UPDATE', [low]);
-        const recorder = byId.app.get(EnqueuedRecorder);
-        for (const id of [low, high]) recorder.record(id);
-        const recorded = recorder.flush();
-        await waitFor(
-          async () => (await waitingForLocks()) === 1,
-          5000,
-          'the enqueued batch to wait for the lower row',
-        );
-        const sent = Promise.all([low, high].map((id) => byHeap.app.get(MessagesService).markSent(id)));
-        await waitFor(async () => (await waitingForLocks()) === 2, 5000, 'the sent batch to wait too');
-        await holder.query('COMMIT');
-        await Promise.all([recorded, sent]);
-      });
+      // Locking as their scans go, the sent batch would hold the higher row while it waits for the lower
+      // one, and the enqueued batch, once given the lower row, would wait for the higher: a deadlock.
+      const recorder = byId.app.get(EnqueuedRecorder);
+      await meetBehindHeldRow(
+        'messages',
+        low,
+        () => {
+          for (const id of [low, high]) recorder.record(id);
+          return recorder.flush();
+        },
+        () => Promise.all([low, high].map((id) => byHeap.app.get(MessagesService).markSent(id))),
+      );
 
       for (const id of [low, high]) {
         expect(await storedMessage(id)).toMatchObject({ status: 'sent', enqueued_at: expect.any(Date) });
