@@ -66,7 +66,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     if (await this.shouldSkip(context)) return true;
     // A route served without a key (sign-up) is limited per client IP even when a key is sent.
     const keyed = !this.isPublic(context);
-    const lookingUp = keyed && this.authenticator.needsLookup(request);
+    const lookingUp = keyed && !this.authenticator.identifyWithoutLookup(request);
     const paid = lookingUp ? await this.payForLookup(context, request) : undefined;
     if (paid && !paid.admitted) return this.answer(res, paid);
 

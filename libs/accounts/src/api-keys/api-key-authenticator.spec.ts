@@ -72,23 +72,31 @@ describe('ApiKeyAuthenticator', () => {
     expect(query).toHaveBeenCalledTimes(1 + madeUp);
   });
 
-  it('tells whether identifying a request would query PostgreSQL', async () => {
-    const { authenticator, secret, request, redisEvents } = setUp();
+  it('identifies without PostgreSQL what it can, and says when it cannot', async () => {
+    const { authenticator, secret, request, query, redisEvents, lastUsed } = setUp();
     const unknown = generateApiKey(AppEnv.Development).secret;
-    expect(authenticator.needsLookup(request())).toBe(false);
-    expect(authenticator.needsLookup(request('Bearer nope'))).toBe(false);
-    for (const key of [secret, unknown]) {
-      expect(authenticator.needsLookup(request(`Bearer ${key}`))).toBe(true);
-      const req = request(`Bearer ${key}`);
-      await authenticator.identify(req);
-      // Answered: by the request's memo, and by the caches for the next requests.
-      expect(authenticator.needsLookup(req)).toBe(false);
-      expect(authenticator.needsLookup(request(`Bearer ${key}`))).toBe(false);
+    for (const req of [request(), request('Bearer nope')]) {
+      expect(authenticator.identifyWithoutLookup(req)).toBe(true);
+      expect(await authenticator.identify(req)).toBeUndefined();
     }
-    // Without the revocation push, a valid key is asked about again; an unknown one stays unknown.
+    for (const key of [secret, unknown]) {
+      const req = request(`Bearer ${key}`);
+      expect(authenticator.identifyWithoutLookup(req)).toBe(false);
+      await authenticator.identify(req);
+      expect(authenticator.identifyWithoutLookup(req)).toBe(true);
+    }
+    const cachedKey = request(`Bearer ${secret}`);
+    expect(authenticator.identifyWithoutLookup(cachedKey)).toBe(true);
+    expect(cachedKey.principal).toMatchObject({ keyId: 7 });
+    expect(lastUsed.record).toHaveBeenCalledTimes(2);
+    const cachedUnknown = request(`Bearer ${unknown}`);
+    expect(authenticator.identifyWithoutLookup(cachedUnknown)).toBe(true);
+    expect(cachedUnknown.principal).toBeUndefined();
+    expect(query).toHaveBeenCalledTimes(2);
+    // Without the revocation push a valid key is asked about again; an unknown one stays unknown.
     redisEvents.listening = false;
-    expect(authenticator.needsLookup(request(`Bearer ${secret}`))).toBe(true);
-    expect(authenticator.needsLookup(request(`Bearer ${unknown}`))).toBe(false);
+    expect(authenticator.identifyWithoutLookup(request(`Bearer ${secret}`))).toBe(false);
+    expect(authenticator.identifyWithoutLookup(request(`Bearer ${unknown}`))).toBe(true);
   });
 
   it('memoises the answer on the request', async () => {

@@ -47,8 +47,8 @@ const cacheKeyOf = (hash: Buffer) => hash.toString('base64');
  * (an index lookup, so there is no timing oracle on the secret) and cached per process. Revocations
  * and plan changes are pushed over Redis; while that push channel is down the cache of valid keys is
  * bypassed. Unknown keys have a small cache of their own. A lookup is a query the caller can cause
- * with any made-up key, so the rate-limit guard asks `needsLookup` first and has the client address
- * pay for such a request before it is made.
+ * with any made-up key, so the rate-limit guard tries `identifyWithoutLookup` first and has the client
+ * address pay for a request that needs one before it is made.
  */
 @Injectable()
 export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown {
@@ -88,13 +88,17 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown 
   }
 
   /**
-   * Whether identifying the request's caller would query PostgreSQL: it carries a well-formed key
-   * that neither cache answers for.
+   * Identifies the caller as `identify` does when that takes no PostgreSQL query, and says whether it
+   * could: false for a well-formed key that neither cache answers for.
    */
-  needsLookup(request: AuthenticatedRequest): boolean {
-    if ((request as MemoisedRequest)[RESOLVED]) return false;
+  identifyWithoutLookup(request: AuthenticatedRequest): boolean {
+    const memo = request as MemoisedRequest;
+    if (memo[RESOLVED]) return true;
     const secret = secretOf(request);
-    return secret !== undefined && this.cached(cacheKeyOf(hashApiKey(secret))) === NOT_CACHED;
+    const cached = secret ? this.cached(cacheKeyOf(hashApiKey(secret))) : undefined;
+    if (cached === NOT_CACHED) return false;
+    this.resolve(memo, cached);
+    return true;
   }
 
   /** The caller, or undefined when the key is missing, malformed, unknown or revoked. Memoised per request. */
@@ -102,8 +106,11 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown 
     const memo = request as MemoisedRequest;
     if (memo[RESOLVED]) return request.principal;
     const secret = secretOf(request);
-    const principal = secret ? await this.lookup(secret) : undefined;
-    memo[RESOLVED] = true;
+    return this.resolve(memo, secret ? await this.lookup(secret) : undefined);
+  }
+
+  private resolve(request: MemoisedRequest, principal: Principal | undefined): Principal | undefined {
+    request[RESOLVED] = true;
     request.principal = principal;
     if (principal) this.lastUsed.record(principal.keyId);
     return principal;
