@@ -6,6 +6,7 @@ export * from './database/bigint.transformer';
 export * from './database/data-source-options';
 export * from './database/insert-batcher';
 export * from './database/prepare-database';
+export * from './database/row-locks';
 export * from './database/sql';
 export * from './database/advisory-locks';
 export * from './database/batcher';

@@ -18,7 +18,9 @@ describe('EnqueuedRecorder', () => {
     expect(sql.query).not.toHaveBeenCalled();
     await jest.advanceTimersByTimeAsync(10);
     expect(sql.query).toHaveBeenCalledTimes(1);
-    expect(sql.query.mock.calls[0]![0]).toMatch(/^UPDATE messages SET enqueued_at = now\(\) WHERE id = ANY\(\$1\)/);
+    expect(sql.query.mock.calls[0]![0]).toMatch(
+      /UPDATE messages SET enqueued_at = now\(\) WHERE id IN \(SELECT id FROM locked\)/,
+    );
     expect(sql.query.mock.calls[0]![1]).toEqual([['msg_a', 'msg_b', 'msg_c']]);
   });
 

@@ -1,8 +1,11 @@
-import { Batcher, Sql } from '@app/core';
+import { Batcher, lockInIdOrder, Sql } from '@app/core';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 
 /** How long accepted messages wait to share one UPDATE: short next to the reconciler's interval. */
 const FLUSH_DELAY_MS = 10;
+/** The worker marks the same messages `sent` in batches of its own: both lock in id order. */
+const RECORD_ENQUEUED = `${lockInIdOrder('messages', 'enqueued_at IS NULL')}
+  UPDATE messages SET enqueued_at = now() WHERE id IN (SELECT id FROM locked)`;
 
 /**
  * Sets `enqueued_at` on messages whose job Redis confirmed, one UPDATE per batch rather than one per
@@ -32,7 +35,7 @@ export class EnqueuedRecorder implements OnApplicationShutdown {
   /** Never throws: a lost batch is the reconciler's to repair. */
   private async write(ids: string[]): Promise<void> {
     try {
-      await this.sql.query('UPDATE messages SET enqueued_at = now() WHERE id = ANY($1) AND enqueued_at IS NULL', [ids]);
+      await this.sql.query(RECORD_ENQUEUED, [ids]);
     } catch (error) {
       this.logger.warn(`${ids.length} enqueued messages left to the reconciler: ${(error as Error).message}`);
     }

@@ -1,4 +1,4 @@
-import { ADVISORY_LOCKS, Batcher, InsertBatcher, Sql } from '@app/core';
+import { ADVISORY_LOCKS, Batcher, InsertBatcher, lockInIdOrder, Sql } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';
 import { newMessageId, MESSAGE_ID_FORMAT } from './message-id';
@@ -199,8 +199,10 @@ export class MessagesService {
     assignments: string,
     extra: unknown[] = [],
   ): Promise<MessageRow[]> {
+    // The status guard sits in the lock: a message another transition changed first no longer matches it.
     return this.sql.rows<MessageRow>(
-      `UPDATE messages SET ${assignments} WHERE id = ANY($1) AND status = ANY($2) RETURNING ${COLUMNS}`,
+      `${lockInIdOrder('messages', 'status = ANY($2)')}
+       UPDATE messages SET ${assignments} WHERE id IN (SELECT id FROM locked) RETURNING ${COLUMNS}`,
       [ids, TRANSITIONS[name], ...extra],
     );
   }

@@ -1,4 +1,4 @@
-import { Environment } from '@app/core';
+import { Environment, lockInIdOrder } from '@app/core';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -38,9 +38,12 @@ export class LastUsedRecorder implements OnModuleInit, OnApplicationShutdown {
     this.pending = new Map();
     try {
       await this.dataSource.query(
-        `UPDATE api_keys AS k SET last_used_at = u.used_at
+        // Every process flushes the uses of the same keys.
+        `${lockInIdOrder('api_keys')}
+         UPDATE api_keys AS k SET last_used_at = u.used_at
            FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, used_at)
-          WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
+          WHERE k.id = u.id AND k.id IN (SELECT id FROM locked)
+            AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
         [[...batch.keys()], [...batch.values()]],
       );
     } catch (error) {
