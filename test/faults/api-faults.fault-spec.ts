@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { AppProcess, freePort, startApp, waitFor } from '../support/processes';
+import { AppProcess, startServing, waitFor } from '../support/processes';
 import { ThrowawayPostgres, ThrowawayRedis } from '../support/throwaway-services';
 
 interface Answer {
@@ -34,13 +34,13 @@ describe('faults: the api against PostgreSQL and Redis of its own', () => {
       body: JSON.stringify(body),
     });
   const startApi = async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    return startApp(
-      'api',
-      { PORT: String(port), DATABASE_URL: postgres.url, REDIS_URL: redis.url, DATABASE_MIGRATE_ON_START: 'true' },
-      `${base}/health/ready`,
-    );
+    const started = await startServing('api', {
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      DATABASE_MIGRATE_ON_START: 'true',
+    });
+    base = started.baseUrl;
+    return started;
   };
 
   beforeAll(async () => {

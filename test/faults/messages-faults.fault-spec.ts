@@ -4,7 +4,7 @@ import { MESSAGES_QUEUE } from '@app/messaging';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { startWorker, StoredMessage, WebhookReceiver } from '../support/messages';
-import { AppProcess, freePort, startApp, waitFor } from '../support/processes';
+import { AppProcess, startServing, waitFor } from '../support/processes';
 import { ThrowawayPostgres, ThrowawayRedis } from '../support/throwaway-services';
 
 /** A request that takes longer than this to answer counts as hanging. */
@@ -165,13 +165,8 @@ describe('faults: message delivery against PostgreSQL and Redis of its own', () 
     }));
 
     // Sign-up lives in the api app, which also creates the schema; it has no part in the faults.
-    const apiPort = await freePort();
-    const api = `http://127.0.0.1:${apiPort}`;
-    const apiProcess = await startApp(
-      'api',
-      { ...sharedEnv, PORT: String(apiPort), DATABASE_MIGRATE_ON_START: 'true' },
-      `${api}/health/ready`,
-    );
+    const apiProcess = await startServing('api', { ...sharedEnv, DATABASE_MIGRATE_ON_START: 'true' });
+    const api = apiProcess.baseUrl;
     try {
       // One account per scenario, so one scenario's traffic does not use up another's rate limit.
       for (const scenario of ['redis', 'worker-kill', 'worker-freeze', 'postgres'])
@@ -194,13 +189,9 @@ describe('faults: message delivery against PostgreSQL and Redis of its own', () 
         WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.sent_at IS DISTINCT FROM NEW.sent_at)
         EXECUTE FUNCTION record_message_transition();`);
 
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    messagesApp = await startApp(
-      'messages',
-      { ...sharedEnv, MESSAGES_PORT: String(port), DATABASE_MIGRATE_ON_START: 'false' },
-      `${base}/health/ready`,
-    );
+    const started = await startServing('messages', { ...sharedEnv, DATABASE_MIGRATE_ON_START: 'false' });
+    messagesApp = started;
+    base = started.baseUrl;
   });
   beforeEach(async () => {
     for (const receiver of receivers) {
