@@ -41,7 +41,14 @@ export async function startCompiled(
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  if (readyUrl) await untilReady(child, entry, async () => (await fetch(readyUrl)).ok, () => output, 30000);
+  if (readyUrl)
+    await untilReady(
+      child,
+      entry,
+      async () => (await fetch(readyUrl)).ok,
+      () => output,
+      30000,
+    );
   const logLines = () =>
     output
       .split('\n')
