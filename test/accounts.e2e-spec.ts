@@ -75,12 +75,12 @@ describe('accounts and API keys', () => {
       expect(response.body).toMatchObject({ id: account.accountId, email: account.email, plan: 'free' });
     });
 
-    it('reflects a plan change made by the operator in the body and in the limits it enforces at once', async () => {
+    it('reflects a plan change made by the operator in the body and in the limits it enforces', async () => {
       const account = await signUp(app.http);
       // Cached with the Free plan's limits.
       expect((await app.http.get('/v1/account').set(account.auth)).headers['x-ratelimit-limit']).toBe('60');
       await app.app.get(AccountsService).setPlan(account.email, 'enterprise', { perMinute: 5000, perDay: 200000 });
-      // Changed in this process: its cache forgets the account before setPlan returns.
+      // Changed through this process: its cache of the key has forgotten the account.
       const response = await app.http.get('/v1/account').set(account.auth).expect(200);
       expect(response.body).toMatchObject({ plan: 'enterprise', limits: { perMinute: 5000, perDay: 200000 } });
       expect(response.headers['x-ratelimit-limit']).toBe('5000');
