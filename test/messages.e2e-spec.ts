@@ -1,4 +1,7 @@
-import { ADVISORY_LOCKS, Sql } from '@app/core';
+import { ADVISORY_LOCKS } from '@app/core';
+import { MESSAGES_QUEUE } from '@app/messaging';
+import { Queue } from 'bullmq';
+import { SqlCounter } from '../bench/support/sql-counter';
 import type { TestAccount } from './support/factories';
 import { shutInsertGate, withDatabase } from './support/database';
 import type { TestHttpApp } from './support/http-app';
@@ -12,6 +15,7 @@ import {
 } from './support/messages';
 import { AppProcess, waitFor } from './support/processes';
 import { windowWithRoom } from './support/rate-limiting';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from './support/test-env';
 
 const MESSAGE_ID = /^msg_[0-9A-Za-z]{24}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -19,6 +23,10 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)', () => {
   let app: TestHttpApp;
   let account: TestAccount;
+  // The app's statements, counted on the wire between it and PostgreSQL.
+  let sql: SqlCounter;
+  // The delivery queue, to see which jobs Redis holds; this suite starts its workers only later.
+  let queue: Queue;
 
   const send = (body: string | object, auth: Record<string, string> = account.auth) =>
     app.http.post('/messages').set(auth).send(body);
@@ -29,10 +37,18 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
     });
 
   beforeAll(async () => {
-    app = await createMessagesApp();
+    const url = new URL(TEST_DATABASE_URL);
+    sql = new SqlCounter({ host: url.hostname, port: Number(url.port) });
+    url.port = String(await sql.listen());
+    app = await createMessagesApp({ env: { DATABASE_URL: url.toString() } });
     account = await createAccount(app);
+    queue = new Queue(MESSAGES_QUEUE, { connection: { url: TEST_REDIS_URL } });
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await sql.close();
+    await queue.close();
+  });
 
   describe('POST /messages (sendMessage)', () => {
     it('answers 202 with Location and the Message, stored and enqueued before the answer', async () => {
@@ -53,6 +69,8 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
         last_error: null,
       });
       expect(stored!.created_at.toISOString()).toBe(response.body.createdAt);
+      // The job was in Redis before the answer; only its `enqueued_at` record may follow the answer.
+      expect(await queue.getJob(response.body.id)).toMatchObject({ data: { messageId: response.body.id } });
       await waitForEnqueued(response.body.id);
     });
 
@@ -87,10 +105,9 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
       const sent = senders.flatMap((sender) =>
         Array.from({ length: 20 }, (_, i) => ({ sender, text: `together ${sender.accountId}/${i}` })),
       );
-      const statements = jest.spyOn(app.app.get(Sql), 'rows');
+      sql.reset();
       const answers = await Promise.all(sent.map(({ sender, text }) => send({ message: text }, sender.auth)));
-      const inserts = statements.mock.calls.filter(([text]) => text.includes('INSERT INTO messages')).length;
-      statements.mockRestore();
+      const inserts = sql.countOf('INSERT INTO messages');
       // Requests that arrive while a batch is written go together in the next one.
       expect(inserts).toBeGreaterThan(0);
       expect(inserts).toBeLessThan(sent.length);
