@@ -22,7 +22,7 @@ export function cpuCount(): number {
   return Number(spawnSync('nproc').stdout?.toString().trim()) || 1;
 }
 
-/** A port free at this moment; a process that then fails to bind it is retried by `onFreePort`. */
+/** A port free at this moment; a process that then fails to bind it is retried by `onFreePorts`. */
 export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -34,13 +34,22 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts something that listens on a port picked by `freePort`, picking another and starting again
- * when the port was taken between the pick and the bind (the error then mentions EADDRINUSE).
+ * Starts something that listens on ports picked by `freePort`, picking others and starting again
+ * when one was taken between the pick and the bind (the error then mentions EADDRINUSE).
  */
-export async function onFreePort<T>(start: (port: number) => Promise<T>, attempts = 5): Promise<T> {
+export async function onFreePorts<T>(
+  count: number,
+  start: (...ports: number[]) => Promise<T>,
+  attempts = 5,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    const ports: number[] = [];
+    while (ports.length < count) {
+      const port = await freePort();
+      if (!ports.includes(port)) ports.push(port);
+    }
     try {
-      return await start(await freePort());
+      return await start(...ports);
     } catch (error) {
       if (attempt >= attempts || !String((error as Error).message).includes('EADDRINUSE')) throw error;
     }

@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { freePort, onFreePort, sleep, untilReady, waitFor } from '../../bench/support/processes';
+import { freePort, onFreePorts, sleep, untilReady, waitFor } from '../../bench/support/processes';
 
-export { freePort, onFreePort, sleep, waitFor };
+export { freePort, onFreePorts, sleep, waitFor };
 
 /** Compiled apps that process tests start; `TEST_DIST_DIR` points elsewhere when several builds coexist. */
 export const DIST = process.env.TEST_DIST_DIR ?? join(__dirname, '..', '..', 'dist');
@@ -24,7 +24,8 @@ export interface AppProcess {
  */
 export async function startCompiled(
   entry: string,
-  env: Record<string, string>,
+  /** Settings on top of the test environment; `undefined` removes one. */
+  env: Record<string, string | undefined>,
   readyUrl?: string,
   args: string[] = [],
 ): Promise<AppProcess> {
@@ -58,7 +59,7 @@ export async function startCompiled(
 }
 
 /** Starts a compiled app (`api`, `messages`, `worker`), as `startCompiled` does. */
-export function startApp(app: string, env: Record<string, string>, readyUrl?: string): Promise<AppProcess> {
+export function startApp(app: string, env: Record<string, string | undefined>, readyUrl?: string): Promise<AppProcess> {
   return startCompiled(join('apps', app, 'src', 'main.js'), env, readyUrl);
 }
 
@@ -71,10 +72,10 @@ const PORT_SETTING: Record<string, string> = { api: 'PORT', messages: 'MESSAGES_
  */
 export function startServing(
   app: 'api' | 'messages' | 'worker',
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
   readyPath = '/health/ready',
 ): Promise<AppProcess & { baseUrl: string }> {
-  return onFreePort(async (port) => {
+  return onFreePorts(1, async (port) => {
     const baseUrl = `http://127.0.0.1:${port}`;
     const started = await startApp(app, { ...env, [PORT_SETTING[app]!]: String(port) }, `${baseUrl}${readyPath}`);
     return { ...started, baseUrl };
