@@ -26,13 +26,14 @@ describe('npm start: the launcher of every app', () => {
           'the api, the messages app and the worker to be ready',
         );
       } catch (error) {
-        await started.stop('SIGKILL');
+        // SIGTERM, which the launcher passes on: a killed launcher would leave its apps running.
+        await started.stop('SIGTERM');
         throw error;
       }
       return started;
     });
   });
-  afterAll(() => launcher.stop('SIGKILL'));
+  afterAll(() => launcher?.stop('SIGTERM'));
 
   it('runs the api, the messages app and the worker, each on its own port', async () => {
     const [api, messages] = urls;
