@@ -17,14 +17,12 @@ describe('npm start: the launcher of every app', () => {
       const env = { PORT: String(api), MESSAGES_PORT: String(messages), WORKER_METRICS_PORT: String(worker) };
       const started = await startCompiled('scripts/start-all.js', env);
       try {
-        await waitFor(
-          async () => {
-            if (started.child.exitCode !== null) throw new Error(`the launcher exited:\n${started.output()}`);
-            return (await Promise.all(urls.map(async (url) => (await fetch(`${url}/health/ready`)).ok))).every(Boolean);
-          },
-          60_000,
-          'the api, the messages app and the worker to be ready',
-        );
+        const ready = async () =>
+          (await Promise.all(urls.map(async (url) => (await fetch(`${url}/health/ready`)).ok))).every(Boolean);
+        // An exit ends the wait at once, rather than at the timeout.
+        const exited = () => started.child.exitCode !== null;
+        await waitFor(async () => exited() || ready(), 60_000, 'the api, the messages app and the worker to be ready');
+        if (exited()) throw new Error(`the launcher exited:\n${started.output()}`);
       } catch (error) {
         // SIGTERM, which the launcher passes on: a killed launcher would leave its apps running.
         await started.stop('SIGTERM');

@@ -89,22 +89,16 @@ export async function untilReady(
   output: () => string,
   timeoutMs: number,
 ): Promise<void> {
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
   try {
-    await waitFor(
-      async () => {
-        if (child.exitCode !== null || child.signalCode !== null) {
-          throw new Error(`${name} exited early (${child.signalCode ?? child.exitCode})`);
-        }
-        return isReady();
-      },
-      timeoutMs,
-      `${name} to be ready`,
-    );
+    // An exit ends the wait at once, rather than at the timeout.
+    await waitFor(async () => exited() || isReady(), timeoutMs, `${name} to be ready`);
+    if (exited()) throw new Error(`${name} exited early (${child.signalCode ?? child.exitCode})`);
   } catch (error) {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, 'exit');
+    if (!exited()) {
+      const exit = once(child, 'exit');
       child.kill('SIGKILL');
-      await exited;
+      await exit;
     }
     throw new Error(`${(error as Error).message}; last output of ${name}:\n${output().slice(-4000)}`, { cause: error });
   }
