@@ -11,12 +11,24 @@ import { TEST_DATABASE_URL } from './support/test-env';
 
 const ERROR_BODY = { code: expect.any(String), message: expect.any(String), status: expect.any(Number) };
 
-/** The test database through a proxy that a test can cut: PostgreSQL gone for that app alone. */
-async function proxiedDatabase(): Promise<{ proxy: TcpProxy; env: TestAppOverrides['env'] }> {
+interface AppBehindProxy {
+  app: TestHttpApp;
+  /** Cut it, and PostgreSQL is gone for this app alone. */
+  proxy: TcpProxy;
+  close: () => Promise<void>;
+}
+
+/** An app whose connections to the test database go through a proxy that a test can cut. */
+async function behindProxy(create: (overrides: TestAppOverrides) => Promise<TestHttpApp>): Promise<AppBehindProxy> {
   const proxy = new TcpProxy(Number(new URL(TEST_DATABASE_URL).port || 5432));
   const url = new URL(TEST_DATABASE_URL);
   url.port = String(await proxy.start());
-  return { proxy, env: { DATABASE_URL: url.toString() } };
+  const app = await create({ env: { DATABASE_URL: url.toString() } });
+  const close = async () => {
+    await app.close();
+    await proxy.cut();
+  };
+  return { app, proxy, close };
 }
 
 describe('errors', () => {
@@ -82,17 +94,13 @@ describe('errors', () => {
     let app: TestHttpApp;
     let account: TestAccount;
     let proxy: TcpProxy;
+    let close: () => Promise<void>;
 
     beforeAll(async () => {
-      const database = await proxiedDatabase();
-      proxy = database.proxy;
-      app = await createApiApp({ env: database.env });
+      ({ app, proxy, close } = await behindProxy(createApiApp));
       account = await signUp(app.http);
     });
-    afterAll(async () => {
-      await app.close();
-      await proxy.cut();
-    });
+    afterAll(() => close());
 
     it('answers 503 service_unavailable with Retry-After, then recovers without a restart', async () => {
       await app.http.get('/v1/pets').set(account.auth).expect(200);
@@ -117,17 +125,13 @@ describe('errors', () => {
     let app: TestHttpApp;
     let account: TestAccount;
     let proxy: TcpProxy;
+    let close: () => Promise<void>;
 
     beforeAll(async () => {
-      const database = await proxiedDatabase();
-      proxy = database.proxy;
-      app = await createMessagesApp({ env: database.env });
+      ({ app, proxy, close } = await behindProxy(createMessagesApp));
       account = await createAccount(app);
     });
-    afterAll(async () => {
-      await app.close();
-      await proxy.cut();
-    });
+    afterAll(() => close());
 
     it.each(['/nowhere', '/messages/msg_000000000000000000000000/unknown'])(
       'answers the unknown route %s with 404 not_found as JSON',

@@ -54,14 +54,19 @@ describe('rate limiting across processes and outages', () => {
     });
     afterAll(() => Promise.all(processes.map((app) => app.stop())));
 
-    it('enforce a plan set with the operator CLI on a process that had cached the old one', async () => {
-      const email = uniqueEmail('rl-plan');
-      const signedUp = await fetch(`${urls[0]}/v1/accounts`, {
+    /** Signs up on the api at `url`; returns the account's first key. */
+    const signUpOn = async (url: string, email: string) => {
+      const signedUp = await fetch(`${url}/v1/accounts`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ email }),
       });
-      const { apiKey } = (await signedUp.json()) as { apiKey: { key: string } };
+      return ((await signedUp.json()) as { apiKey: { key: string } }).apiKey;
+    };
+
+    it('enforce a plan set with the operator CLI on a process that had cached the old one', async () => {
+      const email = uniqueEmail('rl-plan');
+      const apiKey = await signUpOn(urls[0]!, email);
       const onSecond = () => fetch(`${urls[1]}/v1/account`, { headers: { Authorization: `Bearer ${apiKey.key}` } });
       await windowWithRoom(60, 30_000);
       // The second process now holds the key, and the Free plan with it, in its cache.
@@ -90,12 +95,7 @@ describe('rate limiting across processes and outages', () => {
 
     it('admit exactly the plan’s limit of 700 concurrent requests for one account, set with the operator CLI', async () => {
       const email = uniqueEmail('rl-processes');
-      const signedUp = await fetch(`${urls[0]}/v1/accounts`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email }),
-      });
-      const { apiKey } = (await signedUp.json()) as { apiKey: { key: string } };
+      const apiKey = await signUpOn(urls[0]!, email);
       expect(await cli('set-plan', email, 'pro')).toMatchObject({ plan: 'pro' });
 
       await windowWithRoom(60, 20_000);
