@@ -6,7 +6,7 @@ import { signUp, TestAccount } from './support/factories';
 import type { TestAppOverrides, TestHttpApp } from './support/http-app';
 import { createAccount, createMessagesApp } from './support/messages';
 import { windowWithRoom } from './support/rate-limiting';
-import { TcpProxy } from './support/tcp-proxy';
+import { TcpProxy } from '../bench/support/tcp-proxy';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 const ERROR_BODY = { code: expect.any(String), message: expect.any(String), status: expect.any(Number) };

@@ -1,5 +1,4 @@
-import { once } from 'node:events';
-import { createServer, Server, Socket } from 'node:net';
+import { blackHole } from '../bench/support/tcp-proxy';
 import { createApiApp } from './support/api-app';
 import { cli } from './support/cli';
 import { signUp, TestAccount, uniqueEmail } from './support/factories';
@@ -12,25 +11,6 @@ import { together, windowWithRoom } from './support/rate-limiting';
  * request hung, and fails with this bound's message instead of the test's timeout. Not a speed check.
  */
 const HANG_BOUND_MS = 15_000;
-
-/** Accepts connections and never answers: a frozen Redis. */
-async function blackHole(): Promise<{ port: number; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    port: (server.address() as { port: number }).port,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-      await once(server, 'close');
-    },
-  };
-}
 
 describe('rate limiting across processes and outages', () => {
   describe('two api processes sharing PostgreSQL and Redis', () => {
