@@ -41,7 +41,9 @@ export interface ScriptWatch {
  * `marker` (a part of the test's own keys), whoever else uses the server meanwhile.
  */
 export async function watchScripts(marker: string): Promise<ScriptWatch> {
-  const monitor = await new Redis(TEST_REDIS_URL).monitor();
+  // `monitor()` opens a connection of its own beside the client's: both are closed by `stop`.
+  const client = new Redis(TEST_REDIS_URL);
+  const monitor = await client.monitor();
   let calls = 0;
   const echoed = new Set<string>();
   monitor.on('monitor', (_time: string, args: string[]) => {
@@ -57,7 +59,10 @@ export async function watchScripts(marker: string): Promise<ScriptWatch> {
       await waitFor(async () => echoed.has(sentinel), 10_000, 'MONITOR to show the commands sent so far');
       return calls;
     },
-    stop: () => monitor.disconnect(),
+    stop: () => {
+      monitor.disconnect();
+      client.disconnect();
+    },
   };
 }
 
