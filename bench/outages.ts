@@ -59,6 +59,9 @@ async function main(): Promise<void> {
   const database = new URL(STORES.databaseUrl);
   const postgres = new TcpProxy(Number(database.port));
   database.port = String(await postgres.start());
+  const redisUrl = new URL(STORES.redisUrl);
+  const redis = new TcpProxy(Number(redisUrl.port));
+  redisUrl.port = String(await redis.start());
   // Above REDIS_COMMAND_TIMEOUT_MS and the connect timeout (a refused or frozen Redis), and the pool's
   // connect timeout (PostgreSQL gone): the request must not wait much longer than the give-up.
   const outages: Outage[] = [
@@ -79,13 +82,21 @@ async function main(): Promise<void> {
       boundMs: 3000,
     },
     {
-      name: 'redis-frozen-closed',
+      name: 'redis-silent-from-start-closed',
       env: ({ databaseUrl }) => ({
         DATABASE_URL: databaseUrl,
         REDIS_URL: `redis://127.0.0.1:${frozenRedis.port}`,
         RATE_LIMIT_ON_REDIS_FAILURE: 'closed',
       }),
       expectedStatus: 503,
+      boundMs: 3000,
+    },
+    {
+      // Connected, then hanging: each command waits for REDIS_COMMAND_TIMEOUT_MS.
+      name: 'redis-frozen-open',
+      env: ({ databaseUrl }) => ({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl.toString() }),
+      cut: async () => redis.freeze(),
+      expectedStatus: 401,
       boundMs: 3000,
     },
     {
@@ -104,6 +115,7 @@ async function main(): Promise<void> {
   } finally {
     await frozenRedis.close();
     await postgres.cut();
+    await redis.cut();
   }
   console.log('| outage | statuses | slowest answer (ms) | bound (ms) | met |\n|---|---|---|---|---|');
   for (const result of results) {
