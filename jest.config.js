@@ -32,6 +32,7 @@ module.exports = {
       moduleNameMapper,
       transform,
       testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/support/faults-setup.ts',
       setupFiles: ['<rootDir>/test/support/test-env.ts'],
     },
   ],

@@ -15,7 +15,7 @@ import {
   WebhookReceiver,
 } from './support/messages';
 import { AppProcess, freePort, waitFor } from './support/processes';
-import { TcpProxy } from './support/tcp-proxy';
+import { TcpProxy } from '../bench/support/tcp-proxy';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './support/test-env';
 
 const SECRET = 'webhook-secret-for-the-e2e-tests';

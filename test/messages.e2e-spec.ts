@@ -1,4 +1,5 @@
-import { ADVISORY_LOCKS, Sql } from '@app/core';
+import { ADVISORY_LOCKS } from '@app/core';
+import { SqlCounter } from '../bench/support/sql-counter';
 import type { TestAccount } from './support/factories';
 import { shutInsertGate, withDatabase } from './support/database';
 import type { TestHttpApp } from './support/http-app';
@@ -12,6 +13,7 @@ import {
 } from './support/messages';
 import { AppProcess, waitFor } from './support/processes';
 import { windowWithRoom } from './support/rate-limiting';
+import { TEST_DATABASE_URL } from './support/test-env';
 
 const MESSAGE_ID = /^msg_[0-9A-Za-z]{24}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -19,6 +21,8 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)', () => {
   let app: TestHttpApp;
   let account: TestAccount;
+  // The app's statements, counted on the wire between it and PostgreSQL.
+  let sql: SqlCounter;
 
   const send = (body: string | object, auth: Record<string, string> = account.auth) =>
     app.http.post('/messages').set(auth).send(body);
@@ -29,13 +33,19 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
     });
 
   beforeAll(async () => {
-    app = await createMessagesApp();
+    const url = new URL(TEST_DATABASE_URL);
+    sql = new SqlCounter({ host: url.hostname, port: Number(url.port) });
+    url.port = String(await sql.listen());
+    app = await createMessagesApp({ env: { DATABASE_URL: url.toString() } });
     account = await createAccount(app);
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await sql.close();
+  });
 
   describe('POST /messages (sendMessage)', () => {
-    it('answers 202 with Location and the Message, stored and enqueued before the answer', async () => {
+    it('answers 202 with Location and the Message, stored before the answer, then enqueued', async () => {
       const response = await send({ message: 'Rex has found a home!' }).expect(202);
       expect(response.body).toEqual({
         id: expect.stringMatching(MESSAGE_ID),
@@ -53,6 +63,7 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
         last_error: null,
       });
       expect(stored!.created_at.toISOString()).toBe(response.body.createdAt);
+      // Enqueued then: `enqueued_at` is recorded once Redis has taken the job, which may be after the answer.
       await waitForEnqueued(response.body.id);
     });
 
@@ -87,10 +98,9 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
       const sent = senders.flatMap((sender) =>
         Array.from({ length: 20 }, (_, i) => ({ sender, text: `together ${sender.accountId}/${i}` })),
       );
-      const statements = jest.spyOn(app.app.get(Sql), 'rows');
+      sql.reset();
       const answers = await Promise.all(sent.map(({ sender, text }) => send({ message: text }, sender.auth)));
-      const inserts = statements.mock.calls.filter(([text]) => text.includes('INSERT INTO messages')).length;
-      statements.mockRestore();
+      const inserts = sql.countOf('INSERT INTO messages');
       // Requests that arrive while a batch is written go together in the next one.
       expect(inserts).toBeGreaterThan(0);
       expect(inserts).toBeLessThan(sent.length);

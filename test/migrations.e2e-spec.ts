@@ -55,7 +55,7 @@ describe('migrations of data already stored', () => {
 
   it('drops stored secrets and expired idempotency keys, and gives accounts canonical emails, keeping collisions', async () => {
     const emails = ['xß@example.com', 'xSS@example.com', 'Alex@example.com', 'ａlex@example.com', 'ıvy@example.com'];
-    const ids = [];
+    const ids: number[] = [];
     for (const email of emails) {
       ids.push(
         Number((await query<{ id: string }>('INSERT INTO accounts (email) VALUES ($1) RETURNING id', [email]))[0].id),

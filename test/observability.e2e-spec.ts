@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { AppProcess, freePort, startApp, waitFor } from './support/processes';
+import { AppProcess, startServing, waitFor } from './support/processes';
 import { windowWithRoom } from './support/rate-limiting';
 
 interface Answer {
@@ -26,13 +26,9 @@ describe('observability and graceful operation (real api process)', () => {
   const logLines = () => api.logLines();
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    api = await startApp(
-      'api',
-      { PORT: String(port), LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '10000' },
-      `${base}/health/live`,
-    );
+    const started = await startServing('api', { LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '10000' }, '/health/live');
+    api = started;
+    base = started.baseUrl;
     const signUp = await call('/v1/accounts', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -166,13 +162,12 @@ describe('observability and graceful operation (real api process)', () => {
 
 describe('rate-limit refusals in the request log (real api process)', () => {
   it("logs a caller's first refusal in full and the rest in summaries, written at the latest on shutdown", async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const api = await startApp(
+    const api = await startServing(
       'api',
-      { PORT: String(port), LOG_LEVEL: 'info', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '2', TRUST_PROXY: 'true' },
-      `${base}/health/live`,
+      { LOG_LEVEL: 'info', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '2', TRUST_PROXY: 'true' },
+      '/health/live',
     );
+    const base = api.baseUrl;
     // Two addresses of one IPv6 /64, which the limits count as one caller.
     const subnet = `2001:db8:${randomInt(0x10000).toString(16)}:${randomInt(0x10000).toString(16)}`;
     try {

@@ -1,7 +1,8 @@
 import { AccountsService } from '@app/accounts';
-import { ADVISORY_LOCKS, Clock, Sql } from '@app/core';
+import { ADVISORY_LOCKS, Clock } from '@app/core';
+import { SqlCounter } from '../bench/support/sql-counter';
 import { createApiApp } from './support/api-app';
-import { shutInsertGate, truncatePets } from './support/database';
+import { shutInsertGate, suiteDatabase, SuiteDatabase, truncatePets } from './support/database';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { waitFor } from './support/processes';
@@ -29,15 +30,29 @@ describe('pets and categories', () => {
   const now = { value: new Date('2026-06-01T00:00:00Z') };
   let app: TestHttpApp;
   let account: TestAccount;
+  // The suite counts every pet in the catalogue: a database of its own holds only its pets.
+  let database: SuiteDatabase;
+  // The app's statements, counted on the wire between it and PostgreSQL.
+  let sql: SqlCounter;
 
   beforeAll(async () => {
-    await truncatePets();
-    app = await createApiApp({ providers: [{ provide: Clock, useValue: { now: () => now.value } }] });
+    database = await suiteDatabase('pets');
+    const url = new URL(database.url);
+    sql = new SqlCounter({ host: url.hostname, port: Number(url.port) });
+    url.port = String(await sql.listen());
+    app = await createApiApp({
+      env: { DATABASE_URL: url.toString() },
+      providers: [{ provide: Clock, useValue: { now: () => now.value } }],
+    });
     account = await signUp(app.http);
     // This suite sends more than a Free account's 60 requests a minute.
     await app.app.get(AccountsService).setPlan(account.email, 'business');
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await sql.close();
+    await database.drop();
+  });
 
   describe('POST /v1/pets (createPet)', () => {
     it('creates a pet with 201, its id, the default status and a Location header', async () => {
@@ -63,10 +78,9 @@ describe('pets and categories', () => {
         categoryId: i === 7 ? 999 : (i % 7) + 1,
         status: statuses[i % 3],
       }));
-      const statements = jest.spyOn(app.app.get(Sql), 'rows');
+      sql.reset();
       const answers = await Promise.all(sent.map((pet) => app.http.post('/v1/pets').set(account.auth).send(pet)));
-      const inserts = statements.mock.calls.filter(([text]) => text.includes('INSERT INTO pets')).length;
-      statements.mockRestore();
+      const inserts = sql.countOf('INSERT INTO pets');
       // Requests that arrive while a batch is written go together in the next one.
       expect(inserts).toBeGreaterThan(0);
       expect(inserts).toBeLessThan(sent.length);
@@ -151,7 +165,7 @@ describe('pets and categories', () => {
 
   describe('GET /v1/pets (listPets)', () => {
     beforeAll(async () => {
-      await truncatePets();
+      await truncatePets(database.url);
       for (let i = 0; i < 25; i++) {
         await createPet(app.http, account, { name: `Pet ${i}`, status: i % 5 === 0 ? 'pending' : 'available' });
       }
@@ -226,10 +240,9 @@ describe('pets and categories', () => {
       };
       const alone: unknown[] = [];
       for (const path of paths) alone.push(await page(path));
-      const statements = jest.spyOn(app.app.get(Sql), 'rows');
+      sql.reset();
       const together = await Promise.all([...paths, ...paths].map(page));
-      const reads = statements.mock.calls.filter(([text]) => text.includes('FROM pets')).length;
-      statements.mockRestore();
+      const reads = sql.countOf('FROM pets');
       expect(reads).toBeGreaterThan(0);
       expect(reads).toBeLessThan(together.length);
       expect(together).toEqual([...alone, ...alone]);
@@ -237,18 +250,19 @@ describe('pets and categories', () => {
 
     it('reads a page asked for many times at once only once per statement, answering each request with it', async () => {
       const alone = await app.http.get('/v1/pets?limit=3').set(account.auth).expect(200);
-      const statements = jest.spyOn(app.app.get(Sql), 'rows');
+      // Each statement's pages, as its parameter arrays (status, after id, rows) give them.
+      const pagesRead: string[][] = [];
+      const elements = (array: string | null) => array!.replace(/^\{|\}$/g, '').split(',');
+      sql.onBind = (text, parameters) => {
+        if (!text.includes('FROM pets')) return;
+        const [statuses, afterIds, rowCounts] = parameters.map(elements) as [string[], string[], string[]];
+        pagesRead.push(statuses.map((status, i) => `${status}/${afterIds[i]}/${rowCounts[i]}`));
+      };
       const together = await Promise.all(
         Array.from({ length: 20 }, () => app.http.get('/v1/pets?limit=3').set(account.auth).expect(200)),
       );
-      // Each statement's pages, as its parameter arrays (status, after id, rows) give them.
-      const pagesRead = statements.mock.calls
-        .filter(([text]) => text.includes('FROM pets'))
-        .map(([, parameters]) => {
-          const [statuses, afterIds, rowCounts] = parameters as [unknown[], unknown[], unknown[]];
-          return statuses.map((status, i) => `${status}/${afterIds[i]}/${rowCounts[i]}`);
-        });
-      statements.mockRestore();
+      sql.onBind = undefined;
+      expect(pagesRead.length).toBeGreaterThan(0);
       for (const pages of pagesRead) expect(new Set(pages).size).toBe(pages.length);
       expect(pagesRead.flat().length).toBeLessThan(together.length);
       for (const response of together) {
@@ -268,11 +282,11 @@ describe('pets and categories', () => {
     });
 
     it('lets no client page past a pet created on another process before that pet is visible', async () => {
-      const gate = await shutInsertGate('pets', 'name', 'Late commit');
+      const gate = await shutInsertGate('pets', 'name', 'Late commit', database.url);
       let otherProcess: TestHttpApp | undefined;
       try {
         // A second api process, with its own batches and connections.
-        otherProcess = await createApiApp();
+        otherProcess = await createApiApp({ env: { DATABASE_URL: database.url } });
         const late = createPet(app.http, account, { name: 'Late commit' });
         await waitFor(() => gate.isHolding(), 10000, "the late pet's INSERT at the gate");
 
@@ -326,6 +340,15 @@ describe('pets and categories', () => {
       const response = await app.http.get(`/v1/pets/${pet.id}`).set(account.auth).expect(200);
       expect(response.body).toEqual(pet);
       expectDeprecationHeaders(response.headers);
+    });
+
+    it('shows any account the pets another account added: one shared catalogue', async () => {
+      const pet = await createPet(app.http, account, { name: 'Shared', categoryId: 3 });
+      const stranger = await signUp(app.http);
+      const fetched = await app.http.get(`/v1/pets/${pet.id}`).set(stranger.auth).expect(200);
+      expect(fetched.body).toEqual(pet);
+      const { seen } = await walkPages(app, stranger, '/v1/pets?limit=100');
+      expect(seen).toContain(pet.id);
     });
 
     it('answers 404 not_found for an unknown id, still with the headers', async () => {

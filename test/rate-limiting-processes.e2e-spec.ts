@@ -1,54 +1,16 @@
-import { execFile } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer, Server, Socket } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { blackHole } from '../bench/support/tcp-proxy';
 import { createApiApp } from './support/api-app';
+import { cli } from './support/cli';
 import { signUp, TestAccount, uniqueEmail } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
-import { AppProcess, freePort, startApp, waitFor } from './support/processes';
+import { AppProcess, startServing, waitFor } from './support/processes';
 import { together, windowWithRoom } from './support/rate-limiting';
 
-const DIST = process.env.TEST_DIST_DIR ?? join(__dirname, '..', 'dist');
-/** Well above REDIS_COMMAND_TIMEOUT_MS (500 ms) and the 2 s connect timeout: "does not hang". */
-const ANSWER_BOUND_MS = 3000;
-
-/** The operator CLI, as `npm run cli -- …` runs it. */
-async function cli(...args: string[]): Promise<unknown> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [join(DIST, 'apps', 'cli', 'src', 'main.js'), ...args],
-    {
-      env: { ...process.env, NODE_OPTIONS: '' },
-    },
-  );
-  return JSON.parse(stdout);
-}
-
-async function timed<T>(call: () => PromiseLike<T>): Promise<{ result: T; ms: number }> {
-  const started = Date.now();
-  const result = await call();
-  return { result, ms: Date.now() - started };
-}
-
-/** Accepts connections and never answers: a frozen Redis. */
-async function blackHole(): Promise<{ port: number; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    port: (server.address() as { port: number }).port,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      server.close();
-      await once(server, 'close');
-    },
-  };
-}
+/**
+ * Far above REDIS_COMMAND_TIMEOUT_MS and the connect timeout: an answer that takes longer means the
+ * request hung, and fails with this bound's message instead of the test's timeout. Not a speed check.
+ */
+const HANG_BOUND_MS = 15_000;
 
 describe('rate limiting across processes and outages', () => {
   describe('two api processes sharing PostgreSQL and Redis', () => {
@@ -57,30 +19,65 @@ describe('rate limiting across processes and outages', () => {
 
     beforeAll(async () => {
       for (let i = 0; i < 2; i++) {
-        const port = await freePort();
-        urls.push(`http://127.0.0.1:${port}`);
         // No ban: every refusal must be a plain rate_limited to count them. A generous Redis timeout:
         // on a loaded machine a timed-out decision would be admitted by the fail-open policy, uncounted.
+        // Cached keys outlive the suite, so only an announced change can refresh a process's view.
         // No connection cap: the hundreds of concurrent requests all come from this one address.
         const env = {
-          PORT: String(port),
           RATE_LIMIT_BAN_AFTER: '100000',
           REDIS_COMMAND_TIMEOUT_MS: '10000',
+          API_KEY_CACHE_TTL_MS: '600000',
           MAX_CONNECTIONS_PER_CLIENT: '0',
         };
-        processes.push(await startApp('api', env, `${urls[i]}/health/ready`));
+        const api = await startServing('api', env);
+        processes.push(api);
+        urls.push(api.baseUrl);
       }
     });
     afterAll(() => Promise.all(processes.map((app) => app.stop())));
 
-    it('admit exactly the plan’s limit of 700 concurrent requests for one account, set with the operator CLI', async () => {
-      const email = uniqueEmail('rl-processes');
-      const signedUp = await fetch(`${urls[0]}/v1/accounts`, {
+    /** Signs up on the api at `url`; returns the account's first key. */
+    const signUpOn = async (url: string, email: string) => {
+      const signedUp = await fetch(`${url}/v1/accounts`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ email }),
       });
-      const { apiKey } = (await signedUp.json()) as { apiKey: { key: string } };
+      return ((await signedUp.json()) as { apiKey: { key: string } }).apiKey;
+    };
+
+    it('enforce a plan set with the operator CLI on a process that had cached the old one', async () => {
+      const email = uniqueEmail('rl-plan');
+      const apiKey = await signUpOn(urls[0]!, email);
+      const onSecond = () => fetch(`${urls[1]}/v1/account`, { headers: { Authorization: `Bearer ${apiKey.key}` } });
+      await windowWithRoom(60, 30_000);
+      // The second process now holds the key, and the Free plan with it, in its cache.
+      expect((await onSecond()).headers.get('x-ratelimit-limit')).toBe('60');
+
+      expect(await cli('set-plan', email, 'enterprise', '--per-minute', '20', '--per-day', '1000')).toMatchObject({
+        plan: 'enterprise',
+      });
+
+      let last = await onSecond();
+      await waitFor(
+        async () => (last = await onSecond()).headers.get('x-ratelimit-limit') === '20',
+        10_000,
+        'the second api process to apply the new plan (X-RateLimit-Limit: 20)',
+      );
+      for (let remaining = Number(last.headers.get('x-ratelimit-remaining')); remaining > 0; remaining--) {
+        const admitted = await onSecond();
+        expect(admitted.status).toBe(200);
+        expect(admitted.headers.get('x-ratelimit-remaining')).toBe(String(remaining - 1));
+      }
+      const refused = await onSecond();
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+      expect(refused.headers.get('x-ratelimit-limit')).toBe('20');
+    });
+
+    it('admit exactly the plan’s limit of 700 concurrent requests for one account, set with the operator CLI', async () => {
+      const email = uniqueEmail('rl-processes');
+      const apiKey = await signUpOn(urls[0]!, email);
       expect(await cli('set-plan', email, 'pro')).toMatchObject({ plan: 'pro' });
 
       await windowWithRoom(60, 20_000);
@@ -125,15 +122,14 @@ describe('rate limiting across processes and outages', () => {
       return Number(line?.[1] ?? 0);
     };
 
-    it('fails open by default: admits without rate-limit headers, promptly, and counts the failures', async () => {
+    it('fails open by default: admits without rate-limit headers and counts the failures', async () => {
       const app = await createApiApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
       try {
         const before = await failuresCounted(app, 'open');
-        const { result: admitted, ms } = await timed(() => app.http.get('/v1/account').set(account.auth));
+        const admitted = await app.http.get('/v1/account').set(account.auth).timeout(HANG_BOUND_MS);
         expect(admitted.status).toBe(200);
         expect(admitted.body).toMatchObject({ id: account.accountId });
         expect(admitted.headers['x-ratelimit-limit']).toBeUndefined();
-        expect(ms).toBeLessThan(ANSWER_BOUND_MS);
         const anonymous = await app.http.get('/v1/pets').expect(401);
         expect(anonymous.body).toMatchObject({ code: 'unauthorized' });
         expect(await failuresCounted(app, 'open')).toBe(before + 2);
@@ -142,18 +138,17 @@ describe('rate limiting across processes and outages', () => {
       }
     });
 
-    it('fails closed when configured: 503 service_unavailable with Retry-After, promptly', async () => {
+    it('fails closed when configured: 503 service_unavailable with Retry-After', async () => {
       const app = await createApiApp({
         env: { REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_ON_REDIS_FAILURE: 'closed' },
       });
       try {
         const before = await failuresCounted(app, 'closed');
         for (const call of [() => app.http.get('/v1/account').set(account.auth), () => app.http.get('/v1/pets')]) {
-          const { result, ms } = await timed(call);
+          const result = await call().timeout(HANG_BOUND_MS);
           expect(result.status).toBe(503);
           expect(result.body).toEqual({ code: 'service_unavailable', message: expect.any(String), status: 503 });
           expect(Number(result.headers['retry-after'])).toBeGreaterThan(0);
-          expect(ms).toBeLessThan(ANSWER_BOUND_MS);
         }
         expect(await failuresCounted(app, 'closed')).toBe(before + 2);
       } finally {
@@ -161,16 +156,17 @@ describe('rate limiting across processes and outages', () => {
       }
     });
 
-    it('does not hang on a Redis that accepts connections but never answers', async () => {
+    it('gives up on a Redis that accepts connections but never answers, and refuses as configured', async () => {
       const frozen = await blackHole();
       const app = await createApiApp({
         env: { REDIS_URL: `redis://127.0.0.1:${frozen.port}`, RATE_LIMIT_ON_REDIS_FAILURE: 'closed' },
       });
       try {
-        const { result, ms } = await timed(() => app.http.get('/v1/account').set(account.auth));
+        const before = await failuresCounted(app, 'closed');
+        const result = await app.http.get('/v1/account').set(account.auth).timeout(HANG_BOUND_MS);
         expect(result.status).toBe(503);
         expect(result.body).toMatchObject({ code: 'service_unavailable' });
-        expect(ms).toBeLessThan(ANSWER_BOUND_MS);
+        expect(await failuresCounted(app, 'closed')).toBe(before + 1);
       } finally {
         await app.close();
         await frozen.close();
@@ -178,16 +174,16 @@ describe('rate limiting across processes and outages', () => {
     });
 
     it('fails open from a real process too, with one warning per interval rather than one per request', async () => {
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const env = { PORT: String(port), REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'warn' };
-      const api = await startApp('api', env, `${url}/health/live`);
+      const env = { REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'warn' };
+      const api = await startServing('api', env, '/health/live');
       try {
         for (let i = 0; i < 5; i++) {
-          const { result, ms } = await timed(() => fetch(`${url}/v1/account`, { headers: account.auth }));
+          const result = await fetch(`${api.baseUrl}/v1/account`, {
+            headers: account.auth,
+            signal: AbortSignal.timeout(HANG_BOUND_MS),
+          });
           expect(result.status).toBe(200);
           expect(result.headers.get('x-ratelimit-limit')).toBeNull();
-          expect(ms).toBeLessThan(ANSWER_BOUND_MS);
         }
         // The log line travels through a pipe: wait until it has arrived, then count.
         await waitFor(async () => api.output().includes('Redis unavailable for rate limiting'), 5000, 'the warning');

@@ -22,6 +22,7 @@ export function cpuCount(): number {
   return Number(spawnSync('nproc').stdout?.toString().trim()) || 1;
 }
 
+/** A port free at this moment; a process that then fails to bind it is retried by `onFreePorts`. */
 export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -32,16 +33,75 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Starts something that listens on ports picked by `freePort`, picking others and starting again
+ * when one was taken between the pick and the bind (the error then mentions EADDRINUSE).
+ */
+export async function onFreePorts<T>(
+  count: number,
+  start: (...ports: number[]) => Promise<T>,
+  attempts = 5,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const ports: number[] = [];
+    while (ports.length < count) {
+      const port = await freePort();
+      if (!ports.includes(port)) ports.push(port);
+    }
+    try {
+      return await start(...ports);
+    } catch (error) {
+      if (attempt >= attempts || !String((error as Error).message).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `check` until it answers true; throws after `timeoutMs`. */
+/**
+ * Polls `check` until it answers true; throws after `timeoutMs`, naming what never happened and the
+ * last error `check` threw, if any.
+ */
 export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
   while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
+    try {
+      if (await check()) return;
+      lastError = undefined;
+    } catch (error) {
+      lastError = error;
+    }
     await sleep(100);
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  const cause = lastError === undefined ? '' : `; last error: ${(lastError as Error).message ?? String(lastError)}`;
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${cause}`, { cause: lastError });
+}
+
+/**
+ * Waits until `isReady` answers true while `child` runs; if it exits or never gets ready, kills it and
+ * throws with what it wrote (`output`), so that the caller sees why.
+ */
+export async function untilReady(
+  child: ChildProcess,
+  name: string,
+  isReady: () => Promise<boolean>,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  try {
+    // An exit ends the wait at once, rather than at the timeout.
+    await waitFor(async () => exited() || isReady(), timeoutMs, `${name} to be ready`);
+    if (exited()) throw new Error(`${name} exited early (${child.signalCode ?? child.exitCode})`);
+  } catch (error) {
+    if (!exited()) {
+      const exit = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exit;
+    }
+    throw new Error(`${(error as Error).message}; last output of ${name}:\n${output().slice(-4000)}`, { cause: error });
+  }
 }
 
 export interface Pinned {
@@ -102,27 +162,20 @@ export async function startServer(
   const fd = openSync(options.logFile, 'a');
   const child = spawnNode(join(BUILD_ROOT, entry), [], { ...options, stdio: fd });
   closeSync(fd);
+  const readLog = () => readFileSync(options.logFile, 'utf8');
   const exited = once(child, 'exit');
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await Promise.race([exited, sleep(15_000).then(() => child.kill('SIGKILL'))]);
   };
   const { ready } = options;
-  try {
-    await waitFor(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-        if ('url' in ready) return (await fetch(ready.url)).ok;
-        return readFileSync(options.logFile, 'utf8').includes(ready.logLine);
-      },
-      60_000,
-      `${name} to be ready`,
-    );
-  } catch (error) {
-    await stop();
-    const log = readFileSync(options.logFile, 'utf8').slice(-4000);
-    throw new Error(`${(error as Error).message}; last output of ${name}:\n${log}`, { cause: error });
-  }
+  await untilReady(
+    child,
+    name,
+    async () => ('url' in ready ? (await fetch(ready.url)).ok : readLog().includes(ready.logLine)),
+    readLog,
+    60_000,
+  );
   return {
     name,
     child,

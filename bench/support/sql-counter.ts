@@ -13,6 +13,8 @@ export class SqlCounter {
   statements = 0;
   /** Statements by their SQL text, whitespace collapsed. */
   readonly texts = new Map<string, number>();
+  /** Called for each statement bound to parameters, with its text and its parameters (null for NULL). */
+  onBind?: (text: string, parameters: Array<string | null>) => void;
   private server?: Server;
   private readonly sockets = new Set<Socket>();
 
@@ -24,6 +26,11 @@ export class SqlCounter {
     this.server.listen(0, '127.0.0.1');
     await once(this.server, 'listening');
     return (this.server.address() as { port: number }).port;
+  }
+
+  /** How many statements whose text contains `fragment` ran since the last reset. */
+  countOf(fragment: string): number {
+    return [...this.texts].reduce((sum, [text, count]) => sum + (text.includes(fragment) ? count : 0), 0);
   }
 
   reset(): void {
@@ -77,9 +84,28 @@ export class SqlCounter {
     }
     if (type === 'B') {
       const portal = this.cString(message, 5);
-      const text = statementTexts.get(this.cString(message, 5 + Buffer.byteLength(portal) + 1));
-      if (text !== undefined) this.count(text);
+      const statement = this.cString(message, 5 + Buffer.byteLength(portal) + 1);
+      const text = statementTexts.get(statement);
+      if (text !== undefined) {
+        this.count(text);
+        this.onBind?.(text, this.parameters(message, 5 + Buffer.byteLength(portal) + Buffer.byteLength(statement) + 2));
+      }
     }
+  }
+
+  /** A Bind message's parameter values from `start` on: format codes, then each value's length and bytes. */
+  private parameters(message: Buffer, start: number): Array<string | null> {
+    let offset = start + 2 + 2 * message.readInt16BE(start);
+    const count = message.readInt16BE(offset);
+    offset += 2;
+    const values: Array<string | null> = [];
+    for (let i = 0; i < count; i++) {
+      const length = message.readInt32BE(offset);
+      offset += 4;
+      values.push(length < 0 ? null : message.toString('utf8', offset, offset + length));
+      offset += Math.max(length, 0);
+    }
+    return values;
   }
 
   private cString(message: Buffer, start: number): string {

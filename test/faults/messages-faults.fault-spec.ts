@@ -4,11 +4,14 @@ import { MESSAGES_QUEUE } from '@app/messaging';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { startWorker, StoredMessage, WebhookReceiver } from '../support/messages';
-import { AppProcess, freePort, startApp, waitFor } from '../support/processes';
+import { AppProcess, startServing, waitFor } from '../support/processes';
 import { ThrowawayPostgres, ThrowawayRedis } from '../support/throwaway-services';
 
-/** A request that takes longer than this to answer counts as hanging. */
-const ANSWER_BOUND_MS = 3000;
+/**
+ * Far longer than any answer needs, Redis or PostgreSQL down or not: a request still unanswered then
+ * hung, and its answer records why. Not a speed check (the bench measures speed).
+ */
+const HANG_BOUND_MS = 15_000;
 const WORKERS = 2;
 /** Small, so that a test knows when every worker is busy and the rest of its batch waits in the queue. */
 const WORKER_CONCURRENCY = 4;
@@ -21,7 +24,7 @@ interface Answer {
   body: { id?: string; message?: string; status?: string | number; code?: string };
   startedAt: number;
   answeredAt: number;
-  /** Why there is no answer (status 0): a timeout past ANSWER_BOUND_MS or a refused connection. */
+  /** Why there is no answer (status 0): a timeout past HANG_BOUND_MS or a refused connection. */
   error?: string;
 }
 
@@ -79,7 +82,7 @@ describe('faults: message delivery against PostgreSQL and Redis of its own', () 
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...account },
         body: JSON.stringify({ message }),
-        signal: AbortSignal.timeout(ANSWER_BOUND_MS),
+        signal: AbortSignal.timeout(HANG_BOUND_MS),
       });
       const text = await response.text();
       return {
@@ -165,13 +168,8 @@ describe('faults: message delivery against PostgreSQL and Redis of its own', () 
     }));
 
     // Sign-up lives in the api app, which also creates the schema; it has no part in the faults.
-    const apiPort = await freePort();
-    const api = `http://127.0.0.1:${apiPort}`;
-    const apiProcess = await startApp(
-      'api',
-      { ...sharedEnv, PORT: String(apiPort), DATABASE_MIGRATE_ON_START: 'true' },
-      `${api}/health/ready`,
-    );
+    const apiProcess = await startServing('api', { ...sharedEnv, DATABASE_MIGRATE_ON_START: 'true' });
+    const api = apiProcess.baseUrl;
     try {
       // One account per scenario, so one scenario's traffic does not use up another's rate limit.
       for (const scenario of ['redis', 'worker-kill', 'worker-freeze', 'postgres'])
@@ -194,13 +192,9 @@ describe('faults: message delivery against PostgreSQL and Redis of its own', () 
         WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.sent_at IS DISTINCT FROM NEW.sent_at)
         EXECUTE FUNCTION record_message_transition();`);
 
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    messagesApp = await startApp(
-      'messages',
-      { ...sharedEnv, MESSAGES_PORT: String(port), DATABASE_MIGRATE_ON_START: 'false' },
-      `${base}/health/ready`,
-    );
+    const started = await startServing('messages', { ...sharedEnv, DATABASE_MIGRATE_ON_START: 'false' });
+    messagesApp = started;
+    base = started.baseUrl;
   });
   beforeEach(async () => {
     for (const receiver of receivers) {
@@ -245,7 +239,7 @@ describe('faults: message delivery against PostgreSQL and Redis of its own', () 
     const answers = await Promise.all(pending);
 
     for (const answer of answers) {
-      // Each answered within ANSWER_BOUND_MS (else status 0 and the error), with 202 or the documented 503.
+      // Each answered (else status 0 and the error), with 202 or the documented 503.
       expect(answer.error).toBeUndefined();
       expect([202, 503]).toContain(answer.status);
       if (answer.status === 503) {

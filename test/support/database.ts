@@ -1,10 +1,15 @@
-import { Client, escapeLiteral } from 'pg';
+import { randomInt } from 'node:crypto';
+import { prepareDatabase, validateEnvironment } from '@app/core';
+import { Client, escapeIdentifier, escapeLiteral } from 'pg';
 import { waitFor } from './processes';
 import { TEST_DATABASE_URL } from './test-env';
 
-/** A direct connection for assertions on what was stored. */
-export async function withDatabase<T>(run: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: TEST_DATABASE_URL });
+/** A direct connection for assertions on what was stored (in the shared test database by default). */
+export async function withDatabase<T>(
+  run: (client: Client) => Promise<T>,
+  databaseUrl = TEST_DATABASE_URL,
+): Promise<T> {
+  const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     return await run(client);
@@ -33,10 +38,47 @@ export async function statisticsOnceAlone<T>(read: (client: Client) => Promise<T
   return withDatabase(read);
 }
 
-export function truncatePets(): Promise<void> {
+/** The server's maintenance database, from which databases are created and dropped. */
+function maintenanceUrl(): string {
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
+export interface SuiteDatabase {
+  url: string;
+  drop: () => Promise<void>;
+}
+
+/**
+ * A migrated database of the suite's own, beside the shared test database, for a suite that asserts
+ * on every row of a table (the pets catalogue is shared by every account). Its account and key ids
+ * start at a random point far from the shared database's, because Redis, where the rate limits count
+ * per account and key id, stays shared.
+ */
+export async function suiteDatabase(suite: string): Promise<SuiteDatabase> {
+  const url = new URL(TEST_DATABASE_URL);
+  const name = `${decodeURIComponent(url.pathname.slice(1))}_${suite}`;
+  url.pathname = `/${name}`;
+  const drop = () =>
+    withDatabase(async (admin) => {
+      await admin.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(name)} WITH (FORCE)`);
+    }, maintenanceUrl());
+  await drop();
+  await prepareDatabase(validateEnvironment({ DATABASE_URL: url.toString() }));
+  const firstId = randomInt(1e9, 2 ** 47);
+  await withDatabase(async (client) => {
+    for (const table of ['accounts', 'api_keys']) {
+      await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), $2)`, [table, firstId]);
+    }
+  }, url.toString());
+  return { url: url.toString(), drop };
+}
+
+export function truncatePets(databaseUrl: string): Promise<void> {
   return withDatabase(async (client) => {
     await client.query('TRUNCATE pets RESTART IDENTITY');
-  });
+  }, databaseUrl);
 }
 
 export interface InsertGate {
@@ -54,8 +96,13 @@ export interface InsertGate {
  * Holds an INSERT into `table` of a row whose `column` is `value` uncommitted, its keys drawn, until
  * the gate opens: a BEFORE INSERT trigger waits for a lock the gate's own transaction holds.
  */
-export async function shutInsertGate(table: 'pets' | 'messages', column: string, value: string): Promise<InsertGate> {
-  const gate = new Client({ connectionString: TEST_DATABASE_URL });
+export async function shutInsertGate(
+  table: 'pets' | 'messages',
+  column: string,
+  value: string,
+  databaseUrl = TEST_DATABASE_URL,
+): Promise<InsertGate> {
+  const gate = new Client({ connectionString: databaseUrl });
   await gate.connect();
   await gate.query(`
     CREATE TABLE insert_gate ();

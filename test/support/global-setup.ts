@@ -1,10 +1,15 @@
 import { Client, escapeIdentifier } from 'pg';
 import { Redis } from 'ioredis';
 import { prepareDatabase, validateEnvironment } from '../../libs/core/src';
+import { assertFreshBuild } from './fresh-build';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env';
 
-/** Recreates the test database from the migrations and empties the test Redis db, once per run. */
+/**
+ * Checks that the build is current, then recreates the test database from the migrations and empties
+ * the test Redis db, once per run.
+ */
 export default async function globalSetup(): Promise<void> {
+  assertFreshBuild();
   const url = new URL(TEST_DATABASE_URL);
   const name = decodeURIComponent(url.pathname.slice(1));
   if (!name.includes('test')) throw new Error(`refusing to reset ${name}: the test database name must contain "test"`);

@@ -8,7 +8,7 @@ import { MessagesModule } from '../../apps/messages/src/messages.module';
 import { withDatabase } from './database';
 import { TestAccount, uniqueEmail } from './factories';
 import { createTestHttpApp, TestAppOverrides, TestHttpApp } from './http-app';
-import { AppProcess, freePort, startApp, waitFor } from './processes';
+import { AppProcess, startServing, waitFor } from './processes';
 import { TEST_REDIS_URL } from './test-env';
 
 /** The real messages app module, served in-process on an ephemeral port. */
@@ -74,11 +74,8 @@ export async function waitForStatus(id: string, status: string, timeoutMs = 2000
 }
 
 /** A real worker process (the compiled app), ready once it takes jobs. */
-export async function startWorker(env: Record<string, string> = {}): Promise<AppProcess & { baseUrl: string }> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const worker = await startApp('worker', { WORKER_METRICS_PORT: String(port), ...env }, `${baseUrl}/health/ready`);
-  return { ...worker, baseUrl };
+export function startWorker(env: Record<string, string> = {}): Promise<AppProcess & { baseUrl: string }> {
+  return startServing('worker', env);
 }
 
 export interface Delivery {

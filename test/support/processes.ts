@@ -1,20 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort, onFreePorts, sleep, untilReady, waitFor } from '../../bench/support/processes';
+
+export { freePort, onFreePorts, sleep, waitFor };
 
 /** Compiled apps that process tests start; `TEST_DIST_DIR` points elsewhere when several builds coexist. */
-const DIST = process.env.TEST_DIST_DIR ?? join(__dirname, '..', '..', 'dist');
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
+export const DIST = process.env.TEST_DIST_DIR ?? join(__dirname, '..', '..', 'dist');
 
 export interface AppProcess {
   child: ChildProcess;
@@ -26,22 +18,19 @@ export interface AppProcess {
   stop: (signal?: NodeJS.Signals) => Promise<void>;
 }
 
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 20000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 /**
- * Starts a compiled app (`api`, `messages`, `worker`) as a real process with the test environment
- * plus `env`, and waits until `readyUrl` (when given) answers 200.
+ * Starts a compiled entry point (`apps/api/src/main.js`, `scripts/start-all.js`) under `DIST` as a
+ * real process with the test environment plus `env`, and waits until `readyUrl` (when given) answers 200.
  */
-export async function startApp(app: string, env: Record<string, string>, readyUrl?: string): Promise<AppProcess> {
+export async function startCompiled(
+  entry: string,
+  /** Settings on top of the test environment; `undefined` removes one. */
+  env: Record<string, string | undefined>,
+  readyUrl?: string,
+  args: string[] = [],
+): Promise<AppProcess> {
   let output = '';
-  const child = spawn(process.execPath, [join(DIST, 'apps', app, 'src', 'main.js')], {
+  const child = spawn(process.execPath, [join(DIST, entry), ...args], {
     // NODE_PATH lets a build outside the repository (TEST_DIST_DIR) find the project's packages.
     env: { ...process.env, NODE_OPTIONS: '', NODE_PATH: join(__dirname, '..', '..', 'node_modules'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,25 +42,42 @@ export async function startApp(app: string, env: Record<string, string>, readyUr
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  if (readyUrl) {
-    try {
-      await waitFor(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`${app} exited early:\n${output}`);
-          return (await fetch(readyUrl)).ok;
-        },
-        30000,
-        `${app} at ${readyUrl}`,
-      );
-    } catch (error) {
-      await stop('SIGKILL');
-      throw new Error(`${(error as Error).message}\n${output}`, { cause: error });
-    }
-  }
+  if (readyUrl)
+    await untilReady(
+      child,
+      entry,
+      async () => (await fetch(readyUrl)).ok,
+      () => output,
+      30000,
+    );
   const logLines = () =>
     output
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
   return { child, output: () => output, logLines, stop };
+}
+
+/** Starts a compiled app (`api`, `messages`, `worker`), as `startCompiled` does. */
+export function startApp(app: string, env: Record<string, string | undefined>, readyUrl?: string): Promise<AppProcess> {
+  return startCompiled(join('apps', app, 'src', 'main.js'), env, readyUrl);
+}
+
+/** The setting that names the port each app listens on. */
+const PORT_SETTING: Record<string, string> = { api: 'PORT', messages: 'MESSAGES_PORT', worker: 'WORKER_METRICS_PORT' };
+
+/**
+ * Starts a compiled app on a free port, ready once `readyPath` answers 200; picks another port when
+ * the first was taken before the app could bind it.
+ */
+export function startServing(
+  app: 'api' | 'messages' | 'worker',
+  env: Record<string, string | undefined> = {},
+  readyPath = '/health/ready',
+): Promise<AppProcess & { baseUrl: string }> {
+  return onFreePorts(1, async (port) => {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const started = await startApp(app, { ...env, [PORT_SETTING[app]!]: String(port) }, `${baseUrl}${readyPath}`);
+    return { ...started, baseUrl };
+  });
 }

@@ -1,5 +1,6 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { waitFor } from './processes';
 import { TEST_REDIS_URL } from './test-env';
 
 /** A client address of its own per test, sent as X-Forwarded-For to an app that trusts the proxy. */
@@ -29,15 +30,40 @@ export function refusalsLogged(keyId: number): Promise<number> {
   return withRedis((redis) => redis.zcard(`rate-limit:refusals:key:${keyId}`));
 }
 
-/** How many scripts Redis has run since it started (EVAL and EVALSHA, from every client). */
-export function scriptCallsSoFar(): Promise<number> {
-  return withRedis(async (redis) => {
-    const stats = await redis.info('commandstats');
-    return [...stats.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+)/gm)].reduce(
-      (sum, [, calls]) => sum + Number(calls),
-      0,
-    );
+export interface ScriptWatch {
+  /** How many scripts naming the marker Redis was sent so far. */
+  calls: () => Promise<number>;
+  stop: () => void;
+}
+
+/**
+ * Watches, through MONITOR, the scripts (EVAL, EVALSHA) sent to Redis whose arguments contain
+ * `marker` (a part of the test's own keys), whoever else uses the server meanwhile.
+ */
+export async function watchScripts(marker: string): Promise<ScriptWatch> {
+  // `monitor()` opens a connection of its own beside the client's: both are closed by `stop`.
+  const client = new Redis(TEST_REDIS_URL);
+  const monitor = await client.monitor();
+  let calls = 0;
+  const echoed = new Set<string>();
+  monitor.on('monitor', (_time: string, args: string[]) => {
+    const command = args[0]!.toLowerCase();
+    if ((command === 'eval' || command === 'evalsha') && args.some((arg) => arg.includes(marker))) calls++;
+    if (command === 'echo') echoed.add(args[1]!);
   });
+  return {
+    calls: async () => {
+      // MONITOR shows commands in the order Redis runs them: once it shows this one, it has shown the rest.
+      const sentinel = `sentinel-${randomUUID()}`;
+      await withRedis((redis) => redis.echo(sentinel));
+      await waitFor(async () => echoed.has(sentinel), 10_000, 'MONITOR to show the commands sent so far');
+      return calls;
+    },
+    stop: () => {
+      monitor.disconnect();
+      client.disconnect();
+    },
+  };
 }
 
 /**

@@ -1,10 +1,10 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, waitFor } from './processes';
+import { onFreePorts, waitFor } from './processes';
 
 const run = promisify(execFile);
 
@@ -36,9 +36,11 @@ export class ThrowawayPostgres {
   async create(): Promise<this> {
     this.dir = mkdtempSync(join(tmpdir(), 'pg-faults-'));
     chmodSync(this.dir, 0o777);
-    this.port = await freePort();
     await run(...asPostgres('initdb', ['-D', join(this.dir, 'data'), '-U', 'postgres', '-A', 'trust', '--no-sync']));
-    await this.start();
+    await onFreePorts(1, async (port) => {
+      this.port = port;
+      await this.start();
+    });
     return this;
   }
 
@@ -55,7 +57,11 @@ export class ThrowawayPostgres {
         '-w',
         'start',
       ]),
-    );
+    ).catch((error: Error) => {
+      // Why it did not start (a port taken meanwhile reads "Address already in use") is in its log.
+      const log = readFileSync(join(this.dir, 'log'), 'utf8').replace('Address already in use', 'EADDRINUSE');
+      throw new Error(`${error.message}\n${log}`, { cause: error });
+    });
   }
 
   /** Stops at once, dropping every connection (as a crash or failover would). */
@@ -86,25 +92,34 @@ export class ThrowawayRedis {
   }
 
   async create(): Promise<this> {
-    this.port = await freePort();
     if (this.options.persistent) this.dir = mkdtempSync(join(tmpdir(), 'redis-faults-'));
-    await this.start();
+    await onFreePorts(1, async (port) => {
+      this.port = port;
+      await this.start();
+    });
     return this;
   }
 
   async start(): Promise<void> {
     const storage = this.dir ? ['--dir', this.dir, '--appendonly', 'yes'] : ['--appendonly', 'no'];
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...storage], {
-      stdio: 'ignore',
-    });
-    await waitFor(
-      async () => {
-        const { stdout } = await run('redis-cli', ['-p', String(this.port), 'ping']);
-        return stdout.trim() === 'PONG';
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', ...storage],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
       },
+    );
+    this.child = child;
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = () => child.exitCode !== null;
+    await waitFor(
+      async () => exited() || (await run('redis-cli', ['-p', String(this.port), 'ping'])).stdout.trim() === 'PONG',
       10000,
       'redis',
     );
+    // Most likely the port was taken meanwhile, and the PONG came from another server.
+    if (exited()) throw new Error(`redis-server exited: ${output.replace('Address already in use', 'EADDRINUSE')}`);
   }
 
   async kill(): Promise<void> {

@@ -1,0 +1,83 @@
+import { AppProcess, onFreePorts, startCompiled, startServing, waitFor } from './support/processes';
+
+/** Whether anything answers HTTP at `url` (a stopped process leaves the connection refused). */
+const answers = (url: string) =>
+  fetch(url).then(
+    () => true,
+    () => false,
+  );
+
+describe('npm start: the launcher of every app', () => {
+  let launcher: AppProcess;
+  let urls: string[];
+
+  beforeAll(async () => {
+    launcher = await onFreePorts(3, async (api, messages, worker) => {
+      urls = [api, messages, worker].map((port) => `http://127.0.0.1:${port}`);
+      const env = { PORT: String(api), MESSAGES_PORT: String(messages), WORKER_METRICS_PORT: String(worker) };
+      const started = await startCompiled('scripts/start-all.js', env);
+      try {
+        const ready = async () =>
+          (await Promise.all(urls.map(async (url) => (await fetch(`${url}/health/ready`)).ok))).every(Boolean);
+        // An exit ends the wait at once, rather than at the timeout.
+        const exited = () => started.child.exitCode !== null;
+        await waitFor(async () => exited() || ready(), 60_000, 'the api, the messages app and the worker to be ready');
+        if (exited()) throw new Error(`the launcher exited:\n${started.output()}`);
+      } catch (error) {
+        // SIGTERM, which the launcher passes on: a killed launcher would leave its apps running.
+        await started.stop('SIGTERM');
+        throw error;
+      }
+      return started;
+    });
+  });
+  afterAll(() => launcher?.stop('SIGTERM'));
+
+  it('runs the api, the messages app and the worker, each on its own port', async () => {
+    const [api, messages] = urls;
+    expect((await fetch(`${api}/v1/categories`)).status).toBe(401);
+    expect((await fetch(`${messages}/messages`, { method: 'POST' })).status).toBe(401);
+    // The api serves no messages, the messages app no catalogue.
+    expect((await fetch(`${api}/messages`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${messages}/v1/categories`)).status).toBe(404);
+  });
+
+  it('stops every app on SIGTERM, and exits', async () => {
+    await launcher.stop('SIGTERM');
+    expect(launcher.child.exitCode).toBe(0);
+    await waitFor(
+      async () => !(await Promise.all(urls.map(answers))).some(Boolean),
+      15_000,
+      'every app to stop listening',
+    );
+  });
+});
+
+describe('log level by APP_ENV, when LOG_LEVEL is not set', () => {
+  it.each(['production', 'staging'])('logs each request at info in %s', async (appEnv) => {
+    const api = await startServing('api', { APP_ENV: appEnv, LOG_LEVEL: undefined }, '/health/live');
+    try {
+      await fetch(`${api.baseUrl}/v1/categories`, { headers: { 'X-Request-Id': `level-${appEnv}` } });
+      await waitFor(
+        async () => api.logLines().some((line) => line.requestId === `level-${appEnv}`),
+        5000,
+        'the request’s log line',
+      );
+      expect(api.logLines().find((line) => line.requestId === `level-${appEnv}`)).toMatchObject({ level: 30 });
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it('logs no request line when LOG_LEVEL says warn', async () => {
+    const api = await startServing('api', { APP_ENV: 'production', LOG_LEVEL: 'warn' }, '/health/live');
+    try {
+      await fetch(`${api.baseUrl}/v1/categories`, { headers: { 'X-Request-Id': 'level-warn' } });
+    } finally {
+      // Stopping flushes what the logger still holds.
+      await api.stop();
+    }
+    expect(api.logLines().filter((line) => line.requestId === 'level-warn')).toEqual([]);
+    expect(api.logLines().every((line) => (line.level as number) >= 40)).toBe(true);
+  });
+});
