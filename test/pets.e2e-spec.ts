@@ -1,5 +1,6 @@
 import { AccountsService } from '@app/accounts';
-import { ADVISORY_LOCKS, Clock, Sql } from '@app/core';
+import { Clock, Sql } from '@app/core';
+import { PET_IDS_LOCK } from '@app/pets';
 import { createApiApp } from './support/api-app';
 import { shutInsertGate, truncatePets } from './support/database';
 import { createPet, signUp, TestAccount } from './support/factories';
@@ -285,7 +286,7 @@ describe('pets and categories', () => {
         });
         // Open the gate once the walk is over, or once the later creation is seen waiting for the late one.
         await waitFor(
-          async () => walked || (await gate.waitsForLock(ADVISORY_LOCKS.petIds)),
+          async () => walked || (await gate.waitsForLock(PET_IDS_LOCK)),
           10000,
           'the walk or a waiting INSERT',
         );
