@@ -2,25 +2,13 @@ import { createHash } from 'node:crypto';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { from, lastValueFrom, Observable, of } from 'rxjs';
-import { DataSource } from 'typeorm';
 import type { AuthenticatedRequest } from '../http/principal';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from './idempotency.errors';
+import { IdempotencyRepository, StoredKey } from './idempotency.repository';
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
-/** How long a reservation shields a running request; after it, a retry may take the key over. */
-const RESERVATION_SECONDS = 60;
-const RETENTION = '24 hours';
-
-interface StoredKey {
-  fingerprint: Buffer;
-  response_status: number | null;
-  response_body: unknown;
-  response_location: string | null;
-  reserved: boolean;
-}
 
 /** Same method, route and body (keys sorted, so key order does not matter). */
 function fingerprint(request: AuthenticatedRequest): Buffer {
@@ -48,7 +36,7 @@ function fingerprint(request: AuthenticatedRequest): Buffer {
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly keys: IdempotencyRepository,
     private readonly reflector: Reflector,
   ) {}
 
@@ -78,27 +66,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   /** Takes the key, or returns what is stored under it. */
   private async reserve(accountId: number, key: string, print: Buffer): Promise<StoredKey | undefined> {
-    const [taken]: Array<{ taken: boolean } & StoredKey> = await this.dataSource.query(
-      `WITH expired AS (
-         DELETE FROM idempotency_keys
-          WHERE account_id = $1 AND key = $2 AND created_at < now() - interval '${RETENTION}'
-       )
-       INSERT INTO idempotency_keys AS k (account_id, key, fingerprint, locked_until)
-       VALUES ($1, $2, $3, now() + interval '${RESERVATION_SECONDS} seconds')
-       ON CONFLICT (account_id, key) DO UPDATE
-          SET locked_until = EXCLUDED.locked_until
-        WHERE k.response_status IS NULL AND k.locked_until < now() AND k.fingerprint = EXCLUDED.fingerprint
-       RETURNING true AS taken`,
-      [accountId, key, print],
-    );
-    if (taken) return undefined;
-    const [stored]: StoredKey[] = await this.dataSource.query(
-      `SELECT fingerprint, response_status, response_body, response_location
-         FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
-      [accountId, key],
-    );
+    if (await this.keys.reserve(accountId, key, print)) return undefined;
     // Deleted as expired between the two statements: take it again.
-    return stored ?? this.reserve(accountId, key, print);
+    return (await this.keys.find(accountId, key)) ?? this.reserve(accountId, key, print);
   }
 
   private async runAndRecord(
@@ -110,20 +80,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ): Promise<unknown> {
     try {
       const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      await this.dataSource.query(
-        `UPDATE idempotency_keys
-            SET response_status = $3, response_body = $4, response_location = $5, locked_until = NULL
-          WHERE account_id = $1 AND key = $2`,
-        [accountId, key, status, JSON.stringify(body ?? null), response.getHeader('Location') ?? null],
-      );
+      await this.keys.saveResponse(accountId, key, {
+        status,
+        body,
+        location: (response.getHeader('Location') as string | undefined) ?? null,
+      });
       return body;
     } catch (error) {
-      await this.dataSource
-        .query('DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND response_status IS NULL', [
-          accountId,
-          key,
-        ])
-        .catch(() => undefined);
+      await this.keys.release(accountId, key).catch(() => undefined);
       throw error;
     }
   }
