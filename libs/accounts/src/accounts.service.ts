@@ -1,10 +1,8 @@
-import { sqlState } from '@app/core';
+import { Sql, sqlState } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { AccountEvents } from './account-events';
-import { AccountEntity } from './account.entity';
 import { AccountNotFoundError, EmailTakenError } from './accounts.errors';
+import { Account, AccountsRepository } from './accounts.repository';
 import { ApiKeysService, IssuedApiKey } from './api-keys/api-keys.service';
 import type { Plan } from './plans';
 
@@ -18,18 +16,18 @@ export interface CustomLimits {
 @Injectable()
 export class AccountsService {
   constructor(
-    @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountsRepository,
+    private readonly sql: Sql,
     private readonly apiKeys: ApiKeysService,
     private readonly events: AccountEvents,
   ) {}
 
   /** Creates the account and its first key in one transaction: never an account without a key. */
-  async signUp(email: string): Promise<{ account: AccountEntity; apiKey: IssuedApiKey }> {
+  async signUp(email: string): Promise<{ account: Account; apiKey: IssuedApiKey }> {
     try {
-      return await this.dataSource.transaction(async (manager) => {
-        const account = await manager.save(manager.create(AccountEntity, { email, plan: 'free' }));
-        const apiKey = await this.apiKeys.issue(account.id, 'default', manager);
+      return await this.sql.transaction(async () => {
+        const account = await this.accounts.insert(email, 'free');
+        const apiKey = await this.apiKeys.issue(account.id, 'default');
         return { account, apiKey };
       });
     } catch (error) {
@@ -40,29 +38,29 @@ export class AccountsService {
     }
   }
 
-  async get(accountId: number): Promise<AccountEntity> {
-    const account = await this.accounts.findOneBy({ id: accountId });
+  async get(accountId: number): Promise<Account> {
+    const account = await this.accounts.findById(accountId);
     if (!account) throw new AccountNotFoundError(String(accountId));
     return account;
   }
 
-  async getByEmail(email: string): Promise<AccountEntity> {
-    const account = await this.accounts
-      .createQueryBuilder('account')
-      .where('lower(account.email) = lower(:email)', { email })
-      .getOne();
+  async getByEmail(email: string): Promise<Account> {
+    const account = await this.accounts.findByEmail(email);
     if (!account) throw new AccountNotFoundError(email);
     return account;
   }
 
   /** Operator action: custom figures apply to the enterprise plan only. */
-  async setPlan(email: string, plan: Plan, custom: CustomLimits = {}): Promise<AccountEntity> {
+  async setPlan(email: string, plan: Plan, custom: CustomLimits = {}): Promise<Account> {
     const account = await this.getByEmail(email);
-    account.plan = plan;
-    account.customPerMinute = plan === 'enterprise' ? (custom.perMinute ?? null) : null;
-    account.customPerDay = plan === 'enterprise' ? (custom.perDay ?? null) : null;
-    await this.accounts.save(account);
-    await this.events.announce({ type: 'account-changed', accountId: account.id });
-    return account;
+    const updated = await this.accounts.updatePlan(
+      account.id,
+      plan,
+      plan === 'enterprise' ? (custom.perMinute ?? null) : null,
+      plan === 'enterprise' ? (custom.perDay ?? null) : null,
+    );
+    if (!updated) throw new AccountNotFoundError(email);
+    await this.events.announce({ type: 'account-changed', accountId: updated.id });
+    return updated;
   }
 }

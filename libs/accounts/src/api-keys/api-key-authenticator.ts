@@ -1,10 +1,9 @@
 import { AuthenticatedRequest, Environment, Principal, RedisEvents } from '@app/core';
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AccountEvents } from '../account-events';
-import { limitsFor, Plan } from '../plans';
+import { limitsFor } from '../plans';
 import { API_KEY_FORMAT, hashApiKey } from './api-key-secret';
+import { ApiKeysRepository } from './api-keys.repository';
 import { LastUsedRecorder } from './last-used-recorder';
 
 /** Enough for every active key of a large deployment (an entry is about 200 bytes). */
@@ -17,14 +16,6 @@ interface CachedLookup {
   expiresAt: number;
 }
 
-interface KeyRow {
-  key_id: string;
-  account_id: string;
-  plan: Plan;
-  custom_per_minute: number | null;
-  custom_per_day: number | null;
-}
-
 /**
  * Resolves `Authorization: Bearer <key>` to the caller. Keys are looked up by their SHA-256 hash
  * (an index lookup, so there is no timing oracle on the secret) and cached per process. Revocations
@@ -35,7 +26,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown 
   private readonly cache = new Map<string, CachedLookup>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly keys: ApiKeysRepository,
     private readonly events: AccountEvents,
     private readonly redisEvents: RedisEvents,
     private readonly lastUsed: LastUsedRecorder,
@@ -87,17 +78,11 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown 
       return cached.principal;
     }
 
-    const rows: KeyRow[] = await this.dataSource.query(
-      `SELECT k.id AS key_id, k.account_id, a.plan, a.custom_per_minute, a.custom_per_day
-         FROM api_keys k JOIN accounts a ON a.id = k.account_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-      [hash],
-    );
-    const row = rows[0];
-    const principal = row && {
-      keyId: Number(row.key_id),
-      accountId: Number(row.account_id),
-      limits: limitsFor(row.plan, row.custom_per_minute, row.custom_per_day),
+    const grant = await this.keys.findGrant(hash);
+    const principal = grant && {
+      keyId: grant.keyId,
+      accountId: grant.accountId,
+      limits: limitsFor(grant.plan, grant.customPerMinute, grant.customPerDay),
     };
     if (this.cache.size >= MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(cacheKey, { principal, expiresAt: now + this.env.API_KEY_CACHE_TTL_MS });

@@ -135,9 +135,8 @@ function assertOpen(transaction: Transaction): void {
   }
 }
 
-/** The SQLSTATE of a failed statement, whether pg raised it or TypeORM wrapped it. */
+/** The SQLSTATE of a failed statement. */
 export function sqlState(error: unknown): string | undefined {
-  const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
-  const state = driverError?.code ?? code;
-  return typeof state === 'string' ? state : undefined;
+  const { code } = (error ?? {}) as { code?: unknown };
+  return typeof code === 'string' ? code : undefined;
 }
