@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { AccountsService } from '@app/accounts';
 import { createApiApp } from './support/api-app';
 import { withDatabase } from './support/database';
@@ -57,10 +57,47 @@ describe('accounts and API keys', () => {
     });
 
     it.each([
+      ['ß and SS', 'xß', 'xSS'],
+      ['dotless ı and I', 'ıvy', 'IVY'],
+      ['fullwidth and ASCII letters', 'ａlex', 'alex'],
+      ['the ligature ﬁ and fi', 'ﬁn', 'FIN'],
+    ])('answers 409 email_taken for emails that differ only by %s', async (_case, first, second) => {
+      const id = randomUUID();
+      await app.http
+        .post('/v1/accounts')
+        .send({ email: `${first}-${id}@example.com` })
+        .expect(201);
+      const response = await app.http
+        .post('/v1/accounts')
+        .send({ email: `${second}-${id}@example.com` })
+        .expect(409);
+      expect(response.body).toEqual({ code: 'email_taken', message: expect.any(String), status: 409 });
+    });
+
+    it('finds an account by any form of its email, and one without a canonical email by its exact address', async () => {
+      const id = randomUUID();
+      const first = await signUp(app.http, `xß-${id}@example.com`);
+      // As the migration leaves an account that shared its canonical email with an older one.
+      const [left] = await withDatabase(async (db) =>
+        (await db.query(`INSERT INTO accounts (email) VALUES ($1) RETURNING id`, [`xss-${id}@example.com`])).rows.map(
+          (row: { id: string }) => Number(row.id),
+        ),
+      );
+      const accounts = app.app.get(AccountsService);
+      expect((await accounts.getByEmail(`XSS-${id.toUpperCase()}@EXAMPLE.COM`)).id).toBe(first.accountId);
+      expect((await accounts.getByEmail(`xss-${id}@example.com`)).id).toBe(left);
+    });
+
+    it.each([
       ['no email', {}],
       ['an invalid address', { email: 'not-an-email' }],
       ['a non-string email', { email: 42 }],
       ['an address over 254 characters', { email: `${'a'.repeat(250)}@example.com` }],
+      // U+FDFA is one character that NFKC spells with eighteen.
+      [
+        'an address over 254 characters once normalised',
+        { email: `a@${'\uFDFA'.repeat(60)}.${'\uFDFA'.repeat(20)}.com` },
+      ],
       ['an unknown field', { email: uniqueEmail(), plan: 'enterprise' }],
     ])('rejects %s with 400 validation_failed', async (_case, body) => {
       const response = await app.http.post('/v1/accounts').send(body).expect(400);

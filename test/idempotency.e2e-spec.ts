@@ -2,6 +2,8 @@ import { createApiApp } from './support/api-app';
 import { withDatabase } from './support/database';
 import { signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
+import { startWorker } from './support/messages';
+import { waitFor } from './support/processes';
 
 describe('Idempotency-Key', () => {
   let app: TestHttpApp;
@@ -86,22 +88,79 @@ describe('Idempotency-Key', () => {
     expect(await countPets(name)).toBe(2);
   });
 
-  it('replays POST /v1/keys without issuing a second key', async () => {
-    const first = await app.http
-      .post('/v1/keys')
-      .set(account.auth)
-      .set('Idempotency-Key', 'key-1')
-      .send({ name: 'ci' })
-      .expect(201);
-    const retry = await app.http
-      .post('/v1/keys')
-      .set(account.auth)
-      .set('Idempotency-Key', 'key-1')
-      .send({ name: 'ci' })
-      .expect(201);
-    expect(retry.body).toEqual(first.body);
-    const keys = await app.http.get('/v1/keys').set(account.auth).expect(200);
-    expect(keys.body.filter((key: { name: string }) => key.name === 'ci')).toHaveLength(1);
+  describe('POST /v1/keys, whose response carries a secret', () => {
+    const issueKey = (idempotencyKey: string) =>
+      app.http.post('/v1/keys').set(account.auth).set('Idempotency-Key', idempotencyKey).send({ name: idempotencyKey });
+    const storedResponse = (idempotencyKey: string) =>
+      withDatabase(async (db) => {
+        const { rows } = await db.query(
+          'SELECT response_body::text AS body FROM idempotency_keys WHERE account_id = $1 AND key = $2',
+          [account.accountId, idempotencyKey],
+        );
+        return rows[0]?.body as string | undefined;
+      });
+
+    it('stores the response without the secret', async () => {
+      const issued = await issueKey('key-stored').expect(201);
+      const stored = await storedResponse('key-stored');
+      expect(JSON.parse(stored!)).toEqual({ ...issued.body, key: undefined });
+      // Not even a part of it: the prefix aside, nothing of the secret is at rest.
+      expect(stored).not.toContain(issued.body.key.slice(12));
+    });
+
+    it('answers a retry with 409 key_already_issued naming the key, never the secret, also once revoked', async () => {
+      const issued = await issueKey('key-retry').expect(201);
+      const conflict = {
+        code: 'key_already_issued',
+        message: expect.stringContaining(`key ${issued.body.id}`),
+        status: 409,
+      };
+      const retry = await issueKey('key-retry').expect(409);
+      expect(retry.body).toEqual(conflict);
+      expect(retry.text).not.toContain(issued.body.key.slice(12));
+
+      await app.http.delete(`/v1/keys/${issued.body.id}`).set(account.auth).expect(204);
+      const afterRevocation = await issueKey('key-retry').expect(409);
+      expect(afterRevocation.body).toEqual(conflict);
+      expect(afterRevocation.text).not.toContain(issued.body.key.slice(12));
+
+      const keys = await app.http.get('/v1/keys').set(account.auth).expect(200);
+      expect(keys.body.filter((key: { name: string }) => key.name === 'key-retry')).toHaveLength(1);
+    });
+  });
+
+  describe('the purge', () => {
+    const storeKey = (key: string, age: string, status: number | null = 201) =>
+      withDatabase((db) =>
+        db.query(
+          `INSERT INTO idempotency_keys (account_id, key, fingerprint, response_status, response_body, created_at)
+           VALUES ($1, $2, '\\x00', $4, '{}', now() - $3::interval)`,
+          [account.accountId, key, age, status],
+        ),
+      );
+    const storedKeys = () =>
+      withDatabase(async (db) => {
+        const { rows } = await db.query(`SELECT key FROM idempotency_keys WHERE key LIKE 'purge-%' ORDER BY key`);
+        return rows.map((row: { key: string }) => row.key);
+      });
+
+    it('deletes, in the worker, the keys older than 24 hours and keeps the younger ones', async () => {
+      await storeKey('purge-expired', '25 hours');
+      await storeKey('purge-expired-abandoned', '2 days', null);
+      await storeKey('purge-live', '23 hours');
+      await storeKey('purge-new', '0 seconds');
+      const worker = await startWorker({ IDEMPOTENCY_PURGE_INTERVAL_MS: '1000' });
+      try {
+        await waitFor(
+          async () => (await storedKeys()).every((key) => !key.startsWith('purge-expired')),
+          15000,
+          'the worker to purge the expired idempotency keys',
+        );
+        expect(await storedKeys()).toEqual(['purge-live', 'purge-new']);
+      } finally {
+        await worker.stop();
+      }
+    });
   });
 
   it('works as before without the header', async () => {

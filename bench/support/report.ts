@@ -54,7 +54,7 @@ const ms = (value: number) => fixed(value, value < 10 ? 2 : 1);
 const table = (header: string[], rows: string[][]) =>
   [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 
-/** The Markdown report: the tables the README's Performance section is made of. */
+/** The Markdown report: the tables docs/performance.md is made of. */
 export function markdown(results: BenchResults): string {
   const machine = Object.entries(results.machine)
     .map(([name, value]) => `${name} ${value}`)

@@ -1,4 +1,5 @@
 import { Client, escapeLiteral } from 'pg';
+import { waitFor } from './processes';
 import { TEST_DATABASE_URL } from './test-env';
 
 /** A direct connection for assertions on what was stored. */
@@ -10,6 +11,26 @@ export async function withDatabase<T>(run: (client: Client) => Promise<T>): Prom
   } finally {
     await client.end();
   }
+}
+
+/** Connections to the test database, other than the asking one, that meet `condition`. */
+export function otherSessions(condition = 'true'): Promise<number> {
+  return withDatabase(async (client) => {
+    const { rows } = await client.query<{ sessions: string }>(
+      `SELECT count(*) AS sessions FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${condition}`,
+    );
+    return Number(rows[0]!.sessions);
+  });
+}
+
+/**
+ * Reads PostgreSQL's statistics of the test database (`pg_stat_*`) once no other connection to it is
+ * left: a connection publishes what it counted only after some idle time, and at the latest when it ends.
+ */
+export async function statisticsOnceAlone<T>(read: (client: Client) => Promise<T>): Promise<T> {
+  await waitFor(async () => (await otherSessions()) === 0, 10000, 'the other connections to the test database to end');
+  return withDatabase(read);
 }
 
 export function truncatePets(): Promise<void> {

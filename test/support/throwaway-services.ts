@@ -71,7 +71,7 @@ export class ThrowawayPostgres {
 
 /**
  * A Redis server of the test's own on a free port: killed, restarted, frozen and thawed at will.
- * `persistent` keeps its data in an append-only file, as production must (README): a restart then
+ * `persistent` keeps its data in an append-only file, as production must (docs/operations.md): a restart then
  * keeps the queue's jobs, as it would in production.
  */
 export class ThrowawayRedis {

@@ -6,6 +6,19 @@ export class EmailTakenError extends AppError {
   }
 }
 
+/** A retry of a key's issue: its secret was shown once and is not stored, so it cannot be shown again. */
+export class ApiKeyAlreadyIssuedError extends AppError {
+  constructor(keyId: number) {
+    super(
+      409,
+      'key_already_issued',
+      `This Idempotency-Key already issued key ${keyId}, whose secret was shown only in that response. ` +
+        `Find key ${keyId} in GET /v1/keys (revoke it if its secret was lost) and use a new Idempotency-Key ` +
+        'to issue another.',
+    );
+  }
+}
+
 export class ApiKeyNotFoundError extends NotFoundError {
   constructor(keyId: number | string) {
     super(`No API key ${keyId} on this account.`);

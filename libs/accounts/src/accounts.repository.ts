@@ -4,7 +4,13 @@ import type { Plan } from './plans';
 
 export interface Account {
   id: number;
+  /** As the client gave it. */
   email: string;
+  /**
+   * `canonicalEmail(email)`, unique: what sign-ups compare. Null only for an account that shared its
+   * canonical email with an older one when the column was introduced.
+   */
+  emailCanonical: string | null;
   plan: Plan;
   customPerMinute: number | null;
   customPerDay: number | null;
@@ -14,18 +20,20 @@ export interface Account {
 interface AccountRow {
   id: string;
   email: string;
+  email_canonical: string | null;
   plan: Plan;
   custom_per_minute: number | null;
   custom_per_day: number | null;
   created_at: Date;
 }
 
-const COLUMNS = 'id, email, plan, custom_per_minute, custom_per_day, created_at';
+const COLUMNS = 'id, email, email_canonical, plan, custom_per_minute, custom_per_day, created_at';
 
 function toAccount(row: AccountRow): Account {
   return {
     id: Number(row.id),
     email: row.email,
+    emailCanonical: row.email_canonical,
     plan: row.plan,
     customPerMinute: row.custom_per_minute,
     customPerDay: row.custom_per_day,
@@ -33,16 +41,16 @@ function toAccount(row: AccountRow): Account {
   };
 }
 
-/** Accounts in PostgreSQL. Emails are compared case-insensitively (the unique index is on lower(email)). */
+/** Accounts in PostgreSQL, one per canonical email (a unique index). */
 @Injectable()
 export class AccountsRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** Rejects with SQLSTATE 23505 when an account already has the email. */
-  async insert(email: string, plan: Plan): Promise<Account> {
+  /** Rejects with SQLSTATE 23505 when an account already has the canonical email. */
+  async insert(account: { email: string; emailCanonical: string; plan: Plan }): Promise<Account> {
     const [row] = await this.sql.rows<AccountRow>(
-      `INSERT INTO accounts (email, plan) VALUES ($1, $2) RETURNING ${COLUMNS}`,
-      [email, plan],
+      `INSERT INTO accounts (email, email_canonical, plan) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+      [account.email, account.emailCanonical, account.plan],
     );
     return toAccount(row!);
   }
@@ -52,10 +60,17 @@ export class AccountsRepository {
     return row && toAccount(row);
   }
 
-  async findByEmail(email: string): Promise<Account | undefined> {
-    const [row] = await this.sql.rows<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE lower(email) = lower($1)`, [
-      email,
-    ]);
+  /**
+   * The account with this canonical email, or, among those left without one, with exactly `email`;
+   * the one whose email is exactly `email` first.
+   */
+  async findByEmail(canonical: string, email: string): Promise<Account | undefined> {
+    const [row] = await this.sql.rows<AccountRow>(
+      `SELECT ${COLUMNS} FROM accounts
+        WHERE email_canonical = $1 OR (email_canonical IS NULL AND email = $2)
+        ORDER BY email = $2 DESC`,
+      [canonical, email],
+    );
     return row && toAccount(row);
   }
 

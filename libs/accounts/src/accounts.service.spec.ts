@@ -1,4 +1,4 @@
-import type { Sql } from '@app/core';
+import { canonicalEmail, type Sql } from '@app/core';
 import type { AccountEvents } from './account-events';
 import { AccountNotFoundError, EmailTakenError } from './accounts.errors';
 import type { Account, AccountsRepository } from './accounts.repository';
@@ -7,7 +7,8 @@ import type { ApiKeysService } from './api-keys/api-keys.service';
 
 const ACCOUNT: Account = {
   id: 3,
-  email: 'alex@example.com',
+  email: 'Alex@example.com',
+  emailCanonical: canonicalEmail('Alex@example.com'),
   plan: 'free',
   customPerMinute: null,
   customPerDay: null,
@@ -60,12 +61,16 @@ function setUp() {
 describe('AccountsService', () => {
   it('creates the account and its first key in one transaction', async () => {
     const { service, calls, accounts, apiKeys } = setUp();
-    await expect(service.signUp('alex@example.com')).resolves.toEqual({
+    await expect(service.signUp('Alex@example.com')).resolves.toEqual({
       account: ACCOUNT,
       apiKey: { key: { id: 7 }, secret: 'pet_test_secret' },
     });
     expect(calls).toEqual(['account inserted in the transaction', 'key issued in the transaction']);
-    expect(accounts.insert).toHaveBeenCalledWith('alex@example.com', 'free');
+    expect(accounts.insert).toHaveBeenCalledWith({
+      email: 'Alex@example.com',
+      emailCanonical: canonicalEmail('Alex@example.com'),
+      plan: 'free',
+    });
     expect(apiKeys.issue).toHaveBeenCalledWith(ACCOUNT.id, 'default');
   });
 
@@ -89,7 +94,8 @@ describe('AccountsService', () => {
   it('answers a plan change for an unknown email with not_found', async () => {
     const { service, accounts } = setUp();
     accounts.findByEmail.mockResolvedValue(undefined);
-    await expect(service.setPlan('nobody@example.com', 'pro')).rejects.toBeInstanceOf(AccountNotFoundError);
+    await expect(service.setPlan('Nobody@example.com', 'pro')).rejects.toBeInstanceOf(AccountNotFoundError);
+    expect(accounts.findByEmail).toHaveBeenCalledWith(canonicalEmail('Nobody@example.com'), 'Nobody@example.com');
     expect(accounts.updatePlan).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,4 @@
-import { Sql, sqlState } from '@app/core';
+import { canonicalEmail, characterCount, Sql, sqlState, ValidationFailedError } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { AccountEvents } from './account-events';
 import { AccountNotFoundError, EmailTakenError } from './accounts.errors';
@@ -7,6 +7,8 @@ import { ApiKeysService, IssuedApiKey } from './api-keys/api-keys.service';
 import type { Plan } from './plans';
 
 const UNIQUE_VIOLATION = '23505';
+/** As `SignUpDto.email`; the canonical form is held to it too. */
+const MAX_EMAIL_LENGTH = 254;
 
 export interface CustomLimits {
   perMinute?: number;
@@ -22,11 +24,20 @@ export class AccountsService {
     private readonly events: AccountEvents,
   ) {}
 
-  /** Creates the account and its first key in one transaction: never an account without a key. */
+  /**
+   * Creates the account and its first key in one transaction: never an account without a key. One
+   * account per canonical email, so that addresses that read the same cannot sign up twice.
+   */
   async signUp(email: string): Promise<{ account: Account; apiKey: IssuedApiKey }> {
+    const emailCanonical = canonicalEmail(email);
+    if (characterCount(emailCanonical) > MAX_EMAIL_LENGTH) {
+      throw new ValidationFailedError(`email must be at most ${MAX_EMAIL_LENGTH} characters once normalised`, [
+        { field: 'email', message: `must be at most ${MAX_EMAIL_LENGTH} characters once normalised` },
+      ]);
+    }
     try {
       return await this.sql.transaction(async () => {
-        const account = await this.accounts.insert(email, 'free');
+        const account = await this.accounts.insert({ email, emailCanonical, plan: 'free' });
         const apiKey = await this.apiKeys.issue(account.id, 'default');
         return { account, apiKey };
       });
@@ -44,8 +55,9 @@ export class AccountsService {
     return account;
   }
 
+  /** The account with this canonical email, or, among those left without one, with exactly this email. */
   async getByEmail(email: string): Promise<Account> {
-    const account = await this.accounts.findByEmail(email);
+    const account = await this.accounts.findByEmail(canonicalEmail(email), email);
     if (!account) throw new AccountNotFoundError(email);
     return account;
   }

@@ -1,9 +1,8 @@
 import { Environment } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { DELIVER_MESSAGE_JOB, DeliverMessageJobData, MESSAGES_QUEUE, QUEUE_REDIS } from './messages.queue';
+import { DELIVER_MESSAGE_JOB, DeliverMessageJobData, MESSAGES_QUEUE } from './messages.queue';
 
 /** Settles with the promise, or rejects once `ms` have passed. */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -25,7 +24,6 @@ export class MessagesProducer {
 
   constructor(
     @InjectQueue(MESSAGES_QUEUE) private readonly queue: Queue<DeliverMessageJobData>,
-    @Inject(QUEUE_REDIS) private readonly redis: Redis,
     private readonly env: Environment,
   ) {
     // The connection reports outages itself; without a listener BullMQ would print every one again.
@@ -36,17 +34,15 @@ export class MessagesProducer {
    * Whether the messages' jobs are in Redis now (or were already: a job id is its message id), added
    * together. One `add` each rather than `addBulk`: BullMQ builds the bulk on an ioredis pipeline it
    * adds methods to, and such a pipeline, with everything it holds, outlives young-generation
-   * collections (see createRequestPathRedis). The jobs still leave in one write (`inOneWrite`).
+   * collections (docs/adr/0010-no-pipelines-on-the-request-path.md).
    */
   async enqueue(messageIds: string[]): Promise<boolean> {
     try {
       // The queue's connection does not hold commands while Redis is away; the bound covers a Redis
       // that was never reached since start (the connection waits for it) or that stopped answering.
       await withTimeout(
-        this.inOneWrite(() =>
-          Promise.all(
-            messageIds.map((messageId) => this.queue.add(DELIVER_MESSAGE_JOB, { messageId }, { jobId: messageId })),
-          ),
+        Promise.all(
+          messageIds.map((messageId) => this.queue.add(DELIVER_MESSAGE_JOB, { messageId }, { jobId: messageId })),
         ),
         this.env.REDIS_COMMAND_TIMEOUT_MS,
       );
@@ -58,18 +54,5 @@ export class MessagesProducer {
       this.redisDown = true;
       return false;
     }
-  }
-
-  /**
-   * Holds the connection's writes back while `send` issues its commands, so that they leave together:
-   * one system call instead of one per job. BullMQ issues each a few microtasks after `add` is called,
-   * so all of them have been by the next turn of the event loop, when the writes go; anything else
-   * written on this connection meanwhile waits for that turn too.
-   */
-  private inOneWrite<T>(send: () => Promise<T>): Promise<T> {
-    const socket = this.redis.stream;
-    socket?.cork();
-    setImmediate(() => socket?.uncork());
-    return send();
   }
 }

@@ -1,4 +1,4 @@
-import { Batcher, InsertBatcher, Sql } from '@app/core';
+import { Batcher, InsertBatcher, lockInIdOrder, Sql } from '@app/core';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';
 import { MessageStatus, TRANSITIONS } from './message-status';
@@ -13,6 +13,9 @@ export const MESSAGE_SEQS_LOCK = 7_310_442_003;
 const COLUMNS = 'id, seq, message, status, created_at';
 /** How long messages whose job Redis confirmed wait to share one UPDATE: short next to the reconciler's interval. */
 const ENQUEUED_FLUSH_DELAY_MS = 10;
+/** The worker marks the same messages `sent` in batches of its own: both lock in id order. */
+const RECORD_ENQUEUED = `${lockInIdOrder('messages', 'enqueued_at IS NULL')}
+  UPDATE messages SET enqueued_at = now() WHERE id IN (SELECT id FROM locked)`;
 
 interface MessageRow {
   id: string;
@@ -176,7 +179,7 @@ export class MessagesRepository implements OnApplicationShutdown {
   /** Never throws: a lost batch is the reconciler's to repair. */
   private async writeEnqueued(ids: string[]): Promise<void> {
     try {
-      await this.sql.query('UPDATE messages SET enqueued_at = now() WHERE id = ANY($1) AND enqueued_at IS NULL', [ids]);
+      await this.sql.query(RECORD_ENQUEUED, [ids]);
     } catch (error) {
       this.logger.warn(`${ids.length} enqueued messages left to the reconciler: ${(error as Error).message}`);
     }
@@ -194,8 +197,10 @@ export class MessagesRepository implements OnApplicationShutdown {
     assignments: string,
     extra: unknown[] = [],
   ): Promise<MessageRow[]> {
+    // The status guard sits in the lock: a message another transition changed first no longer matches it.
     return this.sql.rows<MessageRow>(
-      `UPDATE messages SET ${assignments} WHERE id = ANY($1) AND status = ANY($2) RETURNING ${COLUMNS}`,
+      `${lockInIdOrder('messages', 'status = ANY($2)')}
+       UPDATE messages SET ${assignments} WHERE id IN (SELECT id FROM locked) RETURNING ${COLUMNS}`,
       [ids, TRANSITIONS[name], ...extra],
     );
   }

@@ -21,7 +21,7 @@ import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants';
 import { rateLimitRedisFailures, rateLimitRefusals } from './rate-limit.metrics';
 import { RateLimitStore } from './rate-limit.store';
 import { ApiKeyBannedError, RateLimitedError } from './rate-limiting.errors';
-import { RateLimitDecision, rateLimitHeaders, retryAfterSeconds, WindowSpec } from './rate-windows';
+import { RateLimitDecision, rateLimitHeaders, retryAfterSeconds, WindowSpec, WindowState } from './rate-windows';
 
 const WARNING_INTERVAL_MS = 5000;
 const accountTracker = (principal: Principal) => `account:${principal.accountId}`;
@@ -33,7 +33,8 @@ const DECIDED = Symbol('rate-limit-decided');
  * windows apply and with which limits (plan, `@SkipThrottle()`, the sign-up marker); instead of
  * asking the storage once per window, `handleRequest` only collects them, and the whole decision is
  * then one atomic Redis step. The headers are set before anything can throw, so every later error
- * (401 from the bearer guard, 400, 404, 500) carries them too.
+ * (401 from the bearer guard, 400, 404, 500) carries them too. A key that has to be looked up in
+ * PostgreSQL is first paid for by the client address (see `payForLookup`).
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -64,17 +65,44 @@ export class RateLimitGuard extends ThrottlerGuard {
     request[DECIDED] = true;
     if (await this.shouldSkip(context)) return true;
     // A route served without a key (sign-up) is limited per client IP even when a key is sent.
-    const principal = this.isPublic(context) ? undefined : await this.authenticator.identify(request);
-    let windows: WindowSpec[];
-    if (principal) {
-      request.rateLimitCaller = accountTracker(principal);
-      windows = this.accountWindows(request.rateLimitCaller, principal);
-    } else {
-      windows = await this.resolveWindows(context, request);
-    }
-    if (windows.length === 0) return true;
+    const keyed = !this.isPublic(context);
+    const lookingUp = keyed && !this.authenticator.identifyWithoutLookup(request);
+    const paid = lookingUp ? await this.payForLookup(context, request) : undefined;
+    if (paid && !paid.admitted) return this.answer(res, paid);
 
-    const decision = await this.decide(windows, principal);
+    const principal = keyed ? await this.authenticator.identify(request) : undefined;
+    if (principal) request.rateLimitCaller = accountTracker(principal);
+    let decision: RateLimitDecision | undefined;
+    if (lookingUp && !(principal && paid)) {
+      // An unknown key was counted when the address paid; a request Redis could not decide then was
+      // admitted by the failure policy, and Redis is not asked a second time.
+      decision = paid;
+    } else if (principal) {
+      // A valid key counts against its account only: the address gets back what it paid.
+      decision = await this.decide(this.accountWindows(principal), principal, paid?.windows);
+    } else {
+      const windows = await this.resolveWindows(context, request);
+      if (windows.length === 0) return true;
+      decision = await this.decide(windows);
+    }
+    return this.answer(res, decision);
+  }
+
+  /**
+   * A key no cache knows costs a PostgreSQL query, and anyone can make keys up: the request is first
+   * counted against the client address as a keyless one, and a caller over that limit is refused
+   * before the query is made. Undefined when no window applies or Redis could not answer.
+   */
+  private async payForLookup(
+    context: ExecutionContext,
+    request: AuthenticatedRequest,
+  ): Promise<RateLimitDecision | undefined> {
+    const windows = await this.resolveWindows(context, request);
+    return windows.length === 0 ? undefined : await this.decide(windows);
+  }
+
+  /** Sets the headers of the decision, then admits or refuses the request. */
+  private answer(res: Record<string, unknown>, decision?: RateLimitDecision): true {
     if (!decision) return true;
     for (const [name, value] of Object.entries(rateLimitHeaders(decision))) this.setResponseHeader(res, name, value);
     if (decision.admitted) return true;
@@ -90,7 +118,8 @@ export class RateLimitGuard extends ThrottlerGuard {
    * The hot path: a caller with a key on a keyed route has exactly its account's minute and day windows
    * (what the named throttlers resolve to), built without walking throttler's machinery per request.
    */
-  private accountWindows(tracker: string, principal: Principal): WindowSpec[] {
+  private accountWindows(principal: Principal): WindowSpec[] {
+    const tracker = accountTracker(principal);
     return [
       {
         name: 'minute',
@@ -158,9 +187,13 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   /** The decision, or undefined when Redis cannot answer and the policy is to admit. */
-  private async decide(windows: WindowSpec[], principal?: Principal): Promise<RateLimitDecision | undefined> {
+  private async decide(
+    windows: WindowSpec[],
+    principal?: Principal,
+    refund?: WindowState[],
+  ): Promise<RateLimitDecision | undefined> {
     try {
-      return await this.store.consume(windows, principal?.keyId);
+      return await this.store.consume(windows, principal?.keyId, refund);
     } catch (error) {
       if (!isDependencyUnavailable(error)) throw error;
       const policy = this.env.RATE_LIMIT_ON_REDIS_FAILURE;

@@ -3,6 +3,8 @@
  * more than its limit however many processes share the load. The requests are decided in order, each
  * seeing what the ones before it counted, exactly as if each had its own call:
  *
+ * 0. what the request gives back is taken off its counters (a request counted against its client
+ *    address before its key turned out valid is then counted against its account only);
  * 1. a banned key is refused and nothing is counted;
  * 2. every window is read; only when all have room is each counter incremented (a refused request
  *    spends no quota, and a request refused by the day window spends no minute slot);
@@ -14,10 +16,11 @@
  * in KEYS by prefix only: fine on one Redis, not on Redis Cluster.
  *
  * KEYS: for each request, its window counter prefixes, then, when its key is tracked for the ban, its
- *       ban flag and its refusal log.
+ *       ban flag and its refusal log, then the full names of the counters it gives a request back to.
  * ARGV: ban after, ban ms, look-back ms, a token unique to the batch (for the refusal logs), the
  *       number of requests, then for each request: its window count, 1 when its key is tracked for
- *       the ban (else 0), and limit and length in seconds for each of its windows.
+ *       the ban (else 0), its count of counters to give back to, and limit and length in seconds for
+ *       each of its windows.
  * Returns: Redis time in ms, then for each request: admitted (1/0), ban ms left, and count and reset
  *          (Unix s) per window.
  */
@@ -37,9 +40,17 @@ local key_at, arg_at = 0, 5
 for request = 1, requests do
   local windows = tonumber(ARGV[arg_at + 1])
   local tracks_ban = ARGV[arg_at + 2] == '1'
-  arg_at = arg_at + 2
+  local refunds = tonumber(ARGV[arg_at + 3])
+  arg_at = arg_at + 3
   local ban_key = KEYS[key_at + windows + 1]
   local refusals_key = KEYS[key_at + windows + 2]
+  local refunds_at = key_at + windows + (tracks_ban and 2 or 0)
+
+  -- A counter that has expired since (its window ended) has nothing left to give back.
+  for i = 1, refunds do
+    local counter = KEYS[refunds_at + i]
+    if tonumber(redis.call('GET', counter) or '0') > 0 then redis.call('DECR', counter) end
+  end
 
   local banned_ms = 0
   if tracks_ban then banned_ms = math.max(redis.call('PTTL', ban_key), 0) end
@@ -78,7 +89,7 @@ for request = 1, requests do
     result[#result + 1] = counts[i]
     result[#result + 1] = resets[i]
   end
-  key_at = key_at + windows + (tracks_ban and 2 or 0)
+  key_at = refunds_at + refunds
   arg_at = arg_at + 2 * windows
 end
 return result

@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
 import { RATE_LIMIT_SCRIPT } from './rate-limit.script';
-import { RateLimitDecision, secondsUntil, WindowSpec } from './rate-windows';
+import { RateLimitDecision, secondsUntil, WindowSpec, WindowState } from './rate-windows';
 
 const COMMAND = 'rateLimitDecide';
 type DecideCommand = (keyCount: number, ...args: Array<string | number>) => Promise<number[]>;
@@ -12,10 +12,14 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
 /** Bounds how long one script call holds Redis when requests pile up behind a slow one. */
 const MAX_DECISIONS_PER_CALL = 200;
 
-/** One request's part of a batch: its windows, and the key whose refusals count towards its ban. */
+/**
+ * One request's part of a batch: its windows, the key whose refusals count towards its ban, and the
+ * windows that counted it before and give it back.
+ */
 interface DecisionRequest {
   windows: WindowSpec[];
   keyId?: number;
+  refund: WindowState[];
 }
 
 /**
@@ -45,19 +49,22 @@ export class RateLimitStore implements ThrottlerStorage {
 
   /**
    * Counts the request in every window when all have room. With `keyId`, refusals count towards
-   * banning that key (not its account: the account's other keys keep working).
+   * banning that key (not its account: the account's other keys keep working). The windows of
+   * `refund`, from an earlier decision that counted this request, each count one request fewer.
    */
-  consume(windows: WindowSpec[], keyId?: number): Promise<RateLimitDecision> {
-    return this.batches.add({ windows, keyId });
+  consume(windows: WindowSpec[], keyId?: number, refund: WindowState[] = []): Promise<RateLimitDecision> {
+    return this.batches.add({ windows, keyId, refund });
   }
 
   private async decideAll(requests: DecisionRequest[]): Promise<RateLimitDecision[]> {
     const keys: string[] = [];
     const perRequest: Array<string | number> = [];
-    for (const { windows, keyId } of requests) {
+    for (const { windows, keyId, refund } of requests) {
       for (const window of windows) keys.push(window.key);
       if (keyId !== undefined) keys.push(`rate-limit:ban:key:${keyId}`, `rate-limit:refusals:key:${keyId}`);
-      perRequest.push(windows.length, keyId === undefined ? 0 : 1);
+      // The script names a window's counter after the window's start.
+      for (const window of refund) keys.push(`${window.key}:${window.resetAt - window.seconds}`);
+      perRequest.push(windows.length, keyId === undefined ? 0 : 1, refund.length);
       for (const window of windows) perRequest.push(window.limit, window.seconds);
     }
     const [nowMs, ...states] = await this.decide(

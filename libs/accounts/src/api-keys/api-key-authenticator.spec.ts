@@ -1,13 +1,15 @@
 import { AppEnv, AuthenticatedRequest, Environment, RedisEvents } from '@app/core';
 import type { AccountEvent, AccountEvents } from '../account-events';
-import { generateApiKey } from './api-key-secret';
+import { generateApiKey, hashApiKey } from './api-key-secret';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import type { ApiKeysRepository } from './api-keys.repository';
 import type { LastUsedRecorder } from './last-used-recorder';
 
 function setUp() {
   const grant = { keyId: 7, accountId: 3, plan: 'pro', customPerMinute: null, customPerDay: null };
-  const findGrant = jest.fn().mockResolvedValue(grant);
+  const secret = generateApiKey(AppEnv.Development).secret;
+  // PostgreSQL knows this one key.
+  const findGrant = jest.fn(async (hash: Buffer) => (hash.equals(hashApiKey(secret)) ? grant : undefined));
   let publish: (event: AccountEvent) => void = () => undefined;
   let reconnect: () => void = () => undefined;
   const redisEvents = { listening: true, onReconnect: (handler: () => void) => (reconnect = handler) };
@@ -21,7 +23,6 @@ function setUp() {
     { API_KEY_CACHE_TTL_MS: 60000 } as Environment,
   );
   authenticator.onModuleInit();
-  const secret = generateApiKey(AppEnv.Development).secret;
   const request = (authorization?: string) => ({ headers: { authorization } }) as AuthenticatedRequest;
   return {
     authenticator,
@@ -48,6 +49,54 @@ describe('ApiKeyAuthenticator', () => {
     await authenticator.identify(request(`Bearer ${secret}`));
     await authenticator.identify(request(`Bearer ${secret}`));
     expect(findGrant).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks PostgreSQL once per unknown key while the cache is warm', async () => {
+    const { authenticator, request, findGrant } = setUp();
+    const unknown = generateApiKey(AppEnv.Development).secret;
+    expect(await authenticator.identify(request(`Bearer ${unknown}`))).toBeUndefined();
+    expect(await authenticator.identify(request(`Bearer ${unknown}`))).toBeUndefined();
+    expect(findGrant).toHaveBeenCalledTimes(1);
+  });
+
+  it('never lets a flood of unknown keys push a valid one out of the cache', async () => {
+    const { authenticator, secret, request, findGrant } = setUp();
+    await authenticator.identify(request(`Bearer ${secret}`));
+    // As many made-up keys as the cache holds keys.
+    const madeUp = 100_000;
+    for (let i = 0; i < madeUp; i++) {
+      await authenticator.identify(request(`Bearer pet_test_${String(i).padStart(32, '0')}`));
+    }
+    expect(findGrant).toHaveBeenCalledTimes(1 + madeUp);
+    expect(await authenticator.identify(request(`Bearer ${secret}`))).toMatchObject({ keyId: 7 });
+    expect(findGrant).toHaveBeenCalledTimes(1 + madeUp);
+  });
+
+  it('identifies without PostgreSQL what it can, and says when it cannot', async () => {
+    const { authenticator, secret, request, findGrant, redisEvents, lastUsed } = setUp();
+    const unknown = generateApiKey(AppEnv.Development).secret;
+    for (const req of [request(), request('Bearer nope')]) {
+      expect(authenticator.identifyWithoutLookup(req)).toBe(true);
+      expect(await authenticator.identify(req)).toBeUndefined();
+    }
+    for (const key of [secret, unknown]) {
+      const req = request(`Bearer ${key}`);
+      expect(authenticator.identifyWithoutLookup(req)).toBe(false);
+      await authenticator.identify(req);
+      expect(authenticator.identifyWithoutLookup(req)).toBe(true);
+    }
+    const cachedKey = request(`Bearer ${secret}`);
+    expect(authenticator.identifyWithoutLookup(cachedKey)).toBe(true);
+    expect(cachedKey.principal).toMatchObject({ keyId: 7 });
+    expect(lastUsed.record).toHaveBeenCalledTimes(2);
+    const cachedUnknown = request(`Bearer ${unknown}`);
+    expect(authenticator.identifyWithoutLookup(cachedUnknown)).toBe(true);
+    expect(cachedUnknown.principal).toBeUndefined();
+    expect(findGrant).toHaveBeenCalledTimes(2);
+    // Without the revocation push a valid key is asked about again; an unknown one stays unknown.
+    redisEvents.listening = false;
+    expect(authenticator.identifyWithoutLookup(request(`Bearer ${secret}`))).toBe(false);
+    expect(authenticator.identifyWithoutLookup(request(`Bearer ${unknown}`))).toBe(true);
   });
 
   it('memoises the answer on the request', async () => {

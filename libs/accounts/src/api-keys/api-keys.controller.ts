@@ -1,6 +1,7 @@
 import { ApiErrors, CurrentPrincipal, IdParamPipe, Idempotent, Principal, RATE_LIMIT_HEADERS } from '@app/core';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAlreadyIssuedError } from '../accounts.errors';
 import { ApiKeyDto, ApiKeyWithSecretDto, CreateApiKeyDto } from '../dto/api-key.dto';
 import { ApiKeysService } from './api-keys.service';
 
@@ -12,13 +13,21 @@ export class ApiKeysController {
 
   @Post()
   @HttpCode(201)
-  @Idempotent()
+  @Idempotent<ApiKeyWithSecretDto, 'key'>({
+    secret: { fields: ['key'], replay: (issued) => new ApiKeyAlreadyIssuedError(issued.id) },
+  })
   @ApiOperation({
     operationId: 'createKey',
     summary: 'Issue a key',
     description: 'Issues a new key for the caller’s account. The secret is in this response only.',
   })
   @ApiResponse({ status: 201, type: ApiKeyWithSecretDto, headers: RATE_LIMIT_HEADERS })
+  @ApiResponse({
+    status: 409,
+    description:
+      '`key_already_issued`: a retry with the same `Idempotency-Key`; the message names the key issued first, ' +
+      'whose secret is not shown again.',
+  })
   @ApiErrors(400, 401)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<ApiKeyWithSecretDto> {
     const { key, secret } = await this.keys.issue(principal.accountId, body.name ?? 'unnamed');

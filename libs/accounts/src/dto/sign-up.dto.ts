@@ -7,7 +7,14 @@ import { ApiKeyWithSecretDto } from './api-key.dto';
 
 @ApiSchema({ name: 'NewAccount' })
 export class SignUpDto {
-  @ApiProperty({ format: 'email', maxLength: 254, example: 'alex@example.com' })
+  @ApiProperty({
+    format: 'email',
+    maxLength: 254,
+    example: 'alex@example.com',
+    description:
+      'Compared with registered emails in one canonical form (Unicode NFKC, then full upper- and lower-case ' +
+      'mapping): `xß@example.com`, `XSS@example.com` and `ｘss@example.com` are one address.',
+  })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
   @CharacterCount(1, 254)

@@ -16,7 +16,20 @@ describe('validateEnvironment', () => {
       RATE_LIMIT_BAN_SECONDS: 600,
       MESSAGES_TRANSPORT: 'log',
       MESSAGES_MAX_ATTEMPTS: 5,
+      HEADERS_TIMEOUT_MS: 10000,
+      REQUEST_TIMEOUT_MS: 30000,
+      IDLE_TIMEOUT_MS: 10000,
+      MAX_CONNECTIONS_PER_CLIENT: 100,
     });
+  });
+
+  it('refuses a request timeout shorter than the headers timeout', () => {
+    expect(() => validateEnvironment({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '2000' })).toThrow(
+      /^ {2}REQUEST_TIMEOUT_MS=2000: must not be less than HEADERS_TIMEOUT_MS/m,
+    );
+    expect(validateEnvironment({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '5000' }).REQUEST_TIMEOUT_MS).toBe(
+      5000,
+    );
   });
 
   it('converts numbers and booleans from text', () => {

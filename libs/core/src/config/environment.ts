@@ -86,6 +86,32 @@ export class Environment {
   @IsString()
   TRUST_PROXY = 'false';
 
+  /** How long a client may take to send its request headers, then its whole request (not less). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  HEADERS_TIMEOUT_MS = 10000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  REQUEST_TIMEOUT_MS = 30000;
+
+  /** A connection that sends and receives nothing for this long is closed. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  IDLE_TIMEOUT_MS = 10000;
+
+  /**
+   * Connections one client address may hold open at once; the excess is answered 429 and closed.
+   * Counted per TCP peer, so behind a proxy it bounds the proxy's connections. 0 disables it.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  MAX_CONNECTIONS_PER_CLIENT = 100;
+
   /** Base addresses published in the OpenAPI document. */
   @IsUrl({ require_tld: false })
   PUBLIC_BASE_URL_PRODUCTION = 'http://localhost:3000/v1';
@@ -187,6 +213,12 @@ export class Environment {
   @Min(100)
   MESSAGES_RECONCILE_INTERVAL_MS = 10000;
 
+  /** How often the worker deletes idempotency keys (and the responses kept with them) past their 24 hours. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  IDEMPOTENCY_PURGE_INTERVAL_MS = 3600000;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -234,12 +266,13 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
   const present = Object.fromEntries(Object.entries(raw).filter(([key, value]) => known.includes(key) && value !== ''));
   const environment = plainToInstance(Environment, present, { exposeDefaultValues: true });
   const errors = validateSync(environment, { skipMissingProperties: false });
-  if (errors.length > 0) {
-    const lines = errors.map(
-      (error) =>
-        `  ${error.property}=${JSON.stringify(error.value)}: ${Object.values(error.constraints ?? {}).join('; ')}`,
-    );
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  const lines = errors.map(
+    (error) =>
+      `  ${error.property}=${JSON.stringify(error.value)}: ${Object.values(error.constraints ?? {}).join('; ')}`,
+  );
+  if (errors.length === 0 && environment.REQUEST_TIMEOUT_MS < environment.HEADERS_TIMEOUT_MS) {
+    lines.push(`  REQUEST_TIMEOUT_MS=${environment.REQUEST_TIMEOUT_MS}: must not be less than HEADERS_TIMEOUT_MS`);
   }
+  if (lines.length > 0) throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   return environment;
 }

@@ -20,7 +20,7 @@ export interface WatchedClientConfig extends ClientConfig {
  * statement itself first (`statement_timeout`, in the pool's connection options).
  *
  * pg's own `query_timeout` does this with a timer and a callback wrapper per statement; under load, that
- * made V8 promote nearly every batch's rows and callbacks to the old generation (README, Performance).
+ * made V8 promote nearly every batch's rows and callbacks to the old generation (docs/adr/0008-statement-watchdog.md).
  * Here one sweep a second looks at every connection instead.
  */
 export class WatchedClient extends Client {

@@ -17,13 +17,7 @@ export class AppError extends Error {
     /** Response headers that belong to the error, e.g. `Retry-After`. */
     readonly headers: Record<string, string> = {},
   ) {
-    // An AppError is an answer, not a fault: a stack trace would only cost time on every 4xx (a
-    // rate-limited client can send thousands a second). Unexpected errors are logged with their
-    // own stack before the filter turns them into one.
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
     super(message);
-    Error.stackTraceLimit = stackTraceLimit;
     this.name = new.target.name;
   }
 }

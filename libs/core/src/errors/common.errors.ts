@@ -38,7 +38,8 @@ export class GoneError extends AppError {
 
 export class PayloadTooLargeError extends AppError {
   constructor(limit: string) {
-    super(413, 'payload_too_large', `The request body is larger than ${limit}.`);
+    // The rest of the body may never be read, so the connection cannot carry another request.
+    super(413, 'payload_too_large', `The request body is larger than ${limit}.`, undefined, { Connection: 'close' });
   }
 }
 

@@ -24,7 +24,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   410: 'The operation has been removed (`gone`).',
   413: 'The body is larger than 64 KiB (`payload_too_large`).',
   422: 'The Idempotency-Key was used with a different request (`idempotency_key_reused`).',
-  429: 'Rate limit exceeded (`rate_limited`) or key temporarily banned (`api_key_banned`).',
+  429: 'Rate limit exceeded (`rate_limited`), key temporarily banned (`api_key_banned`), or too many open connections from the client address (`too_many_connections`).',
   500: 'Unexpected failure (`internal_error`).',
   503: 'PostgreSQL or Redis cannot be reached (`service_unavailable`).',
 };

@@ -10,8 +10,8 @@ import { prepareDatabase } from '../database/prepare-database';
 import { REQUEST_LOGGING } from '../logging/logging.module';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AllExceptionsFilter } from './all-exceptions.filter';
-import { MAX_BODY_SIZE } from './body-limits';
-import { applyServerLimits } from './server-limits';
+import { MAX_BODY_BYTES, refuseDeclaredOversizedBody } from './body-limits';
+import { LimitedExpressAdapter } from './server-limits';
 import { DrainState } from '../health/health.controller';
 import { httpMetrics } from '../metrics/http-metrics';
 import { collectProcessMetrics } from '../metrics/process-metrics';
@@ -54,7 +54,8 @@ export async function configureHttpApp(
   // Express would hash every JSON body for a weak ETag that no client of this API revalidates with.
   app.set('etag', false);
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.useBodyParser('json', { limit: MAX_BODY_SIZE });
+  app.use(refuseDeclaredOversizedBody);
+  app.useBodyParser('json', { limit: MAX_BODY_BYTES });
   const origins = env.CORS_ORIGINS.split(',')
     .map((origin) => origin.trim())
     .filter(Boolean);
@@ -110,10 +111,12 @@ export async function bootstrapHttpApp(
     process.exit(1);
   }
   if (env.DATABASE_MIGRATE_ON_START) await prepareDatabase(env);
-  const app = await NestFactory.create<NestExpressApplication>(module, { bufferLogs: true, bodyParser: false });
+  const app = await NestFactory.create<NestExpressApplication>(module, new LimitedExpressAdapter(env), {
+    bufferLogs: true,
+    bodyParser: false,
+  });
   await configureHttpApp(app, env, options);
   stopGracefully(app, env);
-  applyServerLimits(app.getHttpServer() as Server);
   await app.listen(port(env));
 }
 

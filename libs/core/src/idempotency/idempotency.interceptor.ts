@@ -6,7 +6,8 @@ import type { Response } from 'express';
 import { from, lastValueFrom, Observable, of } from 'rxjs';
 import type { AuthenticatedRequest } from '../http/principal';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from './idempotency.errors';
-import { IdempotencyRepository, StoredKey } from './idempotency.repository';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
+import { IDEMPOTENT_SECRET, SecretResponse } from './secret-response';
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
@@ -31,12 +32,13 @@ function fingerprint(request: AuthenticatedRequest): Buffer {
  * `Idempotency-Key` (IETF draft): the first request with a key runs and its successful response is kept
  * for 24 hours; a retry with the same key and body replays it without a second effect, with a different
  * body it is refused (422), and while the first is still running it is told to retry (409). Keys are
- * scoped to the account. A failed request releases its key so the client can retry.
+ * scoped to the account. A failed request releases its key so the client can retry. A response that
+ * carries a secret is stored without it, and its retries get the route's error instead of a replay.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
-    private readonly keys: IdempotencyRepository,
+    private readonly keys: IdempotencyKeysRepository,
     private readonly reflector: Reflector,
   ) {}
 
@@ -49,10 +51,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
     const accountId = request.principal.accountId;
     const print = fingerprint(request);
-    const existing = await this.reserve(accountId, key, print);
+    const secret = this.reflector.get<SecretResponse | undefined>(IDEMPOTENT_SECRET, context.getHandler());
+    const existing = await this.keys.reserve(accountId, key, print);
     if (existing) {
       if (!existing.fingerprint.equals(print)) throw new IdempotencyKeyReusedError();
       if (existing.response_status === null) throw new IdempotencyKeyInUseError();
+      if (secret) throw secret.replay(existing.response_body as Record<string, unknown>);
       response.status(existing.response_status);
       response.setHeader('Idempotent-Replayed', 'true');
       if (existing.response_location) response.setHeader('Location', existing.response_location);
@@ -61,14 +65,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
     // Nest applies @HttpCode after the interceptors, so the status to keep is read from the route.
     const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? 200;
-    return from(this.runAndRecord(next, response, status, accountId, key));
-  }
-
-  /** Takes the key, or returns what is stored under it. */
-  private async reserve(accountId: number, key: string, print: Buffer): Promise<StoredKey | undefined> {
-    if (await this.keys.reserve(accountId, key, print)) return undefined;
-    // Deleted as expired between the two statements: take it again.
-    return (await this.keys.find(accountId, key)) ?? this.reserve(accountId, key, print);
+    return from(this.runAndRecord(next, response, status, accountId, key, secret));
   }
 
   private async runAndRecord(
@@ -77,12 +74,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     status: number,
     accountId: number,
     key: string,
+    secret: SecretResponse | undefined,
   ): Promise<unknown> {
     try {
       const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      await this.keys.saveResponse(accountId, key, {
+      await this.keys.record(accountId, key, {
         status,
-        body,
+        body: secret ? withoutFields(body as Record<string, unknown>, secret.fields) : body,
         location: (response.getHeader('Location') as string | undefined) ?? null,
       });
       return body;
@@ -91,4 +89,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
       throw error;
     }
   }
+}
+
+function withoutFields(body: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([field]) => !fields.includes(field)));
 }

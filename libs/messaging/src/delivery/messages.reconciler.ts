@@ -1,4 +1,4 @@
-import { Environment } from '@app/core';
+import { Environment, PeriodicTask } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bullmq';
@@ -16,9 +16,7 @@ const BATCH = 500;
 @Injectable()
 export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(MessagesReconciler.name);
-  private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<void>;
-  private stopped = false;
+  private readonly task = new PeriodicTask('sweep', this.logger, () => this.sweep());
 
   constructor(
     private readonly messages: MessagesService,
@@ -27,28 +25,16 @@ export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestr
   ) {}
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    this.task.start(this.env.MESSAGES_RECONCILE_INTERVAL_MS);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.sweeping;
+  onModuleDestroy(): Promise<void> {
+    return this.task.stop();
   }
 
   async sweep(): Promise<void> {
     await this.enqueueStored();
     await this.settleStopped();
-  }
-
-  private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => {
-      this.sweeping = this.sweep()
-        .catch((error: Error) => this.logger.warn(`sweep failed, retrying next time: ${error.message}`))
-        .finally(() => {
-          if (!this.stopped) this.schedule(this.env.MESSAGES_RECONCILE_INTERVAL_MS);
-        });
-    }, delayMs);
   }
 
   /** Messages older than one interval that no job was confirmed for (younger ones are still being enqueued). */
@@ -60,7 +46,7 @@ export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestr
       // Recorded before the next query, which would otherwise find the same messages again.
       await this.messages.flushEnqueued();
       if (ids.length > 0) this.logger.log(`enqueued ${ids.length} stored messages`);
-    } while (ids.length === BATCH && !this.stopped);
+    } while (ids.length === BATCH && !this.task.stopped);
   }
 
   /**

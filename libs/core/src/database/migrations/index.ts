@@ -1,6 +1,14 @@
 import { InitialSchema1763780000000 } from './1763780000000-initial-schema';
 import { IdempotencyKeys1795319452718 } from './1795319452718-idempotency-keys';
 import { Messages1795320159566 } from './1795320159566-messages';
+import { IdempotencyWithoutSecrets1795400000000 } from './1795400000000-idempotency-without-secrets';
+import { CanonicalEmails1795400100000 } from './1795400100000-canonical-emails';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
-export const MIGRATIONS = [InitialSchema1763780000000, IdempotencyKeys1795319452718, Messages1795320159566];
+export const MIGRATIONS = [
+  InitialSchema1763780000000,
+  IdempotencyKeys1795319452718,
+  Messages1795320159566,
+  IdempotencyWithoutSecrets1795400000000,
+  CanonicalEmails1795400100000,
+];

@@ -1,28 +1,26 @@
-import { Injectable } from '@nestjs/common';
+import { Global, Injectable, Module } from '@nestjs/common';
 import { Sql } from '../database/sql';
 
+/** How long a completed request's response is replayed to retries; older rows are deleted. */
+const RETENTION = '24 hours';
 /** How long a reservation shields a running request; after it, a retry may take the key over. */
 const RESERVATION_SECONDS = 60;
-const RETENTION = '24 hours';
 
-/** What is stored under a key: the request's fingerprint, and its response once it has one. */
-export interface StoredKey {
+export interface StoredResponse {
   fingerprint: Buffer;
+  /** Null while the first request still runs. */
   response_status: number | null;
   response_body: unknown;
   response_location: string | null;
 }
 
-/** `Idempotency-Key` records in PostgreSQL, one row per (account, key). */
+/** Every statement on `idempotency_keys`: one row per (account, Idempotency-Key). */
 @Injectable()
-export class IdempotencyRepository {
+export class IdempotencyKeysRepository {
   constructor(private readonly sql: Sql) {}
 
-  /**
-   * Takes the key for a request with this fingerprint: a new key, an expired one (deleted first), or one
-   * whose reservation lapsed without a response. False when the key is someone else's to answer.
-   */
-  async reserve(accountId: number, key: string, fingerprint: Buffer): Promise<boolean> {
+  /** Takes the key, or returns what is stored under it. */
+  async reserve(accountId: number, key: string, fingerprint: Buffer): Promise<StoredResponse | undefined> {
     const [taken] = await this.sql.rows<{ taken: boolean }>(
       `WITH expired AS (
          DELETE FROM idempotency_keys
@@ -36,20 +34,17 @@ export class IdempotencyRepository {
        RETURNING true AS taken`,
       [accountId, key, fingerprint],
     );
-    return taken !== undefined;
-  }
-
-  async find(accountId: number, key: string): Promise<StoredKey | undefined> {
-    const [stored] = await this.sql.rows<StoredKey>(
+    if (taken) return undefined;
+    const [stored] = await this.sql.rows<StoredResponse>(
       `SELECT fingerprint, response_status, response_body, response_location
          FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
       [accountId, key],
     );
-    return stored;
+    // Deleted as expired between the two statements: take it again.
+    return stored ?? this.reserve(accountId, key, fingerprint);
   }
 
-  /** Keeps the response to replay, and ends the reservation. */
-  async saveResponse(
+  async record(
     accountId: number,
     key: string,
     response: { status: number; body: unknown; location: string | null },
@@ -62,11 +57,30 @@ export class IdempotencyRepository {
     );
   }
 
-  /** Frees a key whose request failed, so that a retry can take it. */
+  /** Frees a key whose request failed, so that the client can retry it. */
   async release(accountId: number, key: string): Promise<void> {
     await this.sql.query(
       'DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND response_status IS NULL',
       [accountId, key],
     );
   }
+
+  /** Deletes up to `limit` rows older than the retention; returns how many it deleted. */
+  async deleteExpired(limit: number): Promise<number> {
+    const { rowCount } = await this.sql.query(
+      `DELETE FROM idempotency_keys
+        WHERE (account_id, key) IN (
+          SELECT account_id, key FROM idempotency_keys
+           WHERE created_at < now() - interval '${RETENTION}'
+           LIMIT $1
+             FOR UPDATE SKIP LOCKED)`,
+      [limit],
+    );
+    return rowCount ?? 0;
+  }
 }
+
+/** Global, so that every module whose routes are `@Idempotent()` can build the interceptor. */
+@Global()
+@Module({ providers: [IdempotencyKeysRepository], exports: [IdempotencyKeysRepository] })
+export class IdempotencyModule {}

@@ -1,0 +1,11 @@
+/**
+ * The form in which two email addresses are compared: one account per canonical form. NFKC folds
+ * compatibility characters (fullwidth `ａ` is `a`, the ligature `ﬁ` is `fi`); upper- then lower-casing
+ * applies Unicode's full case mappings (`ß` and `SS` are `ss`, dotless `ı` and `I` are `i`, final `ς`
+ * is `σ`), which lower-casing alone does not. Normalised again, since case mapping can leave a
+ * sequence that NFKC composes. Changing this function needs a migration that recomputes
+ * `accounts.email_canonical`.
+ */
+export function canonicalEmail(email: string): string {
+  return email.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+}

@@ -1,0 +1,162 @@
+import { AccountsService } from '@app/accounts';
+import { LastUsedRecorder } from '../libs/accounts/src/api-keys/last-used-recorder';
+import { MessagesRepository } from '../libs/messaging/src/messages.repository';
+import { MessagesService } from '../libs/messaging/src/messages.service';
+import { otherSessions, statisticsOnceAlone, withDatabase } from './support/database';
+import type { TestAccount } from './support/factories';
+import type { TestHttpApp } from './support/http-app';
+import { createAccount, createMessagesApp, emptyMessagesQueue, startWorker, storedMessage } from './support/messages';
+import { AppProcess, waitFor } from './support/processes';
+import { together } from './support/rate-limiting';
+import { TEST_DATABASE_URL } from './support/test-env';
+
+/** A messages app whose connections plan with `settings`, so that each statement visits rows in a known order. */
+function messagesAppPlanning(settings: string[]): Promise<TestHttpApp> {
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('options', settings.map((setting) => `-c ${setting}`).join(' '));
+  return createMessagesApp({ env: { DATABASE_URL: url.toString() } });
+}
+
+const SCAN_BY_ID = ['enable_seqscan=off', 'enable_bitmapscan=off'];
+const SCAN_BY_HEAP = ['enable_indexscan=off', 'enable_indexonlyscan=off', 'enable_bitmapscan=off'];
+/** A join with a list of ids then visits the rows in the list's order. */
+const JOIN_BY_LIST = ['enable_hashjoin=off', 'enable_mergejoin=off'];
+
+/** Deadlocks PostgreSQL has counted in the test database. */
+function deadlocksSoFar(): Promise<number> {
+  return statisticsOnceAlone(async (client) => {
+    const { rows } = await client.query<{ deadlocks: string }>(
+      'SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Number(rows[0]!.deadlocks);
+  });
+}
+
+const waitingForLocks = () => otherSessions(`wait_event_type = 'Lock'`);
+
+/**
+ * Runs two batched updates that both need the row `id` of `table` while a transaction holds it: the
+ * first starts and waits for the row, then the second starts and waits too, then the row is let go.
+ */
+async function meetBehindHeldRow(
+  table: string,
+  id: unknown,
+  first: () => Promise<unknown>,
+  second: () => Promise<unknown>,
+): Promise<void> {
+  await withDatabase(async (holder) => {
+    await holder.query('BEGIN');
+    await holder.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE`, [id]);
+    const firstDone = first();
+    await waitFor(async () => (await waitingForLocks()) === 1, 5000, 'the first batch to wait for the held row');
+    const secondDone = second();
+    await waitFor(async () => (await waitingForLocks()) === 2, 5000, 'the second batch to wait for it too');
+    await holder.query('COMMIT');
+    await Promise.all([firstDone, secondDone]);
+  });
+}
+
+describe('batched updates of shared rows', () => {
+  it('record the uses of the same keys from two processes, in opposite orders, without a deadlock', async () => {
+    const deadlocksBefore = await deadlocksSoFar();
+    const [one, other] = [await messagesAppPlanning(JOIN_BY_LIST), await messagesAppPlanning(JOIN_BY_LIST)];
+    try {
+      const keys = [(await createAccount(one)).keyId, (await createAccount(one)).keyId].sort((a, b) => a - b);
+      // Each process lists its keys in the order they were used, and its UPDATE visits them in that order.
+      const flushUses = (app: TestHttpApp, order: number[]) => () => {
+        const recorder = app.app.get(LastUsedRecorder);
+        for (const keyId of order) recorder.record(keyId);
+        return recorder.flush();
+      };
+      await meetBehindHeldRow('api_keys', keys[0], flushUses(one, keys), flushUses(other, [...keys].reverse()));
+    } finally {
+      await one.close();
+      await other.close();
+    }
+    // A flush that fails keeps its uses for the next one, so only PostgreSQL's count tells.
+    expect(await deadlocksSoFar()).toBe(deadlocksBefore);
+  });
+
+  it('record messages enqueued and mark them sent over the same rows, visited in opposite orders, without a deadlock', async () => {
+    const byId = await messagesAppPlanning(SCAN_BY_ID);
+    const byHeap = await messagesAppPlanning(SCAN_BY_HEAP);
+    try {
+      const account = await createAccount(byId);
+      // The higher id is stored first, so a heap scan meets it first and an index scan last.
+      const [low, high] = [`msg_lock_${Date.now()}_a`, `msg_lock_${Date.now()}_b`];
+      await withDatabase((client) =>
+        client.query(
+          `INSERT INTO messages (id, account_id, message, status) VALUES ($1, $3, 'x', 'sending'), ($2, $3, 'x', 'sending')`,
+          [high, low, account.accountId],
+        ),
+      );
+
+      // Locking as their scans go, the sent batch would hold the higher row while it waits for the lower
+      // one, and the enqueued batch, once given the lower row, would wait for the higher: a deadlock.
+      const recorder = byId.app.get(MessagesRepository);
+      await meetBehindHeldRow(
+        'messages',
+        low,
+        () => {
+          for (const id of [low, high]) recorder.recordEnqueued(id);
+          return recorder.flushEnqueued();
+        },
+        () => Promise.all([low, high].map((id) => byHeap.app.get(MessagesService).markSent(id))),
+      );
+
+      for (const id of [low, high]) {
+        expect(await storedMessage(id)).toMatchObject({ status: 'sent', enqueued_at: expect.any(Date) });
+      }
+    } finally {
+      await byId.close();
+      await byHeap.close();
+    }
+  });
+});
+
+describe('a burst of messages delivered by a worker', () => {
+  const BURST = 1000;
+  let app: TestHttpApp;
+  let account: TestAccount;
+  let worker: AppProcess;
+  let deadlocksBefore: number;
+  let stopped: Promise<unknown> | undefined;
+  const stop = () => (stopped ??= Promise.all([worker?.stop('SIGKILL'), app?.close()]));
+
+  beforeAll(async () => {
+    await emptyMessagesQueue();
+    deadlocksBefore = await deadlocksSoFar();
+    app = await createMessagesApp();
+    account = await createAccount(app);
+    await app.app
+      .get(AccountsService)
+      .setPlan(account.email, 'enterprise', { perMinute: 1_000_000, perDay: 10_000_000 });
+    worker = await startWorker();
+  });
+  afterAll(stop);
+
+  it('records every message enqueued and sent without a deadlock in PostgreSQL', async () => {
+    const responses = await together(BURST, (i) =>
+      app.http
+        .post('/messages')
+        .set(account.auth)
+        .send({ message: `burst ${i}` }),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(BURST).fill(202));
+    const ids = responses.map((response) => (response.body as { id: string }).id);
+    await waitFor(
+      async () =>
+        await withDatabase(async (client) => {
+          const { rows } = await client.query<{ done: string }>(
+            `SELECT count(*) AS done FROM messages WHERE id = ANY($1) AND status = 'sent' AND enqueued_at IS NOT NULL`,
+            [ids],
+          );
+          return Number(rows[0]!.done) === BURST;
+        }),
+      60000,
+      `all ${BURST} messages to be recorded enqueued and sent`,
+    );
+    await stop();
+    expect(await deadlocksSoFar()).toBe(deadlocksBefore);
+  });
+});
