@@ -1,5 +1,4 @@
 import { Sql } from '@app/core';
-import type { DataSource } from 'typeorm';
 import { TRANSITIONS } from './message-status';
 import { MESSAGE_SEQS_LOCK, MessagesRepository } from './messages.repository';
 
@@ -7,7 +6,7 @@ const CREATED_AT = new Date('2026-06-01T12:00:00.000Z');
 
 /** A database that stores every row of an INSERT, and answers every other statement with no rows. */
 function setUp() {
-  const sql = new Sql({} as DataSource);
+  const sql = new Sql({} as ConstructorParameters<typeof Sql>[0]);
   const rows = jest.spyOn(sql, 'rows').mockImplementation(async (text: string, values: unknown[] = []) => {
     if (!text.includes('INSERT INTO messages')) return [];
     const [ids, , texts] = values as [string[], number[], string[]];

@@ -1,5 +1,4 @@
 import { Sql } from '@app/core';
-import type { DataSource } from 'typeorm';
 import { PET_IDS_LOCK, PetsRepository } from './pets.repository';
 
 type Values = [Array<string | null>, number[], number[] | string[], number?];
@@ -9,7 +8,7 @@ type Values = [Array<string | null>, number[], number[] | string[], number?];
  * as PostgreSQL would; category 9 does not exist.
  */
 function setUp() {
-  const sql = new Sql({} as DataSource);
+  const sql = new Sql({} as ConstructorParameters<typeof Sql>[0]);
   const catalogue = [1, 2, 3, 4, 5].map((id) => ({
     id: String(id),
     name: `Pet ${id}`,
