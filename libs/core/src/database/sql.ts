@@ -61,8 +61,9 @@ export class Sql {
    * Runs `work` in one transaction: every statement that any repository makes through this `Sql` while
    * it runs goes to one connection between BEGIN and COMMIT, and all of them are rolled back when `work`
    * throws (its error is rethrown as it was, SQLSTATE and all). A call made inside another joins it: the
-   * outer one commits or rolls back the whole. Work must be awaited within `work`: a statement issued
-   * after the transaction ended is refused.
+   * outer one commits or rolls back the whole, and a statement that failed inside it has aborted the
+   * whole (there are no savepoints). Work must be awaited within `work`: a statement issued once `work`
+   * has settled is refused.
    */
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     const outer = this.transactions.getStore();
@@ -76,14 +77,16 @@ export class Sql {
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
-      const result = await this.transactions.run(transaction, work);
+      const result = await this.transactions.run(transaction, work).finally(() => {
+        // A statement that `work` left running must not slip in before COMMIT or ROLLBACK.
+        transaction.open = false;
+      });
       await client.query('COMMIT');
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
       throw error;
     } finally {
-      transaction.open = false;
       client.release(broken);
     }
   }
