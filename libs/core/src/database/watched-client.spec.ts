@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
 import type { Client } from 'pg';
 import { isDependencyUnavailable } from '../errors/dependency-errors';
 import { WatchedClient } from './watched-client';
@@ -67,6 +67,18 @@ describe('WatchedClient', () => {
   afterEach(async () => {
     await client.end().catch(() => undefined);
     server.close();
+  });
+
+  // WatchedClient reads two fields of pg's that its public API does not offer: an upgrade of pg that
+  // renames them must fail here, by name, rather than leave statements unwatched.
+  it("relies on pg's readyForQuery flag and its connection's socket, which this pg still has", async () => {
+    const internals = client as unknown as { readyForQuery: unknown; connection: { stream: unknown } };
+    expect(typeof internals.readyForQuery).toBe('boolean');
+    expect(internals.readyForQuery).toBe(true);
+    expect(internals.connection.stream).toBeInstanceOf(Socket);
+    const running = client.query('SELECT slow');
+    expect(internals.readyForQuery).toBe(false);
+    await running;
   });
 
   it('fails a statement left unanswered, as an outage, by closing its connection', async () => {

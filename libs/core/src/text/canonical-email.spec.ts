@@ -5,6 +5,8 @@ describe('canonicalEmail', () => {
   it.each([
     ['xß@example.com', 'xSS@example.com'],
     ['xß@example.com', 'xss@example.com'],
+    ['xẞ@example.com', 'xß@example.com'],
+    ['xẞ@example.com', 'xss@example.com'],
     ['ıan@example.com', 'IAN@example.com'],
     ['ａlex@example.com', 'alex@example.com'],
     ['Élise@example.com', 'élise@example.com'],
@@ -22,6 +24,10 @@ describe('canonicalEmail', () => {
     ['i@example.com', 'İ@example.com'],
   ])('keeps %s and %s apart', (a, b) => {
     expect(canonicalEmail(a)).not.toBe(canonicalEmail(b));
+  });
+
+  it('is its own canonical form, also for capital sharp s (whose lower case upper-cases to SS)', () => {
+    expect(canonicalEmail(canonicalEmail('ẞ'))).toBe(canonicalEmail('ẞ'));
   });
 
   it('is its own canonical form', () => {
