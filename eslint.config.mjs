@@ -2,6 +2,15 @@ import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+const THROUGH_LIBRARY_INDEX = {
+  group: ['@app/*/*', '**/libs/*/src/*'],
+  message: 'Import a library through its index (@app/<lib>).',
+};
+const THROUGH_REPOSITORIES = {
+  group: ['typeorm', 'typeorm/*', '@nestjs/typeorm'],
+  message: 'Reach PostgreSQL through a repository, whose statements run on Sql (libs/core/src/database).',
+};
+
 export default tseslint.config(
   { ignores: ['dist/', '.dist-*/', 'node_modules/', 'coverage/', 'bench/results/', '*.js', '*.mjs'] },
   eslint.configs.recommended,
@@ -12,16 +21,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      // Libraries are used through their public surface only (`@app/pets`, never `@app/pets/src/...`).
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['@app/*/*', '**/libs/*/src/*'], message: 'Import a library through its index (@app/<lib>).' },
-          ],
-        },
-      ],
+      // Libraries are used through their public surface only (`@app/pets`, never `@app/pets/src/...`), and
+      // PostgreSQL through the repositories, which run their statements on `Sql`.
+      'no-restricted-imports': ['error', { patterns: [THROUGH_LIBRARY_INDEX, THROUGH_REPOSITORIES] }],
     },
+  },
+  {
+    // Where the data source, the migrations and `Sql` live.
+    files: ['libs/core/src/database/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [THROUGH_LIBRARY_INDEX] }] },
   },
   {
     files: ['test/**/*.ts'],

@@ -1,6 +1,6 @@
 import { AccountsService } from '@app/accounts';
 import { LastUsedRecorder } from '../libs/accounts/src/api-keys/last-used-recorder';
-import { EnqueuedRecorder } from '../libs/messaging/src/enqueued-recorder';
+import { MessagesRepository } from '../libs/messaging/src/messages.repository';
 import { MessagesService } from '../libs/messaging/src/messages.service';
 import { otherSessions, statisticsOnceAlone, withDatabase } from './support/database';
 import type { TestAccount } from './support/factories';
@@ -93,13 +93,13 @@ describe('batched updates of shared rows', () => {
 
       // Locking as their scans go, the sent batch would hold the higher row while it waits for the lower
       // one, and the enqueued batch, once given the lower row, would wait for the higher: a deadlock.
-      const recorder = byId.app.get(EnqueuedRecorder);
+      const recorder = byId.app.get(MessagesRepository);
       await meetBehindHeldRow(
         'messages',
         low,
         () => {
-          for (const id of [low, high]) recorder.record(id);
-          return recorder.flush();
+          for (const id of [low, high]) recorder.recordEnqueued(id);
+          return recorder.flushEnqueued();
         },
         () => Promise.all([low, high].map((id) => byHeap.app.get(MessagesService).markSent(id))),
       );

@@ -1,4 +1,4 @@
-import { ADVISORY_LOCKS } from '@app/core';
+import { MESSAGE_SEQS_LOCK } from '@app/messaging';
 import { SqlCounter } from '../bench/support/sql-counter';
 import type { TestAccount } from './support/factories';
 import { shutInsertGate, withDatabase } from './support/database';
@@ -306,7 +306,7 @@ describe('the messages app (POST /messages, GET /messages/{id}, GET /messages)',
           });
         // Open the gate once the listing is over, or once the later message is seen waiting for the late one.
         await waitFor(
-          async () => listed || (await gate.waitsForLock(ADVISORY_LOCKS.messageSeqs)),
+          async () => listed || (await gate.waitsForLock(MESSAGE_SEQS_LOCK)),
           10000,
           'the listing or a waiting INSERT',
         );

@@ -1,5 +1,6 @@
 import { AccountsService } from '@app/accounts';
-import { ADVISORY_LOCKS, Clock } from '@app/core';
+import { Clock } from '@app/core';
+import { PET_IDS_LOCK } from '@app/pets';
 import { SqlCounter } from '../bench/support/sql-counter';
 import { createApiApp } from './support/api-app';
 import { shutInsertGate, suiteDatabase, SuiteDatabase, truncatePets } from './support/database';
@@ -299,7 +300,7 @@ describe('pets and categories', () => {
         });
         // Open the gate once the walk is over, or once the later creation is seen waiting for the late one.
         await waitFor(
-          async () => walked || (await gate.waitsForLock(ADVISORY_LOCKS.petIds)),
+          async () => walked || (await gate.waitsForLock(PET_IDS_LOCK)),
           10000,
           'the walk or a waiting INSERT',
         );

@@ -1,5 +1,5 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AppError, Environment, NotFoundError, REDIS, ServiceUnavailableError } from '@app/core';
+import { AppError, Environment, NotFoundError, REDIS, ServiceUnavailableError, Sql } from '@app/core';
 import { MessagesProcessor } from '@app/messaging';
 import {
   BeforeApplicationShutdown,
@@ -9,10 +9,8 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Redis } from 'ioredis';
 import { register } from 'prom-client';
-import { DataSource } from 'typeorm';
 
 function answer(response: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
   response.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
@@ -36,7 +34,7 @@ export class WorkerHealthServer implements OnApplicationBootstrap, BeforeApplica
   constructor(
     private readonly env: Environment,
     private readonly processor: MessagesProcessor,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sql: Sql,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -74,7 +72,7 @@ export class WorkerHealthServer implements OnApplicationBootstrap, BeforeApplica
       worker: async () => {
         if (this.draining || !this.processor.worker.isRunning()) throw new Error('not taking jobs');
       },
-      postgres: () => this.dataSource.query('SELECT 1'),
+      postgres: () => this.sql.query('SELECT 1'),
       redis: () => this.redis.ping(),
     };
     const names = Object.keys(checks);

@@ -1,10 +1,8 @@
-import { canonicalEmail, characterCount, sqlState, ValidationFailedError } from '@app/core';
+import { canonicalEmail, characterCount, Sql, sqlState, ValidationFailedError } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { AccountEvents } from './account-events';
-import { AccountEntity } from './account.entity';
 import { AccountNotFoundError, EmailTakenError } from './accounts.errors';
+import { Account, AccountsRepository } from './accounts.repository';
 import { ApiKeysService, IssuedApiKey } from './api-keys/api-keys.service';
 import type { Plan } from './plans';
 
@@ -20,8 +18,8 @@ export interface CustomLimits {
 @Injectable()
 export class AccountsService {
   constructor(
-    @InjectRepository(AccountEntity) private readonly accounts: Repository<AccountEntity>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountsRepository,
+    private readonly sql: Sql,
     private readonly apiKeys: ApiKeysService,
     private readonly events: AccountEvents,
   ) {}
@@ -30,7 +28,7 @@ export class AccountsService {
    * Creates the account and its first key in one transaction: never an account without a key. One
    * account per canonical email, so that addresses that read the same cannot sign up twice.
    */
-  async signUp(email: string): Promise<{ account: AccountEntity; apiKey: IssuedApiKey }> {
+  async signUp(email: string): Promise<{ account: Account; apiKey: IssuedApiKey }> {
     const emailCanonical = canonicalEmail(email);
     if (characterCount(emailCanonical) > MAX_EMAIL_LENGTH) {
       throw new ValidationFailedError(`email must be at most ${MAX_EMAIL_LENGTH} characters once normalised`, [
@@ -38,9 +36,9 @@ export class AccountsService {
       ]);
     }
     try {
-      return await this.dataSource.transaction(async (manager) => {
-        const account = await manager.save(manager.create(AccountEntity, { email, emailCanonical, plan: 'free' }));
-        const apiKey = await this.apiKeys.issue(account.id, 'default', manager);
+      return await this.sql.transaction(async () => {
+        const account = await this.accounts.insert({ email, emailCanonical, plan: 'free' });
+        const apiKey = await this.apiKeys.issue(account.id, 'default');
         return { account, apiKey };
       });
     } catch (error) {
@@ -51,32 +49,30 @@ export class AccountsService {
     }
   }
 
-  async get(accountId: number): Promise<AccountEntity> {
-    const account = await this.accounts.findOneBy({ id: accountId });
+  async get(accountId: number): Promise<Account> {
+    const account = await this.accounts.findById(accountId);
     if (!account) throw new AccountNotFoundError(String(accountId));
     return account;
   }
 
   /** The account with this canonical email, or, among those left without one, with exactly this email. */
-  async getByEmail(email: string): Promise<AccountEntity> {
-    const account = await this.accounts
-      .createQueryBuilder('account')
-      .where('account.email_canonical = :canonical', { canonical: canonicalEmail(email) })
-      .orWhere('account.email_canonical IS NULL AND account.email = :email', { email })
-      .orderBy('account.email = :email', 'DESC')
-      .getOne();
+  async getByEmail(email: string): Promise<Account> {
+    const account = await this.accounts.findByEmail(canonicalEmail(email), email);
     if (!account) throw new AccountNotFoundError(email);
     return account;
   }
 
   /** Operator action: custom figures apply to the enterprise plan only. */
-  async setPlan(email: string, plan: Plan, custom: CustomLimits = {}): Promise<AccountEntity> {
+  async setPlan(email: string, plan: Plan, custom: CustomLimits = {}): Promise<Account> {
     const account = await this.getByEmail(email);
-    account.plan = plan;
-    account.customPerMinute = plan === 'enterprise' ? (custom.perMinute ?? null) : null;
-    account.customPerDay = plan === 'enterprise' ? (custom.perDay ?? null) : null;
-    await this.accounts.save(account);
-    await this.events.announce({ type: 'account-changed', accountId: account.id });
-    return account;
+    const updated = await this.accounts.updatePlan(
+      account.id,
+      plan,
+      plan === 'enterprise' ? (custom.perMinute ?? null) : null,
+      plan === 'enterprise' ? (custom.perDay ?? null) : null,
+    );
+    if (!updated) throw new AccountNotFoundError(email);
+    await this.events.announce({ type: 'account-changed', accountId: updated.id });
+    return updated;
   }
 }

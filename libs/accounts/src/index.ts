@@ -1,11 +1,11 @@
-export * from './account.entity';
 export * from './accounts-http.module';
 export * from './accounts.errors';
 export * from './accounts.module';
+export type { Account } from './accounts.repository';
 export * from './accounts.service';
 export * from './api-keys/api-key-authenticator';
 export * from './api-keys/api-key-secret';
-export * from './api-keys/api-key.entity';
 export * from './api-keys/api-key.guard';
+export type { ApiKey } from './api-keys/api-keys.repository';
 export * from './api-keys/api-keys.service';
 export * from './plans';

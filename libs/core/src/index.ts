@@ -2,7 +2,6 @@ export * from './clock/clock';
 export * from './config/config.module';
 export * from './config/environment';
 export * from './core.module';
-export * from './database/bigint.transformer';
 export * from './database/data-source-options';
 export * from './database/insert-batcher';
 export * from './database/prepare-database';

@@ -5,4 +5,5 @@ export * from './message-status';
 export * from './messages-http.module';
 export * from './messages-openapi';
 export * from './messages.queue';
+export { MESSAGE_SEQS_LOCK } from './messages.repository';
 export * from './messaging.module';

@@ -2,9 +2,9 @@ import { createRequestPathRedis, Environment } from '@app/core';
 import { BullModule } from '@nestjs/bullmq';
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { EnqueuedRecorder } from './enqueued-recorder';
 import { MESSAGES_QUEUE, QUEUE_REDIS } from './messages.queue';
 import { MessagesProducer } from './messages.producer';
+import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -54,7 +54,7 @@ const MESSAGES_QUEUE_MODULE = BullModule.registerQueueAsync({
  */
 @Module({
   imports: [QueueRedisModule, MESSAGES_QUEUE_MODULE],
-  providers: [MessagesService, MessagesProducer, EnqueuedRecorder],
+  providers: [MessagesRepository, MessagesService, MessagesProducer],
   exports: [MessagesService, MESSAGES_QUEUE_MODULE],
 })
 export class MessagingModule {}

@@ -1,8 +1,7 @@
-export * from './category.entity';
 export * from './dto/pet.dto';
 export * from './get-pet-deprecation.middleware';
 export * from './pet-status';
-export * from './pet.entity';
 export * from './pet.errors';
+export { PET_IDS_LOCK, type PetPage } from './pets.repository';
 export * from './pets.module';
 export * from './pets.service';

@@ -1,10 +1,11 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { GetPetDeprecationMiddleware } from './get-pet-deprecation.middleware';
 import { PetsController } from './pets.controller';
+import { PetsRepository } from './pets.repository';
 import { PetsService } from './pets.service';
 
 @Module({
-  providers: [PetsService],
+  providers: [PetsRepository, PetsService],
   exports: [PetsService],
 })
 export class PetsModule {}

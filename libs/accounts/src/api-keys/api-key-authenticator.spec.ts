@@ -1,22 +1,22 @@
 import { AppEnv, AuthenticatedRequest, Environment, RedisEvents } from '@app/core';
-import type { DataSource } from 'typeorm';
 import type { AccountEvent, AccountEvents } from '../account-events';
 import { generateApiKey, hashApiKey } from './api-key-secret';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
+import type { ApiKeysRepository } from './api-keys.repository';
 import type { LastUsedRecorder } from './last-used-recorder';
 
 function setUp() {
-  const row = { key_id: '7', account_id: '3', plan: 'pro', custom_per_minute: null, custom_per_day: null };
+  const grant = { keyId: 7, accountId: 3, plan: 'pro', customPerMinute: null, customPerDay: null };
   const secret = generateApiKey(AppEnv.Development).secret;
   // PostgreSQL knows this one key.
-  const query = jest.fn(async (_sql: string, [hash]: [Buffer]) => (hash.equals(hashApiKey(secret)) ? [row] : []));
+  const findGrant = jest.fn(async (hash: Buffer) => (hash.equals(hashApiKey(secret)) ? grant : undefined));
   let publish: (event: AccountEvent) => void = () => undefined;
   let reconnect: () => void = () => undefined;
   const redisEvents = { listening: true, onReconnect: (handler: () => void) => (reconnect = handler) };
   const events = { subscribe: (handler: (event: AccountEvent) => void) => (publish = handler) };
   const lastUsed = { record: jest.fn() };
   const authenticator = new ApiKeyAuthenticator(
-    { query } as unknown as DataSource,
+    { findGrant } as unknown as ApiKeysRepository,
     events as unknown as AccountEvents,
     redisEvents as unknown as RedisEvents,
     lastUsed as unknown as LastUsedRecorder,
@@ -26,7 +26,7 @@ function setUp() {
   const request = (authorization?: string) => ({ headers: { authorization } }) as AuthenticatedRequest;
   return {
     authenticator,
-    query,
+    findGrant,
     redisEvents,
     lastUsed,
     secret,
@@ -45,35 +45,35 @@ describe('ApiKeyAuthenticator', () => {
   });
 
   it('asks PostgreSQL once per key while the cache is warm', async () => {
-    const { authenticator, secret, request, query } = setUp();
+    const { authenticator, secret, request, findGrant } = setUp();
     await authenticator.identify(request(`Bearer ${secret}`));
     await authenticator.identify(request(`Bearer ${secret}`));
-    expect(query).toHaveBeenCalledTimes(1);
+    expect(findGrant).toHaveBeenCalledTimes(1);
   });
 
   it('asks PostgreSQL once per unknown key while the cache is warm', async () => {
-    const { authenticator, request, query } = setUp();
+    const { authenticator, request, findGrant } = setUp();
     const unknown = generateApiKey(AppEnv.Development).secret;
     expect(await authenticator.identify(request(`Bearer ${unknown}`))).toBeUndefined();
     expect(await authenticator.identify(request(`Bearer ${unknown}`))).toBeUndefined();
-    expect(query).toHaveBeenCalledTimes(1);
+    expect(findGrant).toHaveBeenCalledTimes(1);
   });
 
   it('never lets a flood of unknown keys push a valid one out of the cache', async () => {
-    const { authenticator, secret, request, query } = setUp();
+    const { authenticator, secret, request, findGrant } = setUp();
     await authenticator.identify(request(`Bearer ${secret}`));
     // As many made-up keys as the cache holds keys.
     const madeUp = 100_000;
     for (let i = 0; i < madeUp; i++) {
       await authenticator.identify(request(`Bearer pet_test_${String(i).padStart(32, '0')}`));
     }
-    expect(query).toHaveBeenCalledTimes(1 + madeUp);
+    expect(findGrant).toHaveBeenCalledTimes(1 + madeUp);
     expect(await authenticator.identify(request(`Bearer ${secret}`))).toMatchObject({ keyId: 7 });
-    expect(query).toHaveBeenCalledTimes(1 + madeUp);
+    expect(findGrant).toHaveBeenCalledTimes(1 + madeUp);
   });
 
   it('identifies without PostgreSQL what it can, and says when it cannot', async () => {
-    const { authenticator, secret, request, query, redisEvents, lastUsed } = setUp();
+    const { authenticator, secret, request, findGrant, redisEvents, lastUsed } = setUp();
     const unknown = generateApiKey(AppEnv.Development).secret;
     for (const req of [request(), request('Bearer nope')]) {
       expect(authenticator.identifyWithoutLookup(req)).toBe(true);
@@ -92,7 +92,7 @@ describe('ApiKeyAuthenticator', () => {
     const cachedUnknown = request(`Bearer ${unknown}`);
     expect(authenticator.identifyWithoutLookup(cachedUnknown)).toBe(true);
     expect(cachedUnknown.principal).toBeUndefined();
-    expect(query).toHaveBeenCalledTimes(2);
+    expect(findGrant).toHaveBeenCalledTimes(2);
     // Without the revocation push a valid key is asked about again; an unknown one stays unknown.
     redisEvents.listening = false;
     expect(authenticator.identifyWithoutLookup(request(`Bearer ${secret}`))).toBe(false);
@@ -100,24 +100,24 @@ describe('ApiKeyAuthenticator', () => {
   });
 
   it('memoises the answer on the request', async () => {
-    const { authenticator, secret, request, query, redisEvents } = setUp();
+    const { authenticator, secret, request, findGrant, redisEvents } = setUp();
     redisEvents.listening = false;
     const req = request(`Bearer ${secret}`);
     await authenticator.identify(req);
     await authenticator.identify(req);
-    expect(query).toHaveBeenCalledTimes(1);
+    expect(findGrant).toHaveBeenCalledTimes(1);
   });
 
   it('never queries for a missing or malformed key', async () => {
-    const { authenticator, request, query } = setUp();
+    const { authenticator, request, findGrant } = setUp();
     expect(await authenticator.identify(request())).toBeUndefined();
     expect(await authenticator.identify(request('Bearer nope'))).toBeUndefined();
     expect(await authenticator.identify(request('Basic abc'))).toBeUndefined();
-    expect(query).not.toHaveBeenCalled();
+    expect(findGrant).not.toHaveBeenCalled();
   });
 
   it('forgets a revoked key and a changed account when told', async () => {
-    const { authenticator, secret, request, query, publish } = setUp();
+    const { authenticator, secret, request, findGrant, publish } = setUp();
     await authenticator.identify(request(`Bearer ${secret}`));
     publish({ type: 'key-revoked', keyId: 7 });
     await authenticator.identify(request(`Bearer ${secret}`));
@@ -125,18 +125,18 @@ describe('ApiKeyAuthenticator', () => {
     await authenticator.identify(request(`Bearer ${secret}`));
     publish({ type: 'account-changed', accountId: 99 });
     await authenticator.identify(request(`Bearer ${secret}`));
-    expect(query).toHaveBeenCalledTimes(3);
+    expect(findGrant).toHaveBeenCalledTimes(3);
   });
 
   it('bypasses the cache while revocations cannot reach it, and empties it on reconnection', async () => {
-    const { authenticator, secret, request, query, redisEvents, reconnect } = setUp();
+    const { authenticator, secret, request, findGrant, redisEvents, reconnect } = setUp();
     await authenticator.identify(request(`Bearer ${secret}`));
     redisEvents.listening = false;
     await authenticator.identify(request(`Bearer ${secret}`));
-    expect(query).toHaveBeenCalledTimes(2);
+    expect(findGrant).toHaveBeenCalledTimes(2);
     redisEvents.listening = true;
     reconnect();
     await authenticator.identify(request(`Bearer ${secret}`));
-    expect(query).toHaveBeenCalledTimes(3);
+    expect(findGrant).toHaveBeenCalledTimes(3);
   });
 });

@@ -1,10 +1,9 @@
 import { AuthenticatedRequest, Environment, Principal, RedisEvents } from '@app/core';
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AccountEvents } from '../account-events';
-import { limitsFor, Plan } from '../plans';
+import { limitsFor } from '../plans';
 import { API_KEY_FORMAT, hashApiKey } from './api-key-secret';
+import { ApiKeysRepository } from './api-keys.repository';
 import { LastUsedRecorder } from './last-used-recorder';
 
 /** Enough for every active key of a large deployment (an entry is about 200 bytes). */
@@ -24,14 +23,6 @@ type MemoisedRequest = AuthenticatedRequest & { [RESOLVED]?: true };
 interface CachedPrincipal {
   principal: Principal;
   expiresAt: number;
-}
-
-interface KeyRow {
-  key_id: string;
-  account_id: string;
-  plan: Plan;
-  custom_per_minute: number | null;
-  custom_per_day: number | null;
 }
 
 /** The well-formed key the request carries, if any. */
@@ -60,7 +51,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown 
   private readonly unknownKeys = new Map<string, number>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly apiKeys: ApiKeysRepository,
     private readonly events: AccountEvents,
     private readonly redisEvents: RedisEvents,
     private readonly lastUsed: LastUsedRecorder,
@@ -136,22 +127,16 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown 
     const cached = this.cached(cacheKey);
     if (cached !== NOT_CACHED) return cached;
 
-    const rows: KeyRow[] = await this.dataSource.query(
-      `SELECT k.id AS key_id, k.account_id, a.plan, a.custom_per_minute, a.custom_per_day
-         FROM api_keys k JOIN accounts a ON a.id = k.account_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-      [hash],
-    );
-    const row = rows[0];
+    const grant = await this.apiKeys.findGrant(hash);
     const expiresAt = Date.now() + this.env.API_KEY_CACHE_TTL_MS;
-    if (!row) {
+    if (!grant) {
       remember(this.unknownKeys, cacheKey, expiresAt, MAX_CACHED_UNKNOWN_KEYS);
       return undefined;
     }
     const principal = {
-      keyId: Number(row.key_id),
-      accountId: Number(row.account_id),
-      limits: limitsFor(row.plan, row.custom_per_minute, row.custom_per_day),
+      keyId: grant.keyId,
+      accountId: grant.accountId,
+      limits: limitsFor(grant.plan, grant.customPerMinute, grant.customPerDay),
     };
     remember(this.keys, cacheKey, { principal, expiresAt }, MAX_CACHED_KEYS);
     return principal;

@@ -1,7 +1,6 @@
-import { Environment, lockInIdOrder } from '@app/core';
+import { Environment } from '@app/core';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ApiKeysRepository } from './api-keys.repository';
 
 /**
  * Keeps `api_keys.last_used_at` without a write per request: uses are collected in memory and
@@ -14,7 +13,7 @@ export class LastUsedRecorder implements OnModuleInit, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly keys: ApiKeysRepository,
     private readonly env: Environment,
   ) {}
 
@@ -37,15 +36,7 @@ export class LastUsedRecorder implements OnModuleInit, OnApplicationShutdown {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      await this.dataSource.query(
-        // Every process flushes the uses of the same keys.
-        `${lockInIdOrder('api_keys')}
-         UPDATE api_keys AS k SET last_used_at = u.used_at
-           FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, used_at)
-          WHERE k.id = u.id AND k.id IN (SELECT id FROM locked)
-            AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
-        [[...batch.keys()], [...batch.values()]],
-      );
+      await this.keys.recordUses(batch);
     } catch (error) {
       // Keep the uses for the next flush rather than lose them.
       for (const [id, usedAt] of batch) if (!this.pending.has(id)) this.pending.set(id, usedAt);

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import type { AccountEntity } from '../account.entity';
+import type { Account } from '../accounts.repository';
 import { limitsFor, Plan, PLANS } from '../plans';
 
 @ApiSchema({ name: 'RateLimits' })
@@ -28,7 +28,7 @@ export class AccountDto {
   @ApiProperty({ type: 'string', format: 'date-time' })
   createdAt: string;
 
-  static from(account: AccountEntity): AccountDto {
+  static from(account: Account): AccountDto {
     return {
       id: account.id,
       email: account.email,

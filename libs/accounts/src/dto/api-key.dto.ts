@@ -2,7 +2,7 @@ import { CharacterCount, IsStorableText } from '@app/core';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { Transform } from 'class-transformer';
-import type { ApiKeyEntity } from '../api-keys/api-key.entity';
+import type { ApiKey } from '../api-keys/api-keys.repository';
 
 @ApiSchema({ name: 'ApiKey' })
 export class ApiKeyDto {
@@ -24,7 +24,7 @@ export class ApiKeyDto {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
   revokedAt: string | null;
 
-  static from(key: ApiKeyEntity): ApiKeyDto {
+  static from(key: ApiKey): ApiKeyDto {
     return {
       id: key.id,
       name: key.name,
@@ -44,7 +44,7 @@ export class ApiKeyWithSecretDto extends ApiKeyDto {
   })
   key: string;
 
-  static withSecret(key: ApiKeyEntity, secret: string): ApiKeyWithSecretDto {
+  static withSecret(key: ApiKey, secret: string): ApiKeyWithSecretDto {
     return { ...ApiKeyDto.from(key), key: secret };
   }
 }

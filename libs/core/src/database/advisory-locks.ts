@@ -1,15 +1,9 @@
 /**
- * Keys of the PostgreSQL advisory locks that every process shares, kept in one place so that no two
- * uses pick the same arbitrary number.
+ * Keys of the PostgreSQL advisory locks core takes. Every context keeps its own keys beside the
+ * repository that takes them, numbered 7_310_442_0NN so that no two uses pick the same one: core 001,
+ * pets 002 (PET_IDS_LOCK), messaging 003 (MESSAGE_SEQS_LOCK).
  */
 export const ADVISORY_LOCKS = {
   /** Serialises migrations when several processes start at once. */
   migrations: 7_310_442_001,
-  /**
-   * Held by each pet INSERT from before it draws ids until it commits, and by each message INSERT
-   * around its `seq`: in every process, the keys then become visible in the order they were drawn,
-   * so a reader that has paged past one never finds a smaller one committed later.
-   */
-  petIds: 7_310_442_002,
-  messageSeqs: 7_310_442_003,
 } as const;

@@ -45,6 +45,15 @@ export class Batcher<T, R = void> {
     return results?.[index] as R;
   }
 
+  /**
+   * Runs the item at once in a call of its own, outside any batch and without waiting for one: for a
+   * caller whose item must not be pooled with others' (see `Sql.batched`).
+   */
+  async runAlone(item: T): Promise<R> {
+    const results = await this.run([item]);
+    return results?.[0] as R;
+  }
+
   /** Runs what is pending now; resolves when every batch started so far has settled. */
   flush(): Promise<void> {
     this.startNow?.();

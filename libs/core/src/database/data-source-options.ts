@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { Environment } from '../config/environment';
 import { MIGRATIONS } from './migrations';
@@ -13,7 +12,6 @@ export function dataSourceOptions(env: Environment): DataSourceOptions {
     migrationsRun: false,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
-    entities: [join(__dirname, '../../../**/*.entity.{js,ts}')],
     extra: {
       max: env.DATABASE_POOL_SIZE,
       // Fail fast when PostgreSQL is unreachable so requests answer 503 instead of hanging.

@@ -4,7 +4,10 @@ import { Environment } from '../config/environment';
 import { dataSourceOptions } from './data-source-options';
 import { Sql } from './sql';
 
-/** PostgreSQL for every module: TypeORM's DataSource, and `Sql` on the same pool for hot paths. */
+/**
+ * PostgreSQL for every module: TypeORM's DataSource, which opens the pool (and serves the health check),
+ * and `Sql` on that pool, through which the repositories run every statement.
+ */
 @Global()
 @Module({
   imports: [
@@ -12,8 +15,6 @@ import { Sql } from './sql';
       inject: [Environment],
       useFactory: (env: Environment) => ({
         ...dataSourceOptions(env),
-        entities: [],
-        autoLoadEntities: true,
         retryAttempts: 3,
         retryDelay: 1000,
       }),

@@ -27,6 +27,11 @@ export class InsertBatcher<T, R> {
     return inserted.row;
   }
 
+  /** Inserts the item with a statement of its own, at once; it fails with the database's own error. */
+  async runAlone(item: T): Promise<R> {
+    return (await this.insert([item]))[0]!;
+  }
+
   private async insertBatch(items: T[]): Promise<Inserted<R>[]> {
     try {
       return (await this.insert(items)).map((row) => ({ row }));

@@ -32,7 +32,7 @@ export async function prepareDatabase(env: Environment): Promise<void> {
 
   const lock = new Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5000 });
   await lock.connect();
-  const dataSource = new DataSource({ ...migrationDataSourceOptions(env), entities: [] });
+  const dataSource = new DataSource(migrationDataSourceOptions(env));
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS.migrations]);
     await dataSource.initialize();

@@ -73,4 +73,55 @@ describe('Sql', () => {
     await expect(sql.query('SELECT 1')).rejects.toMatchObject({ code: '0A000' });
     expect(sent).toHaveLength(1);
   });
+
+  describe('transaction', () => {
+    /** A pooled connection whose ROLLBACK fails when `rollbackFails`, as on a connection that was cut. */
+    function sqlWithOneConnection(rollbackFails: boolean) {
+      const client = {
+        query: jest.fn(async (text: string) => {
+          if (text === 'ROLLBACK' && rollbackFails) throw new Error('Connection terminated unexpectedly');
+          return { rows: [] };
+        }),
+        release: jest.fn(),
+      };
+      const pool = { connect: async () => client };
+      return { sql: new Sql({ driver: { master: pool } } as unknown as DataSource), client };
+    }
+
+    /** What the connection was sent: transaction control as text, statements by their prepared name. */
+    const sentTo = (client: { query: jest.Mock }) =>
+      client.query.mock.calls.map(([sent]: [string | Sent]) => (typeof sent === 'string' ? sent : sent.name));
+
+    it('gives its connection back to the pool after COMMIT and after ROLLBACK', async () => {
+      const { sql, client } = sqlWithOneConnection(false);
+      await sql.transaction(() => sql.query('SELECT 1'));
+      await expect(sql.transaction(() => Promise.reject(new Error('work failed')))).rejects.toThrow('work failed');
+
+      expect(sentTo(client)).toEqual(['BEGIN', 'sql_1', 'COMMIT', 'BEGIN', 'ROLLBACK']);
+      expect(client.release.mock.calls).toEqual([[undefined], [undefined]]);
+    });
+
+    it('closes its connection instead when ROLLBACK fails, and still throws the work’s own error', async () => {
+      const { sql, client } = sqlWithOneConnection(true);
+      const failure = new Error('work failed');
+
+      await expect(sql.transaction(() => Promise.reject(failure))).rejects.toBe(failure);
+      expect(client.release).toHaveBeenCalledWith(
+        expect.objectContaining({ message: 'Connection terminated unexpectedly' }),
+      );
+    });
+
+    it('runs a statement refused for its changed result type once, failing the transaction it aborted', async () => {
+      const { sql, client } = sqlWithOneConnection(false);
+      client.query.mockImplementation(async (text: unknown) => {
+        if (typeof text === 'string') return { rows: [] };
+        throw Object.assign(new Error('cached plan must not change result type'), { routine: 'RevalidateCachedQuery' });
+      });
+
+      await expect(sql.transaction(() => sql.rows('SELECT 1'))).rejects.toMatchObject({
+        routine: 'RevalidateCachedQuery',
+      });
+      expect(sentTo(client)).toEqual(['BEGIN', 'sql_1', 'ROLLBACK']);
+    });
+  });
 });

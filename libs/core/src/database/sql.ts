@@ -1,6 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool, QueryResult, QueryResultRow } from 'pg';
+import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -17,10 +18,22 @@ const MAX_PREPARED_STATEMENTS = 200;
  */
 const RESULT_TYPE_CHANGED = 'RevalidateCachedQuery';
 
+/** The connection a transaction holds, and whether its work may still use it. */
+interface Transaction {
+  client: PoolClient;
+  open: boolean;
+}
+
+/** What batches items for a statement: `add` pools them across requests, `runAlone` runs one at once. */
+export interface StatementBatcher<T, R> {
+  add(item: T): Promise<R>;
+  runAlone(item: T): Promise<R>;
+}
+
 /**
- * Parameterised SQL straight on the connection pool TypeORM opened, for the request hot paths:
- * `DataSource.query` creates, connects and releases a QueryRunner around every statement, which costs
- * more than a short indexed query itself. Errors are pg's own (`error.code` is the SQLSTATE).
+ * Parameterised SQL straight on the connection pool TypeORM opened: every repository runs its statements
+ * here. `DataSource.query` creates, connects and releases a QueryRunner around every statement, which
+ * costs more than a short indexed query itself. Errors are pg's own (`error.code` is the SQLSTATE).
  *
  * Each text becomes a named prepared statement, which every pooled connection parses once: PostgreSQL
  * then skips parsing on later calls, about a fifth of its CPU per short query. It still plans each call
@@ -30,6 +43,8 @@ const RESULT_TYPE_CHANGED = 'RevalidateCachedQuery';
 export class Sql {
   private readonly statementNames = new Map<string, string>();
   private namesGiven = 0;
+  /** The transaction the calling code runs in, found through its async context: no parameter to pass. */
+  private readonly transactions = new AsyncLocalStorage<Transaction>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -37,20 +52,72 @@ export class Sql {
     return (this.dataSource.driver as PostgresDriver).master as Pool;
   }
 
+  /** Whether the caller runs inside `transaction`, so that its statements go to the transaction's connection. */
+  get inTransaction(): boolean {
+    return this.transactions.getStore() !== undefined;
+  }
+
+  /**
+   * Runs `work` in one transaction: every statement that any repository makes through this `Sql` while
+   * it runs goes to one connection between BEGIN and COMMIT, and all of them are rolled back when `work`
+   * throws (its error is rethrown as it was, SQLSTATE and all). A call made inside another joins it: the
+   * outer one commits or rolls back the whole, and a statement that failed inside it has aborted the
+   * whole (there are no savepoints). Work must be awaited within `work`: a statement issued once `work`
+   * has settled is refused.
+   */
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    const outer = this.transactions.getStore();
+    if (outer) {
+      assertOpen(outer);
+      return work();
+    }
+    const client = await this.pool.connect();
+    const transaction: Transaction = { client, open: true };
+    /** Set when ROLLBACK failed: the connection is then closed rather than given back in an unknown state. */
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await this.transactions.run(transaction, work).finally(() => {
+        // A statement that `work` left running must not slip in before COMMIT or ROLLBACK.
+        transaction.open = false;
+      });
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * Hands `item` to the batcher, which pools it with other requests' items into one statement. Inside a
+   * transaction the item runs alone, at once, on the transaction's connection instead: a shared batch
+   * would carry one request's uncommitted work into the others', and keep them waiting on its commit.
+   */
+  batched<T, R>(batcher: StatementBatcher<T, R>, item: T): Promise<R> {
+    return this.inTransaction ? batcher.runAlone(item) : batcher.add(item);
+  }
+
   async rows<Row extends QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
     return (await this.query<Row>(text, values)).rows;
   }
 
   async query<Row extends QueryResultRow>(text: string, values: unknown[] = []): Promise<QueryResult<Row>> {
+    const transaction = this.transactions.getStore();
+    if (transaction) assertOpen(transaction);
     const name = this.statementName(text);
     try {
-      return await this.pool.query<Row>({ name, text, values });
+      return await (transaction?.client ?? this.pool).query<Row>({ name, text, values });
     } catch (error) {
       if ((error as { routine?: unknown }).routine !== RESULT_TYPE_CHANGED) throw error;
       // A migration changed the type of a column the statement returns, and PostgreSQL refuses it on
       // every connection that prepared it before: prepare it again under a new name (once, however many
-      // calls failed together). Nothing ran, so running it again is safe.
+      // calls failed together). Nothing ran, so running it again is safe, except in a transaction,
+      // which the refusal aborted: the transaction fails, and the next one uses the new name.
       if (this.statementNames.get(text) === name) this.statementNames.delete(text);
+      if (transaction) throw error;
       return this.pool.query<Row>({ name: this.statementName(text), text, values });
     }
   }
@@ -65,9 +132,14 @@ export class Sql {
   }
 }
 
-/** The SQLSTATE of a failed statement, whether pg raised it or TypeORM wrapped it. */
+function assertOpen(transaction: Transaction): void {
+  if (!transaction.open) {
+    throw new Error('a statement was issued after its transaction had ended: await all work inside transaction()');
+  }
+}
+
+/** The SQLSTATE of a failed statement. */
 export function sqlState(error: unknown): string | undefined {
-  const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
-  const state = driverError?.code ?? code;
-  return typeof state === 'string' ? state : undefined;
+  const { code } = (error ?? {}) as { code?: unknown };
+  return typeof code === 'string' ? code : undefined;
 }

@@ -1,6 +1,5 @@
 import { Global, Injectable, Module } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { Sql } from '../database/sql';
 
 /** How long a completed request's response is replayed to retries; older rows are deleted. */
 const RETENTION = '24 hours';
@@ -18,11 +17,11 @@ export interface StoredResponse {
 /** Every statement on `idempotency_keys`: one row per (account, Idempotency-Key). */
 @Injectable()
 export class IdempotencyKeysRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: Sql) {}
 
   /** Takes the key, or returns what is stored under it. */
   async reserve(accountId: number, key: string, fingerprint: Buffer): Promise<StoredResponse | undefined> {
-    const [taken]: Array<{ taken: boolean }> = await this.dataSource.query(
+    const [taken] = await this.sql.rows<{ taken: boolean }>(
       `WITH expired AS (
          DELETE FROM idempotency_keys
           WHERE account_id = $1 AND key = $2 AND created_at < now() - interval '${RETENTION}'
@@ -36,7 +35,7 @@ export class IdempotencyKeysRepository {
       [accountId, key, fingerprint],
     );
     if (taken) return undefined;
-    const [stored]: StoredResponse[] = await this.dataSource.query(
+    const [stored] = await this.sql.rows<StoredResponse>(
       `SELECT fingerprint, response_status, response_body, response_location
          FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
       [accountId, key],
@@ -50,7 +49,7 @@ export class IdempotencyKeysRepository {
     key: string,
     response: { status: number; body: unknown; location: string | null },
   ): Promise<void> {
-    await this.dataSource.query(
+    await this.sql.query(
       `UPDATE idempotency_keys
           SET response_status = $3, response_body = $4, response_location = $5, locked_until = NULL
         WHERE account_id = $1 AND key = $2`,
@@ -60,7 +59,7 @@ export class IdempotencyKeysRepository {
 
   /** Frees a key whose request failed, so that the client can retry it. */
   async release(accountId: number, key: string): Promise<void> {
-    await this.dataSource.query(
+    await this.sql.query(
       'DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND response_status IS NULL',
       [accountId, key],
     );
@@ -68,7 +67,7 @@ export class IdempotencyKeysRepository {
 
   /** Deletes up to `limit` rows older than the retention; returns how many it deleted. */
   async deleteExpired(limit: number): Promise<number> {
-    const [, deleted]: [unknown, number] = await this.dataSource.query(
+    const { rowCount } = await this.sql.query(
       `DELETE FROM idempotency_keys
         WHERE (account_id, key) IN (
           SELECT account_id, key FROM idempotency_keys
@@ -77,7 +76,7 @@ export class IdempotencyKeysRepository {
              FOR UPDATE SKIP LOCKED)`,
       [limit],
     );
-    return deleted;
+    return rowCount ?? 0;
   }
 }
 
