@@ -6,6 +6,7 @@ import {
   isDependencyUnavailable,
   Principal,
   ServiceUnavailableError,
+  SKIP_RATE_LIMIT,
 } from '@app/core';
 import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -16,8 +17,6 @@ import {
   ThrottlerModuleOptions,
   ThrottlerRequest,
 } from '@nestjs/throttler';
-// What `@SkipThrottle()` sets; the package does not export it from its index.
-import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants';
 import { rateLimitRedisFailures, rateLimitRefusals } from './rate-limit.metrics';
 import { RateLimitStore } from './rate-limit.store';
 import { ApiKeyBannedError, RateLimitedError } from './rate-limiting.errors';
@@ -30,7 +29,7 @@ const DECIDED = Symbol('rate-limit-decided');
 
 /**
  * Global guard, registered before the bearer guard. Throttler's machinery resolves which named
- * windows apply and with which limits (plan, `@SkipThrottle()`, the sign-up marker); instead of
+ * windows apply and with which limits (plan, `@SkipRateLimit()`, the sign-up marker); instead of
  * asking the storage once per window, `handleRequest` only collects them, and the whole decision is
  * then one atomic Redis step. The headers are set before anything can throw, so every later error
  * (401 from the bearer guard, 400, 404, 500) carries them too. A key that has to be looked up in
@@ -145,12 +144,9 @@ export class RateLimitGuard extends ThrottlerGuard {
     return windows;
   }
 
-  /** `@SkipThrottle()` (health, metrics) skips every window, not just one named `default`. */
+  /** `@SkipRateLimit()` (health, metrics) skips every window. */
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    const skip = this.reflector.getAllAndOverride<boolean>(`${THROTTLER_SKIP}default`, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const skip = this.reflector.getAllAndOverride<boolean>(SKIP_RATE_LIMIT, [context.getHandler(), context.getClass()]);
     return skip === true;
   }
 
