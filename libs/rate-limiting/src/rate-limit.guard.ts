@@ -12,11 +12,8 @@ import { RateLimitDecision, rateLimitHeaders, retryAfterSeconds } from './rate-w
 const DECIDED = Symbol('rate-limit-decided');
 
 /**
- * Global guard, registered before the bearer guard. A request is limited in three steps, in this
- * order: its caller is resolved (the account of a valid key, else the client address), the request
- * is counted in the caller's windows and its headers set, and only then does the bearer guard refuse
- * a request without a valid key, so a 401 is counted and carries the headers too, as every later
- * error (400, 404, 500) does.
+ * Global guard, registered before the bearer guard so that a 401 is counted and carries the headers
+ * too, as every later error (400, 404, 500) does.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -40,6 +37,9 @@ export class RateLimitGuard implements CanActivate {
   async limit(request: AuthenticatedRequest, response: Response, route?: ExecutionContext): Promise<true> {
     (request as { [DECIDED]?: true })[DECIDED] = true;
     if (this.policy.skips(route)) return true;
+    // The account of a valid key, else the client address; then its windows, in one atomic step; then
+    // the headers, before anything can throw. The bearer guard comes next and refuses a request without
+    // a valid key.
     const caller = await this.callers.resolve(request, route);
     const decision = await this.counter.count(caller, route);
     return this.answer(response, decision);
