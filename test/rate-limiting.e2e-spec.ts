@@ -105,18 +105,6 @@ describe('rate limiting', () => {
       expect(response.headers['ratelimit-policy']).toBe('"minute";q=1000;w=60, "signup";q=100000;w=3600');
     });
 
-    it('serves as a plain ThrottlerStorage too: one window per call, as the stock ThrottlerGuard asks', async () => {
-      const store = app.app.get(RateLimitStore);
-      const key = `rate-limit:storage-test:${randomUUID()}`;
-      await windowWithRoom(60, 5000);
-      expect(await store.increment(key, 60_000, 2, 0, 'test')).toMatchObject({ totalHits: 1, isBlocked: false });
-      expect(await store.increment(key, 60_000, 2, 0, 'test')).toMatchObject({ totalHits: 2, isBlocked: false });
-      const blocked = await store.increment(key, 60_000, 2, 0, 'test');
-      expect(blocked).toMatchObject({ totalHits: 3, isBlocked: true, timeToBlockExpire: blocked.timeToExpire });
-      expect(blocked.timeToExpire).toBeGreaterThanOrEqual(1);
-      expect(blocked.timeToExpire).toBeLessThanOrEqual(60);
-    });
-
     it('decides requests that arrive together in one call, in order, each as if alone', async () => {
       const store = app.app.get(RateLimitStore);
       const marker = randomUUID();

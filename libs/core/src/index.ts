@@ -22,6 +22,7 @@ export * from './http/openapi';
 export * from './http/principal';
 export * from './http/public.decorator';
 export * from './http/sign-up-rate-limit.decorator';
+export * from './http/skip-rate-limit.decorator';
 export * from './http/unrouted-request-limiter';
 export * from './http/validation.pipe';
 export * from './idempotency/idempotency.errors';

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Batcher, Environment, REDIS } from '@app/core';
 import { Inject, Injectable } from '@nestjs/common';
-import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
 import { RATE_LIMIT_SCRIPT } from './rate-limit.script';
-import { RateLimitDecision, secondsUntil, WindowSpec, WindowState } from './rate-windows';
+import { RateLimitDecision, WindowSpec, WindowState } from './rate-windows';
 
 const COMMAND = 'rateLimitDecide';
 type DecideCommand = (keyCount: number, ...args: Array<string | number>) => Promise<number[]>;
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 /** Bounds how long one script call holds Redis when requests pile up behind a slow one. */
 const MAX_DECISIONS_PER_CALL = 200;
 
@@ -31,7 +29,7 @@ interface DecisionRequest {
  * while the call before theirs was waiting).
  */
 @Injectable()
-export class RateLimitStore implements ThrottlerStorage {
+export class RateLimitStore {
   private readonly decide: DecideCommand;
   private readonly batches = new Batcher<DecisionRequest, RateLimitDecision>(
     (requests) => this.decideAll(requests),
@@ -85,24 +83,5 @@ export class RateLimitStore implements ThrottlerStorage {
       nowMs: nowMs!,
       windows: windows.map((window) => ({ ...window, count: states[at++]!, resetAt: states[at++]! })),
     }));
-  }
-
-  /** The ThrottlerStorage contract (one window per call), so the stock ThrottlerGuard can use this store too. */
-  async increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    _blockDuration: number,
-    name: string,
-  ): Promise<ThrottlerStorageRecord> {
-    const decision = await this.consume([{ name, key, limit, seconds: Math.ceil(ttl / 1000) }]);
-    const window = decision.windows[0]!;
-    const timeToExpire = secondsUntil(window.resetAt, decision.nowMs);
-    return {
-      totalHits: decision.admitted ? window.count : window.count + 1,
-      timeToExpire,
-      isBlocked: !decision.admitted,
-      timeToBlockExpire: decision.admitted ? 0 : timeToExpire,
-    };
   }
 }

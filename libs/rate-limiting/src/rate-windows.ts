@@ -1,6 +1,6 @@
-/** One window that applies to a request, as the guard resolved it from a named throttler. */
+/** One window that applies to a request, as the policy resolved it for the caller. */
 export interface WindowSpec {
-  /** The throttler's name (`minute`, `day`, `signup`), also the IETF policy name. */
+  /** `minute`, `day` or `signup`, also the IETF policy name. */
   name: string;
   /** Counter key without the window start: whose requests this window counts. */
   key: string;
@@ -29,7 +29,7 @@ export interface RateLimitDecision {
 const remaining = (window: WindowState) => Math.max(0, window.limit - window.count);
 
 /** Whole seconds from `nowMs` until `resetAt`; never 0, because the window is still running. */
-export const secondsUntil = (resetAt: number, nowMs: number) => Math.max(1, Math.ceil((resetAt * 1000 - nowMs) / 1000));
+const secondsUntil = (resetAt: number, nowMs: number) => Math.max(1, Math.ceil((resetAt * 1000 - nowMs) / 1000));
 
 /** The window with the fewest requests remaining; the shorter one on a tie. */
 export function bindingWindow(windows: WindowState[]): WindowState {

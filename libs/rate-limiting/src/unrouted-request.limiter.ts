@@ -1,12 +1,11 @@
 import { UnroutedRequestLimiter } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { Request, Response } from 'express';
 import { RateLimitGuard } from './rate-limit.guard';
 
 /**
  * Requests that fail before any guard runs (no route matched, the body could not be read) are
- * decided by the same guard, as if they had reached a route without metadata: counted against the
+ * limited by the same guard, as if they had reached a route without metadata: counted against the
  * caller, with the same headers, and refused when over the limit.
  */
 @Injectable()
@@ -15,6 +14,6 @@ export class UnroutedRateLimiter implements UnroutedRequestLimiter {
 
   async limit(request: Request, response: Response): Promise<void> {
     if (RateLimitGuard.hasDecided(request)) return;
-    await this.guard.canActivate(new ExecutionContextHost([request, response], UnroutedRateLimiter, this.limit));
+    await this.guard.limit(request, response);
   }
 }

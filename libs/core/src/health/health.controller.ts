@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { SkipThrottle } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
 import { Public } from '../http/public.decorator';
+import { SkipRateLimit } from '../http/skip-rate-limit.decorator';
 import { REDIS } from '../redis/redis.module';
 
 const CHECK_TIMEOUT_MS = 1500;
@@ -24,7 +24,7 @@ export class DrainState implements OnApplicationShutdown {
 
 @ApiExcludeController()
 @Public()
-@SkipThrottle()
+@SkipRateLimit()
 @Controller('health')
 export class HealthController {
   constructor(

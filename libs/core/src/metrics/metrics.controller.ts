@@ -1,13 +1,13 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { SkipThrottle } from '@nestjs/throttler';
 import { register } from 'prom-client';
 import { Public } from '../http/public.decorator';
+import { SkipRateLimit } from '../http/skip-rate-limit.decorator';
 
 /** Prometheus scrape endpoint; expose it to your monitoring network only. */
 @ApiExcludeController()
 @Public()
-@SkipThrottle()
+@SkipRateLimit()
 @Controller('metrics')
 export class MetricsController {
   @Get()
