@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
@@ -8,6 +7,7 @@ import { from, lastValueFrom, Observable, of } from 'rxjs';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedRequest } from '../http/principal';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from './idempotency.errors';
+import { requestFingerprint } from './request-fingerprint';
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 /** How long a reservation shields a running request; after it, a retry may take the key over. */
@@ -20,23 +20,6 @@ interface StoredKey {
   response_body: unknown;
   response_location: string | null;
   reserved: boolean;
-}
-
-/** Same method, route and body (keys sorted, so key order does not matter). */
-function fingerprint(request: AuthenticatedRequest): Buffer {
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : value && typeof value === 'object'
-        ? Object.fromEntries(
-            Object.keys(value)
-              .sort()
-              .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-          )
-        : value;
-  return createHash('sha256')
-    .update(`${request.method} ${request.baseUrl}${request.path}\n${JSON.stringify(canonical(request.body ?? null))}`)
-    .digest();
 }
 
 /**
@@ -60,7 +43,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (typeof key !== 'string' || !KEY_FORMAT.test(key)) throw new InvalidIdempotencyKeyError();
 
     const accountId = request.principal.accountId;
-    const print = fingerprint(request);
+    const print = requestFingerprint(request.method, request.baseUrl + request.path, request.body);
     const existing = await this.reserve(accountId, key, print);
     if (existing) {
       if (!existing.fingerprint.equals(print)) throw new IdempotencyKeyReusedError();
