@@ -9,6 +9,7 @@ import { signUp, TestAccount, uniqueEmail } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { waitFor } from './support/processes';
 import {
+  ageRefusals,
   randomIp,
   rateLimitHeadersOf,
   redisNowMs,
@@ -305,6 +306,43 @@ describe('rate limiting', () => {
 
       await sleep(retryAfterOf(stillBanned.headers) * 1000 + 100);
       await app.http.get('/v1/account').set(account.auth).expect(200);
+    });
+  });
+
+  describe('the ban’s one-minute look-back', () => {
+    const BAN_AFTER = 3;
+    let app: TestHttpApp;
+
+    beforeAll(async () => {
+      app = await createApiApp({ env: { RATE_LIMIT_BAN_AFTER: String(BAN_AFTER) } });
+    });
+    afterAll(() => app.close());
+
+    /** An account allowed one request a minute, its minute used up, and BAN_AFTER refusals logged for its key. */
+    async function refusedUpToTheBan(): Promise<TestAccount> {
+      const account = await signUp(app.http);
+      await app.app.get(AccountsService).setPlan(account.email, 'enterprise', { perMinute: 1, perDay: 1000 });
+      await windowWithRoom(60, 10_000);
+      await app.http.get('/v1/account').set(account.auth).expect(200);
+      for (let i = 0; i < BAN_AFTER; i++)
+        expect((await app.http.get('/v1/account').set(account.auth).expect(429)).body).toEqual(rateLimited);
+      expect(await refusalsLogged(account.keyId)).toBe(BAN_AFTER);
+      return account;
+    }
+
+    it('no longer counts refusals older than a minute towards the ban', async () => {
+      const account = await refusedUpToTheBan();
+      await ageRefusals(account.keyId, 61_000);
+      const refused = await app.http.get('/v1/account').set(account.auth).expect(429);
+      expect(refused.body).toEqual(rateLimited);
+      expect(await refusalsLogged(account.keyId)).toBe(1);
+    });
+
+    it('bans on one more refusal when the earlier ones are less than a minute old', async () => {
+      const account = await refusedUpToTheBan();
+      await ageRefusals(account.keyId, 59_000);
+      const refused = await app.http.get('/v1/account').set(account.auth).expect(429);
+      expect(refused.body).toEqual(banned);
     });
   });
 

@@ -30,6 +30,18 @@ export function refusalsLogged(keyId: number): Promise<number> {
   return withRedis((redis) => redis.zcard(`rate-limit:refusals:key:${keyId}`));
 }
 
+/**
+ * Moves every refusal logged for an API key to `ageMs` before now (Redis's clock), as if they had been
+ * that long ago: a clock the ban's look-back can be tested with.
+ */
+export function ageRefusals(keyId: number, ageMs: number): Promise<void> {
+  return withRedis(async (redis) => {
+    const log = `rate-limit:refusals:key:${keyId}`;
+    const at = (await redisNowMs()) - ageMs;
+    for (const refusal of await redis.zrange(log, 0, -1)) await redis.zadd(log, 'XX', at, refusal);
+  });
+}
+
 export interface ScriptWatch {
   /** How many scripts naming the marker Redis was sent so far. */
   calls: () => Promise<number>;

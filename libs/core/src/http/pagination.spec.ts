@@ -1,5 +1,5 @@
-import type { Request } from 'express';
-import { decodeCursor, encodeCursor, nextPageLink } from './pagination';
+import type { Request, Response } from 'express';
+import { decodeCursor, encodeCursor, linkNextPage, nextPageLink, toQueryInt } from './pagination';
 
 describe('keyset cursors', () => {
   it('round-trips an id through an opaque cursor', () => {
@@ -27,5 +27,36 @@ describe('keyset cursors', () => {
     expect(nextPageLink(request, { limit: 20, status: 'sold', other: undefined }, 'abc')).toBe(
       '</v1/pets?limit=20&status=sold&cursor=abc>; rel="next"',
     );
+  });
+
+  it('sets the Link header only when another page follows', () => {
+    const request = { path: '/v1/messages' } as Request;
+    const headers = new Map<string, unknown>();
+    const response = { setHeader: (name: string, value: unknown) => headers.set(name, value) } as unknown as Response;
+    linkNextPage(request, response, { limit: 2 }, undefined);
+    expect(headers.size).toBe(0);
+    linkNextPage(request, response, { limit: 2 }, 41);
+    expect(headers.get('Link')).toBe(`</v1/messages?limit=2&cursor=${encodeCursor(41)}>; rel="next"`);
+  });
+});
+
+describe('toQueryInt', () => {
+  it.each([
+    ['20', 20],
+    ['-5', -5],
+    ['1234567890123456', 1234567890123456],
+  ])('reads the plain decimal %p as %p', (value, expected) => {
+    expect(toQueryInt({ value })).toBe(expected);
+  });
+
+  it.each(['0x10', '1e3', ' 5', '5 ', '', '12345678901234567', '--5', '5-'])(
+    'leaves %p as text, for validation to refuse',
+    (value) => {
+      expect(toQueryInt({ value })).toBe(value);
+    },
+  );
+
+  it('leaves a value that is not text as it is', () => {
+    expect(toQueryInt({ value: ['1', '2'] })).toEqual(['1', '2']);
   });
 });

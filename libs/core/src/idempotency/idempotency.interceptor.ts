@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
@@ -8,25 +7,9 @@ import type { AuthenticatedRequest } from '../http/principal';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from './idempotency.errors';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { IDEMPOTENT_SECRET, SecretResponse } from './secret-response';
+import { requestFingerprint } from './request-fingerprint';
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
-
-/** Same method, route and body (keys sorted, so key order does not matter). */
-function fingerprint(request: AuthenticatedRequest): Buffer {
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : value && typeof value === 'object'
-        ? Object.fromEntries(
-            Object.keys(value)
-              .sort()
-              .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-          )
-        : value;
-  return createHash('sha256')
-    .update(`${request.method} ${request.baseUrl}${request.path}\n${JSON.stringify(canonical(request.body ?? null))}`)
-    .digest();
-}
 
 /**
  * `Idempotency-Key` (IETF draft): the first request with a key runs and its successful response is kept
@@ -50,7 +33,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (typeof key !== 'string' || !KEY_FORMAT.test(key)) throw new InvalidIdempotencyKeyError();
 
     const accountId = request.principal.accountId;
-    const print = fingerprint(request);
+    const print = requestFingerprint(request.method, request.baseUrl + request.path, request.body);
     const secret = this.reflector.get<SecretResponse | undefined>(IDEMPOTENT_SECRET, context.getHandler());
     const existing = await this.keys.reserve(accountId, key, print);
     if (existing) {
