@@ -1,12 +1,13 @@
 import { AccountsModule } from '@app/accounts';
 import { CoreModule, createOpenApiDocument, Environment } from '@app/core';
+import { IdempotencyModule } from '@app/idempotency';
 import { MessagesHttpModule, withMessagesServer } from '@app/messaging';
 import { INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 /** The message operations and what they depend on: scanned in preview mode, nothing is instantiated. */
-@Module({ imports: [CoreModule, AccountsModule, MessagesHttpModule] })
+@Module({ imports: [CoreModule, IdempotencyModule, AccountsModule, MessagesHttpModule] })
 class MessagesDocumentModule {}
 
 /**

@@ -2,12 +2,12 @@ import {
   ApiErrors,
   CurrentPrincipal,
   decodeCursor,
-  Idempotent,
   linkNextPage,
   PAGE_HEADERS,
   Principal,
   RATE_LIMIT_HEADERS,
 } from '@app/core';
+import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';

@@ -1,4 +1,5 @@
-import { ApiErrors, CurrentPrincipal, IdParamPipe, Idempotent, Principal, RATE_LIMIT_HEADERS } from '@app/core';
+import { ApiErrors, CurrentPrincipal, IdParamPipe, Principal, RATE_LIMIT_HEADERS } from '@app/core';
+import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAlreadyIssuedError } from '../accounts.errors';

@@ -1,4 +1,4 @@
-import type { AppError } from '../errors';
+import type { AppError } from '@app/core';
 
 export const IDEMPOTENT_SECRET = 'idempotent:secret';
 

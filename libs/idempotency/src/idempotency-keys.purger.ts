@@ -1,6 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { PeriodicTask } from '../clock/periodic-task';
-import { Environment } from '../config/environment';
+import { Environment, PeriodicTask } from '@app/core';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 /** Rows per DELETE, so that a large backlog never holds many row locks in one statement. */

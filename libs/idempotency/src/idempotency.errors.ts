@@ -1,4 +1,4 @@
-import { AppError, ValidationFailedError } from '../errors';
+import { AppError, ValidationFailedError } from '@app/core';
 
 export class IdempotencyKeyReusedError extends AppError {
   constructor() {

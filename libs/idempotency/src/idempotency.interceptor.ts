@@ -4,7 +4,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { from, lastValueFrom, Observable, of } from 'rxjs';
-import type { AuthenticatedRequest } from '../http/principal';
+import type { AuthenticatedRequest } from '@app/core';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidIdempotencyKeyError } from './idempotency.errors';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { IDEMPOTENT_SECRET, SecretResponse } from './secret-response';
