@@ -1,5 +1,6 @@
 import { AccountsHttpModule, ApiKeyGuard } from '@app/accounts';
-import { CoreModule, HttpCoreModule, JsonBodyGuard } from '@app/core';
+import { CoreModule } from '@app/core';
+import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
 import { PetsHttpModule } from '@app/pets';
 import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';

@@ -1,5 +1,6 @@
 import { AccountsModule } from '@app/accounts';
-import { CoreModule, createOpenApiDocument, Environment } from '@app/core';
+import { CoreModule, Environment } from '@app/core';
+import { createOpenApiDocument } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
 import { MessagesHttpModule, withMessagesServer } from '@app/messaging';
 import { INestApplication, Module } from '@nestjs/common';

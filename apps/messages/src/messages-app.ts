@@ -1,4 +1,4 @@
-import { createOpenApiDocument, HttpAppOptions, serveOpenApi } from '@app/core';
+import { createOpenApiDocument, HttpAppOptions, serveOpenApi } from '@app/http';
 import { withMessagesServer } from '@app/messaging';
 
 /** How the messages app is served, shared by `main.ts` and the e2e tests. */

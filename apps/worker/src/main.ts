@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { closeOnSignals, collectProcessMetrics, prepareDatabase, validateEnvironment } from '@app/core';
+import { collectProcessMetrics, prepareDatabase, validateEnvironment } from '@app/core';
+import { closeOnSignals } from '@app/http';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { WorkerModule } from './worker.module';

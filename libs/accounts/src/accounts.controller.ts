@@ -1,4 +1,5 @@
-import { ApiErrors, CurrentPrincipal, Principal, Public, RATE_LIMIT_HEADERS, SignUpRateLimit } from '@app/core';
+import { CurrentPrincipal, Principal } from '@app/core';
+import { ApiErrors, Public, RATE_LIMIT_HEADERS, SignUpRateLimit } from '@app/http';
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AccountsService } from './accounts.service';

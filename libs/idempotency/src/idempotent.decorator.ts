@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { ApiErrors } from '@app/core';
+import { ApiErrors } from '@app/http';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IDEMPOTENT_SECRET, SecretResponse } from './secret-response';
 

@@ -1,12 +1,5 @@
-import {
-  ApiErrors,
-  CurrentPrincipal,
-  decodeCursor,
-  linkNextPage,
-  PAGE_HEADERS,
-  Principal,
-  RATE_LIMIT_HEADERS,
-} from '@app/core';
+import { CurrentPrincipal, Principal } from '@app/core';
+import { ApiErrors, decodeCursor, linkNextPage, PAGE_HEADERS, RATE_LIMIT_HEADERS } from '@app/http';
 import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';

@@ -1,4 +1,4 @@
-import { ApiErrors, decodeCursor, IdParamPipe, linkNextPage, PAGE_HEADERS, RATE_LIMIT_HEADERS } from '@app/core';
+import { ApiErrors, decodeCursor, IdParamPipe, linkNextPage, PAGE_HEADERS, RATE_LIMIT_HEADERS } from '@app/http';
 import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';

@@ -1,4 +1,5 @@
-import { ApiErrors, CurrentPrincipal, IdParamPipe, Principal, RATE_LIMIT_HEADERS } from '@app/core';
+import { CurrentPrincipal, Principal } from '@app/core';
+import { ApiErrors, IdParamPipe, RATE_LIMIT_HEADERS } from '@app/http';
 import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';

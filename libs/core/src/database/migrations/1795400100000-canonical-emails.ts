@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { characterCount } from '../../http/text.validators';
+import { characterCount } from '../../text/text.validators';
 import { canonicalEmail } from '../../text/canonical-email';
 
 /** As `SignUpDto.email`: a longer canonical form is refused at sign-up. */

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { Request, Response } from 'express';
-import { ValidationFailedError } from '../errors';
+import { ValidationFailedError } from '@app/core';
 
 const CURSOR_VERSION = 'v1';
 

@@ -5,16 +5,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { Environment, validateEnvironment } from '../config/environment';
-import { prepareDatabase } from '../database/prepare-database';
-import { REQUEST_LOGGING } from '../logging/logging.module';
+import { collectProcessMetrics, Environment, prepareDatabase, REQUEST_LOGGING, validateEnvironment } from '@app/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { MAX_BODY_BYTES, refuseDeclaredOversizedBody } from './body-limits';
 import { LimitedExpressAdapter } from './server-limits';
-import { DrainState } from '../health/health.controller';
-import { httpMetrics } from '../metrics/http-metrics';
-import { collectProcessMetrics } from '../metrics/process-metrics';
+import { DrainState } from './health/health.controller';
+import { httpMetrics } from './metrics/http-metrics';
 
 export interface HttpAppOptions {
   /** Names the process in metrics. */

@@ -1,7 +1,7 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { createServer, IncomingMessage, RequestListener, Server, ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Environment } from '../config/environment';
+import type { Environment } from '@app/core';
 
 export type ServerLimits = Pick<
   Environment,

@@ -11,7 +11,7 @@ import {
   ServiceUnavailableError,
   UnsupportedContentTypeError,
   ValidationFailedError,
-} from '../errors';
+} from '@app/core';
 import { MAX_BODY_SIZE } from './body-limits';
 import { UNROUTED_REQUEST_LIMITER, UnroutedRequestLimiter } from './unrouted-request-limiter';
 

@@ -1,8 +1,8 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { register } from 'prom-client';
-import { Public } from '../http/public.decorator';
-import { SkipRateLimit } from '../http/skip-rate-limit.decorator';
+import { Public } from '../public.decorator';
+import { SkipRateLimit } from '../skip-rate-limit.decorator';
 
 /** Prometheus scrape endpoint; expose it to your monitoring network only. */
 @ApiExcludeController()

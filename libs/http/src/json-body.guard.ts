@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { UnsupportedContentTypeError } from '../errors';
+import { UnsupportedContentTypeError } from '@app/core';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
-import { ErrorDetail, ValidationFailedError } from '../errors';
+import { ErrorDetail, ValidationFailedError } from '@app/core';
 
 function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
   return errors.flatMap((error) => {

@@ -2,9 +2,9 @@ import { Controller, Get, Inject, Injectable, OnApplicationShutdown } from '@nes
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Redis } from 'ioredis';
-import { Public } from '../http/public.decorator';
-import { SkipRateLimit } from '../http/skip-rate-limit.decorator';
-import { REDIS } from '../redis/redis.module';
+import { Public } from '../public.decorator';
+import { SkipRateLimit } from '../skip-rate-limit.decorator';
+import { REDIS } from '@app/core';
 
 const CHECK_TIMEOUT_MS = 1500;
 

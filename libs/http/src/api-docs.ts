@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import type { HeadersObject } from '@nestjs/swagger';
-import { ErrorBodyDto } from '../errors/error-body.dto';
+import { ErrorBodyDto } from '@app/core';
 
 /** Spec section 8: carried by every response of the API. */
 export const RATE_LIMIT_HEADERS: HeadersObject = {

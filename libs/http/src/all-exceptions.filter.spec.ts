@@ -1,7 +1,7 @@
 import { ArgumentsHost, BadRequestException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { AppError, UnauthorizedError } from '../errors';
+import { AppError, UnauthorizedError } from '@app/core';
 import { AllExceptionsFilter, toAppError } from './all-exceptions.filter';
 import type { UnroutedRequestLimiter } from './unrouted-request-limiter';
 

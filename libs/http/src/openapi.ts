@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { Environment } from '../config/environment';
+import type { Environment } from '@app/core';
 
 export const OPENAPI_VERSION = '1.0.0';
 

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
-import { ValidationFailedError } from '../errors';
+import { ValidationFailedError } from '@app/core';
 
 /** A path id: a positive integer that fits both int8 and a JSON number (≤ 2^53 − 1). */
 @Injectable()

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { HealthModule } from '../health/health.module';
-import { MetricsController } from '../metrics/metrics.controller';
+import { HealthModule } from './health/health.module';
+import { MetricsController } from './metrics/metrics.controller';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { JsonBodyGuard } from './json-body.guard';
 import { AppValidationPipe } from './validation.pipe';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { PayloadTooLargeError } from '../errors';
+import { PayloadTooLargeError } from '@app/core';
 
 /** Largest accepted request body (CONTRACT section 5: 413 above it). */
 export const MAX_BODY_BYTES = 64 * 1024;
