@@ -4,9 +4,18 @@ import type { Environment } from '@app/core';
 
 export const OPENAPI_VERSION = '1.0.0';
 
-/** The document's frame: paths are relative to the `/v1` base addresses listed in `servers`. */
-export function openApiFrame(env: Environment) {
-  return new DocumentBuilder()
+/** A group of operations, declared by the context whose controllers carry it (`@ApiTags(tag.name)`). */
+export interface ApiTag {
+  name: string;
+  description: string;
+}
+
+/**
+ * The document's frame: paths are relative to the `/v1` base addresses listed in `servers`; `tags` are
+ * listed in the order given.
+ */
+export function openApiFrame(env: Environment, tags: readonly ApiTag[]) {
+  const frame = new DocumentBuilder()
     .setTitle('Pet Adoption Service')
     .setDescription(
       'Animals up for adoption, and a separate message-sending operation. Every operation except ' +
@@ -14,11 +23,9 @@ export function openApiFrame(env: Environment) {
     )
     .setVersion(OPENAPI_VERSION)
     .addServer(env.PUBLIC_BASE_URL_PRODUCTION, 'Production')
-    .addServer(env.PUBLIC_BASE_URL_STAGING, 'Staging')
-    .addTag('pets', 'Animals up for adoption and their categories.')
-    .addTag('accounts', 'Sign-up and the caller’s account.')
-    .addTag('keys', 'The caller’s API keys.')
-    .addTag('messages', 'The message-sending operation, served from its own base address.')
+    .addServer(env.PUBLIC_BASE_URL_STAGING, 'Staging');
+  for (const tag of tags) frame.addTag(tag.name, tag.description);
+  return frame
     .addBearerAuth({
       type: 'http',
       scheme: 'bearer',
@@ -29,8 +36,8 @@ export function openApiFrame(env: Environment) {
     .build();
 }
 
-export function createOpenApiDocument(app: INestApplication, env: Environment): OpenAPIObject {
-  return SwaggerModule.createDocument(app, openApiFrame(env), {
+export function createOpenApiDocument(app: INestApplication, env: Environment, tags: readonly ApiTag[]): OpenAPIObject {
+  return SwaggerModule.createDocument(app, openApiFrame(env, tags), {
     ignoreGlobalPrefix: true,
     operationIdFactory: (_controller, method) => method,
   });

@@ -1,4 +1,14 @@
 import { AppError, ValidationFailedError } from '@app/core';
+import type { ErrorDescriptions } from '@app/http';
+
+/**
+ * The Error statuses an `@Idempotent()` operation adds. The 409 text is the document's one description of a
+ * conflict, which sign-up (`email_taken`) shares.
+ */
+export const IDEMPOTENCY_ERRORS: ErrorDescriptions = {
+  409: 'Conflict: `email_taken`, or `idempotency_key_in_use` while a request with the same key runs.',
+  422: 'The Idempotency-Key was used with a different request (`idempotency_key_reused`).',
+};
 
 export class IdempotencyKeyReusedError extends AppError {
   constructor() {

@@ -1,6 +1,7 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { ApiErrors } from '@app/http';
+import { IDEMPOTENCY_ERRORS } from './idempotency.errors';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IDEMPOTENT_SECRET, SecretResponse } from './secret-response';
 
@@ -24,6 +25,6 @@ export function Idempotent<T, F extends keyof T>(options: { secret?: SecretRespo
         `within 24 hours ${retry}`,
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     }),
-    ApiErrors(409, 422),
+    ApiErrors(IDEMPOTENCY_ERRORS),
   );
 }

@@ -6,8 +6,9 @@ import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@ne
 import type { Request, Response } from 'express';
 import { ListMessagesQueryDto, MessageDto, SendMessageDto } from './dto/message.dto';
 import { MessagesService } from './messages.service';
+import { MESSAGES_API_TAG } from './messages-openapi';
 
-@ApiTags('messages')
+@ApiTags(MESSAGES_API_TAG.name)
 @ApiBearerAuth()
 @Controller('messages')
 export class MessagesController {

@@ -5,6 +5,7 @@ import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@ne
 import type { Request, Response } from 'express';
 import { CategoryDto, ListPetsQueryDto, NewPetDto, PetDto } from './dto/pet.dto';
 import { PetsService } from './pets.service';
+import { PETS_API_TAG } from './pets-openapi';
 
 const DEPRECATION_HEADERS = {
   Deprecation: { description: 'RFC 9745: when this operation was deprecated.', schema: { type: 'string' } },
@@ -12,7 +13,7 @@ const DEPRECATION_HEADERS = {
   Link: { description: '`</v1/pets>; rel="successor-version"`.', schema: { type: 'string' } },
 };
 
-@ApiTags('pets')
+@ApiTags(PETS_API_TAG.name)
 @ApiBearerAuth()
 @Controller()
 export class PetsController {

@@ -6,8 +6,9 @@ import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@ne
 import { ApiKeyAlreadyIssuedError } from '../accounts.errors';
 import { ApiKeyDto, ApiKeyWithSecretDto, CreateApiKeyDto } from '../dto/api-key.dto';
 import { ApiKeysService } from './api-keys.service';
+import { KEYS_API_TAG } from '../accounts-openapi';
 
-@ApiTags('keys')
+@ApiTags(KEYS_API_TAG.name)
 @ApiBearerAuth()
 @Controller('keys')
 export class ApiKeysController {
