@@ -1,5 +1,6 @@
 import { AccountsHttpModule, ApiKeyGuard } from '@app/accounts';
 import { CoreModule } from '@app/core';
+import { DatabaseModule } from '@app/database';
 import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
 import { PetsHttpModule } from '@app/pets';
@@ -12,6 +13,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
 @Module({
   imports: [
     CoreModule,
+    DatabaseModule,
     IdempotencyModule,
     HttpCoreModule,
     AccountsHttpModule,

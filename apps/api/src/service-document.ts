@@ -1,5 +1,6 @@
 import { ACCOUNTS_API_TAG, AccountsModule, KEYS_API_TAG } from '@app/accounts';
 import { CoreModule, Environment } from '@app/core';
+import { DatabaseModule } from '@app/database';
 import { createOpenApiDocument } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
 import { MESSAGES_API_TAG, MessagesHttpModule, withMessagesServer } from '@app/messaging';
@@ -9,7 +10,7 @@ import { NestFactory } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 /** The message operations and what they depend on: scanned in preview mode, nothing is instantiated. */
-@Module({ imports: [CoreModule, IdempotencyModule, AccountsModule, MessagesHttpModule] })
+@Module({ imports: [CoreModule, DatabaseModule, IdempotencyModule, AccountsModule, MessagesHttpModule] })
 class MessagesDocumentModule {}
 
 /** The tags of the operations both apps serve, in the order the document lists them. */

@@ -1,4 +1,5 @@
 import { CoreModule } from '@app/core';
+import { DatabaseModule } from '@app/database';
 import { IdempotencyModule, IdempotencyKeysPurger } from '@app/idempotency';
 import { MessagingWorkerModule } from '@app/messaging';
 import { Module } from '@nestjs/common';
@@ -6,7 +7,7 @@ import { WorkerHealthServer } from './worker-health.server';
 
 /** The worker: BullMQ processors, their reconciler and the purge of expired idempotency keys; no HTTP API. */
 @Module({
-  imports: [CoreModule, IdempotencyModule, MessagingWorkerModule],
+  imports: [CoreModule, DatabaseModule, IdempotencyModule, MessagingWorkerModule],
   providers: [WorkerHealthServer, IdempotencyKeysPurger],
 })
 export class WorkerModule {}

@@ -1,5 +1,5 @@
 import { Global, Injectable, Module } from '@nestjs/common';
-import { Sql } from '@app/core';
+import { Sql } from '@app/database';
 
 /** How long a completed request's response is replayed to retries; older rows are deleted. */
 const RETENTION = '24 hours';

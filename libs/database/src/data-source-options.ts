@@ -1,5 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
-import type { Environment } from '../config/environment';
+import type { Environment } from '@app/core';
 import { MIGRATIONS } from './migrations';
 import { STATEMENT_TIMEOUT_MS, WatchedClient } from './watched-client';
 

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Environment } from '../config/environment';
+import { Environment } from '@app/core';
 import { dataSourceOptions } from './data-source-options';
 import { Sql } from './sql';
 

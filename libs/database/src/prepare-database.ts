@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Client, escapeIdentifier } from 'pg';
 import { DataSource } from 'typeorm';
-import type { Environment } from '../config/environment';
+import type { Environment } from '@app/core';
 import { ADVISORY_LOCKS } from './advisory-locks';
 import { migrationDataSourceOptions } from './data-source-options';
 

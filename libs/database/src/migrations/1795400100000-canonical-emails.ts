@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { characterCount } from '../../text/text.validators';
-import { canonicalEmail } from '../../text/canonical-email';
+import { canonicalEmail, characterCount } from '@app/core';
 
 /** As `SignUpDto.email`: a longer canonical form is refused at sign-up. */
 const MAX_CANONICAL_LENGTH = 254;

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
 import type { Client } from 'pg';
-import { isDependencyUnavailable } from '../errors/dependency-errors';
+import { isDependencyUnavailable } from '@app/core';
 import { WatchedClient } from './watched-client';
 
 const UNANSWERED_AFTER_MS = 200;
