@@ -8,7 +8,7 @@ const THROUGH_LIBRARY_INDEX = {
 };
 const THROUGH_REPOSITORIES = {
   group: ['typeorm', 'typeorm/*', '@nestjs/typeorm'],
-  message: 'Reach PostgreSQL through a repository, whose statements run on Sql (libs/core/src/database).',
+  message: 'Reach PostgreSQL through a repository, whose statements run on Sql (libs/database).',
 };
 
 export default tseslint.config(
@@ -28,7 +28,7 @@ export default tseslint.config(
   },
   {
     // Where the data source, the migrations and `Sql` live.
-    files: ['libs/core/src/database/**/*.ts'],
+    files: ['libs/database/src/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [THROUGH_LIBRARY_INDEX] }] },
   },
   {

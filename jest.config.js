@@ -1,6 +1,6 @@
 /** Unit tests sit beside the code; e2e suites live in test/ and talk to real PostgreSQL and Redis. */
 const moduleNameMapper = {
-  '^@app/(core|accounts|pets|rate-limiting|messaging)$': '<rootDir>/libs/$1/src',
+  '^@app/([^/]+)$': '<rootDir>/libs/$1/src',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
 

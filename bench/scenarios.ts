@@ -1,4 +1,4 @@
-import { encodeCursor } from '@app/core';
+import { encodeCursor } from '@app/http';
 import type { LoadRequest } from './support/load';
 
 /** What a scenario needs to build its requests. */

@@ -3,7 +3,8 @@
 import 'reflect-metadata';
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import { prepareDatabase, validateEnvironment } from '@app/core';
+import { validateEnvironment } from '@app/core';
+import { prepareDatabase } from '@app/database';
 
 const APPS = ['api', 'messages', 'worker'];
 

@@ -1,9 +1,10 @@
 import { Client, escapeIdentifier } from 'pg';
 import { DataSource } from 'typeorm';
-import { migrationDataSourceOptions, validateEnvironment } from '../libs/core/src';
-import { MIGRATIONS } from '../libs/core/src/database/migrations';
-import { CanonicalEmails1795400100000 } from '../libs/core/src/database/migrations/1795400100000-canonical-emails';
-import { IdempotencyWithoutSecrets1795400000000 } from '../libs/core/src/database/migrations/1795400000000-idempotency-without-secrets';
+import { validateEnvironment } from '../libs/core/src';
+import { migrationDataSourceOptions } from '../libs/database/src';
+import { MIGRATIONS } from '../libs/database/src/migrations';
+import { CanonicalEmails1795400100000 } from '../libs/database/src/migrations/1795400100000-canonical-emails';
+import { IdempotencyWithoutSecrets1795400000000 } from '../libs/database/src/migrations/1795400000000-idempotency-without-secrets';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 /** A database of its own, migrated step by step, so that the shared test database is left alone. */

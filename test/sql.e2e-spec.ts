@@ -1,4 +1,5 @@
-import { dataSourceOptions, Sql, validateEnvironment } from '@app/core';
+import { validateEnvironment } from '@app/core';
+import { dataSourceOptions, Sql } from '@app/database';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { withDatabase } from './support/database';

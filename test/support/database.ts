@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { prepareDatabase, validateEnvironment } from '@app/core';
+import { validateEnvironment } from '@app/core';
+import { prepareDatabase } from '@app/database';
 import { Client, escapeIdentifier, escapeLiteral } from 'pg';
 import { waitFor } from './processes';
 import { TEST_DATABASE_URL } from './test-env';

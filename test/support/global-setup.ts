@@ -1,6 +1,8 @@
+import './library-aliases';
 import { Client, escapeIdentifier } from 'pg';
 import { Redis } from 'ioredis';
-import { prepareDatabase, validateEnvironment } from '../../libs/core/src';
+import { validateEnvironment } from '../../libs/core/src';
+import { prepareDatabase } from '../../libs/database/src';
 import { assertFreshBuild } from './fresh-build';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env';
 

@@ -1,4 +1,5 @@
-import { Environment, HttpAppOptions, configureHttpApp, validateEnvironment } from '@app/core';
+import { Environment, validateEnvironment } from '@app/core';
+import { HttpAppOptions, configureHttpApp } from '@app/http';
 import type { Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';

@@ -1,4 +1,4 @@
-import { HttpAppOptions, serveOpenApi } from '@app/core';
+import { HttpAppOptions, serveOpenApi } from '@app/http';
 import { QUEUE_DASHBOARD_ROUTE } from './queue-dashboard.module';
 import { serviceDocument } from './service-document';
 

@@ -1,5 +1,8 @@
 import { AccountsHttpModule, ApiKeyGuard } from '@app/accounts';
-import { CoreModule, HttpCoreModule, JsonBodyGuard } from '@app/core';
+import { CoreModule } from '@app/core';
+import { DatabaseModule } from '@app/database';
+import { HttpCoreModule, JsonBodyGuard } from '@app/http';
+import { IdempotencyModule } from '@app/idempotency';
 import { PetsHttpModule } from '@app/pets';
 import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
 import { Module } from '@nestjs/common';
@@ -8,7 +11,16 @@ import { QueueDashboardModule } from './queue-dashboard.module';
 
 /** The catalogue app: pets, categories, accounts and keys under `/v1`, Swagger UI, health, queue dashboard. */
 @Module({
-  imports: [CoreModule, HttpCoreModule, AccountsHttpModule, PetsHttpModule, RateLimitingModule, QueueDashboardModule],
+  imports: [
+    CoreModule,
+    DatabaseModule,
+    IdempotencyModule,
+    HttpCoreModule,
+    AccountsHttpModule,
+    PetsHttpModule,
+    RateLimitingModule,
+    QueueDashboardModule,
+  ],
   // Rate limiting first, so that 401s carry its headers and count against the client IP.
   providers: [
     { provide: APP_GUARD, useExisting: RateLimitGuard },

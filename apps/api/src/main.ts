@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bootstrapHttpApp } from '@app/core';
+import { bootstrapHttpApp } from '@app/http';
 import { API_APP_OPTIONS } from './api-app';
 import { ApiModule } from './api.module';
 

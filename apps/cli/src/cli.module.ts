@@ -1,6 +1,7 @@
 import { AccountsModule } from '@app/accounts';
 import { CoreModule } from '@app/core';
+import { DatabaseModule } from '@app/database';
 import { Module } from '@nestjs/common';
 
-@Module({ imports: [CoreModule, AccountsModule] })
+@Module({ imports: [CoreModule, DatabaseModule, AccountsModule] })
 export class CliModule {}

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { AppError, prepareDatabase, validateEnvironment } from '@app/core';
+import { AppError, validateEnvironment } from '@app/core';
+import { prepareDatabase } from '@app/database';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CliModule } from './cli.module';

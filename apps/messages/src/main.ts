@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bootstrapHttpApp } from '@app/core';
+import { bootstrapHttpApp } from '@app/http';
 import { MESSAGES_APP_OPTIONS } from './messages-app';
 import { MessagesModule } from './messages.module';
 

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { closeOnSignals, collectProcessMetrics, prepareDatabase, validateEnvironment } from '@app/core';
+import { collectProcessMetrics, validateEnvironment } from '@app/core';
+import { prepareDatabase } from '@app/database';
+import { closeOnSignals } from '@app/http';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { WorkerModule } from './worker.module';

@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AppError, Environment, NotFoundError, REDIS, ServiceUnavailableError, Sql } from '@app/core';
+import { AppError, Environment, NotFoundError, REDIS, ServiceUnavailableError } from '@app/core';
+import { Sql } from '@app/database';
 import { MessagesProcessor } from '@app/messaging';
 import {
   BeforeApplicationShutdown,

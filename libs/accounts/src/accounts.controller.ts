@@ -1,12 +1,14 @@
-import { ApiErrors, CurrentPrincipal, Principal, Public, RATE_LIMIT_HEADERS, SignUpRateLimit } from '@app/core';
+import { CurrentPrincipal, Principal } from '@app/core';
+import { ApiErrors, Public, RATE_LIMIT_HEADERS, SignUpRateLimit } from '@app/http';
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AccountsService } from './accounts.service';
 import { AccountDto } from './dto/account.dto';
 import { ApiKeyWithSecretDto } from './dto/api-key.dto';
 import { SignUpDto, SignUpResponseDto } from './dto/sign-up.dto';
+import { ACCOUNTS_API_TAG, SIGN_UP_ERRORS } from './accounts-openapi';
 
-@ApiTags('accounts')
+@ApiTags(ACCOUNTS_API_TAG.name)
 @Controller()
 export class AccountsController {
   constructor(private readonly accounts: AccountsService) {}
@@ -21,7 +23,7 @@ export class AccountsController {
     description: 'Creates an account on the free plan and returns its first API key. The key is shown only here.',
   })
   @ApiResponse({ status: 201, type: SignUpResponseDto, headers: RATE_LIMIT_HEADERS })
-  @ApiErrors(400, 409)
+  @ApiErrors(400, SIGN_UP_ERRORS)
   async signUp(@Body() body: SignUpDto): Promise<SignUpResponseDto> {
     const { account, apiKey } = await this.accounts.signUp(body.email);
     return { account: AccountDto.from(account), apiKey: ApiKeyWithSecretDto.withSecret(apiKey.key, apiKey.secret) };

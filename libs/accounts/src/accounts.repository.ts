@@ -1,4 +1,4 @@
-import { Sql } from '@app/core';
+import { Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { Plan } from './plans';
 

@@ -1,4 +1,5 @@
-import { canonicalEmail, type Sql } from '@app/core';
+import { canonicalEmail } from '@app/core';
+import { type Sql } from '@app/database';
 import type { AccountEvents } from './account-events';
 import { AccountNotFoundError, EmailTakenError } from './accounts.errors';
 import type { Account, AccountsRepository } from './accounts.repository';

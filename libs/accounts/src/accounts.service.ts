@@ -1,4 +1,5 @@
-import { canonicalEmail, characterCount, Sql, sqlState, ValidationFailedError } from '@app/core';
+import { canonicalEmail, characterCount, ValidationFailedError } from '@app/core';
+import { Sql, sqlState } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { AccountEvents } from './account-events';
 import { AccountNotFoundError, EmailTakenError } from './accounts.errors';

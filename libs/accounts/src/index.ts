@@ -1,4 +1,5 @@
 export * from './accounts-http.module';
+export * from './accounts-openapi';
 export * from './accounts.errors';
 export * from './accounts.module';
 export type { Account } from './accounts.repository';

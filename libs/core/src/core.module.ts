@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ClockModule } from './clock/clock';
 import { AppConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
-import { IdempotencyModule } from './idempotency/idempotency-keys.repository';
 import { LoggingModule } from './logging/logging.module';
 import { RedisModule } from './redis/redis.module';
 
-/** Infrastructure every process needs: configuration, logs, PostgreSQL, Redis, the clock, idempotency keys. */
+/** Infrastructure every process needs: configuration, logs, Redis, the clock. PostgreSQL is `DatabaseModule`. */
 @Module({
-  imports: [AppConfigModule.forRoot(), LoggingModule, DatabaseModule, IdempotencyModule, RedisModule, ClockModule],
+  imports: [AppConfigModule.forRoot(), LoggingModule, RedisModule, ClockModule],
 })
 export class CoreModule {}

@@ -1,5 +1,11 @@
 import type { Environment } from '@app/core';
+import type { ApiTag } from '@app/http';
 import type { OpenAPIObject } from '@nestjs/swagger';
+
+export const MESSAGES_API_TAG: ApiTag = {
+  name: 'messages',
+  description: 'The message-sending operation, served from its own base address.',
+};
 
 /**
  * The message operations are served from their own base address (spec section 1), so each carries a

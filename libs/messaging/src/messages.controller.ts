@@ -1,20 +1,14 @@
-import {
-  ApiErrors,
-  CurrentPrincipal,
-  decodeCursor,
-  Idempotent,
-  linkNextPage,
-  PAGE_HEADERS,
-  Principal,
-  RATE_LIMIT_HEADERS,
-} from '@app/core';
+import { CurrentPrincipal, Principal } from '@app/core';
+import { ApiErrors, decodeCursor, linkNextPage, PAGE_HEADERS, RATE_LIMIT_HEADERS } from '@app/http';
+import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ListMessagesQueryDto, MessageDto, SendMessageDto } from './dto/message.dto';
 import { MessagesService } from './messages.service';
+import { MESSAGES_API_TAG } from './messages-openapi';
 
-@ApiTags('messages')
+@ApiTags(MESSAGES_API_TAG.name)
 @ApiBearerAuth()
 @Controller('messages')
 export class MessagesController {

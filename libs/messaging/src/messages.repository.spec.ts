@@ -1,4 +1,4 @@
-import { Sql } from '@app/core';
+import { Sql } from '@app/database';
 import { TRANSITIONS } from './message-status';
 import { MESSAGE_SEQS_LOCK, MessagesRepository } from './messages.repository';
 

@@ -1,4 +1,4 @@
-import { Batcher, InsertBatcher, lockInIdOrder, Sql } from '@app/core';
+import { Batcher, InsertBatcher, lockInIdOrder, Sql } from '@app/database';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';
 import { MessageStatus, TRANSITIONS } from './message-status';
@@ -6,7 +6,7 @@ import { MessageStatus, TRANSITIONS } from './message-status';
 /**
  * Advisory lock held by each message INSERT around its `seq`: in every process, the seqs then become
  * visible in the order they were drawn, so a client that has listed past a message never finds an
- * older one appear later. (Keys are 7_310_442_0NN; core and pets hold the others.)
+ * older one appear later. (Keys are 7_310_442_0NN; database and pets hold the others.)
  */
 export const MESSAGE_SEQS_LOCK = 7_310_442_003;
 

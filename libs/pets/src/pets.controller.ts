@@ -1,17 +1,11 @@
-import {
-  ApiErrors,
-  decodeCursor,
-  Idempotent,
-  IdParamPipe,
-  linkNextPage,
-  PAGE_HEADERS,
-  RATE_LIMIT_HEADERS,
-} from '@app/core';
+import { ApiErrors, decodeCursor, IdParamPipe, linkNextPage, PAGE_HEADERS, RATE_LIMIT_HEADERS } from '@app/http';
+import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CategoryDto, ListPetsQueryDto, NewPetDto, PetDto } from './dto/pet.dto';
 import { PetsService } from './pets.service';
+import { PETS_API_TAG } from './pets-openapi';
 
 const DEPRECATION_HEADERS = {
   Deprecation: { description: 'RFC 9745: when this operation was deprecated.', schema: { type: 'string' } },
@@ -19,7 +13,7 @@ const DEPRECATION_HEADERS = {
   Link: { description: '`</v1/pets>; rel="successor-version"`.', schema: { type: 'string' } },
 };
 
-@ApiTags('pets')
+@ApiTags(PETS_API_TAG.name)
 @ApiBearerAuth()
 @Controller()
 export class PetsController {

@@ -1,4 +1,4 @@
-import { Sql } from '@app/core';
+import { Sql } from '@app/database';
 import { PET_IDS_LOCK, PetsRepository } from './pets.repository';
 
 type Values = [Array<string | null>, number[], number[] | string[], number?];

@@ -1,4 +1,4 @@
-import { Batcher, InsertBatcher, Sql } from '@app/core';
+import { Batcher, InsertBatcher, Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { NewPetDto, PetDto } from './dto/pet.dto';
 import type { PetStatus } from './pet-status';
@@ -6,7 +6,7 @@ import type { PetStatus } from './pet-status';
 /**
  * Advisory lock held by each pet INSERT from before it draws ids until it commits: in every process,
  * the ids then become visible in the order they were drawn, so a reader that has paged past one never
- * finds a smaller one committed later. (Keys are 7_310_442_0NN; core and messaging hold the others.)
+ * finds a smaller one committed later. (Keys are 7_310_442_0NN; database and messaging hold the others.)
  */
 export const PET_IDS_LOCK = 7_310_442_002;
 

@@ -1,4 +1,4 @@
-import { sqlState } from '@app/core';
+import { sqlState } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { NewPetDto, PetDto } from './dto/pet.dto';
 import { PetNotFoundError, UnknownCategoryError } from './pet.errors';

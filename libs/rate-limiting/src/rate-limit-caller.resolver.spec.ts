@@ -1,5 +1,6 @@
 import type { ApiKeyAuthenticator } from '@app/accounts';
-import { AuthenticatedRequest, Environment, Principal, Public } from '@app/core';
+import { AuthenticatedRequest, Environment, Principal } from '@app/core';
+import { Public } from '@app/http';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RateLimitCallerResolver } from './rate-limit-caller.resolver';

@@ -1,4 +1,5 @@
-import { Environment, Public, SignUpRateLimit, SkipRateLimit } from '@app/core';
+import { Environment } from '@app/core';
+import { Public, SignUpRateLimit, SkipRateLimit } from '@app/http';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RateLimitPolicy } from './rate-limit.policy';

@@ -1,4 +1,5 @@
-import { Environment, IS_PUBLIC, SIGN_UP_RATE_LIMIT, SKIP_RATE_LIMIT } from '@app/core';
+import { Environment } from '@app/core';
+import { IS_PUBLIC, SIGN_UP_RATE_LIMIT, SKIP_RATE_LIMIT } from '@app/http';
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { RateLimitCaller } from './rate-limit-caller.resolver';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Batcher, Environment, REDIS } from '@app/core';
+import { Environment, REDIS } from '@app/core';
+import { Batcher } from '@app/database';
 import { Inject, Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { RATE_LIMIT_SCRIPT } from './rate-limit.script';

@@ -1,5 +1,5 @@
 import { AccountsModule } from '@app/accounts';
-import { UNROUTED_REQUEST_LIMITER } from '@app/core';
+import { UNROUTED_REQUEST_LIMITER } from '@app/http';
 import { Module } from '@nestjs/common';
 import { RateLimitCallerResolver } from './rate-limit-caller.resolver';
 import { RateLimitCounter } from './rate-limit.counter';

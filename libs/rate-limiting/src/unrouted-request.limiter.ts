@@ -1,4 +1,4 @@
-import { UnroutedRequestLimiter } from '@app/core';
+import { UnroutedRequestLimiter } from '@app/http';
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RateLimitGuard } from './rate-limit.guard';

@@ -1,4 +1,5 @@
-import { AuthenticatedRequest, IS_PUBLIC, UnauthorizedError } from '@app/core';
+import { AuthenticatedRequest, UnauthorizedError } from '@app/core';
+import { IS_PUBLIC } from '@app/http';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiKeyAuthenticator } from './api-key-authenticator';

@@ -1,11 +1,14 @@
-import { ApiErrors, CurrentPrincipal, IdParamPipe, Idempotent, Principal, RATE_LIMIT_HEADERS } from '@app/core';
+import { CurrentPrincipal, Principal } from '@app/core';
+import { ApiErrors, IdParamPipe, RATE_LIMIT_HEADERS } from '@app/http';
+import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAlreadyIssuedError } from '../accounts.errors';
 import { ApiKeyDto, ApiKeyWithSecretDto, CreateApiKeyDto } from '../dto/api-key.dto';
 import { ApiKeysService } from './api-keys.service';
+import { KEYS_API_TAG } from '../accounts-openapi';
 
-@ApiTags('keys')
+@ApiTags(KEYS_API_TAG.name)
 @ApiBearerAuth()
 @Controller('keys')
 export class ApiKeysController {

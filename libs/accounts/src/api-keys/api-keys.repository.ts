@@ -1,4 +1,4 @@
-import { lockInIdOrder, Sql } from '@app/core';
+import { lockInIdOrder, Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { Plan } from '../plans';
 

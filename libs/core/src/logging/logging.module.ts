@@ -5,7 +5,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { destination, stdSerializers } from 'pino';
 import { pinoHttp, type HttpLogger, type Options } from 'pino-http';
 import { AppEnv, Environment, LogLevel } from '../config/environment';
-import type { AuthenticatedRequest } from '../http/principal';
+import type { AuthenticatedRequest } from '../identity/principal';
 import { RefusalLog } from './refusal-log';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,4 +1,5 @@
-import { CharacterCount, IsStorableText, PageQueryDto } from '@app/core';
+import { CharacterCount, IsStorableText } from '@app/core';
+import { PageQueryDto } from '@app/http';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';

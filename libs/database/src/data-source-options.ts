@@ -1,0 +1,40 @@
+import type { DataSourceOptions } from 'typeorm';
+import type { Environment } from '@app/core';
+import { MIGRATIONS } from './migrations';
+import { STATEMENT_TIMEOUT_MS, WatchedClient } from './watched-client';
+
+/** One definition of the connection, shared by the apps, the TypeORM CLI and the operator CLI. */
+export function dataSourceOptions(env: Environment): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: env.DATABASE_URL,
+    synchronize: false,
+    migrationsRun: false,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    extra: {
+      max: env.DATABASE_POOL_SIZE,
+      // Fail fast when PostgreSQL is unreachable so requests answer 503 instead of hanging.
+      connectionTimeoutMillis: 3000,
+      // Statements PostgreSQL takes too long over, it cancels itself (statement_timeout below); a
+      // statement it does not answer at all, WatchedClient gives up.
+      Client: WatchedClient,
+      keepAlive: true,
+      // `Sql` prepares its statements once per connection. Left to itself, PostgreSQL may switch a
+      // statement to one generic plan after five runs, and the generic plan of a page filtered by a
+      // rare status scans the primary key past every other pet: plan each run for its own values.
+      // No JIT: the batched page read's row estimates (a LIMIT per page that the planner cannot see)
+      // cross its cost threshold, and compiling then takes a hundred times longer than the read.
+      // An `options` parameter in DATABASE_URL takes the place of this one.
+      options: `-c plan_cache_mode=force_custom_plan -c jit=off -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+    },
+  };
+}
+
+/**
+ * For migrations, at start-up and from the TypeORM CLI alike: one connection, and none of the request
+ * path's limits, since a migration may rightly run long (an index over a large table).
+ */
+export function migrationDataSourceOptions(env: Environment): DataSourceOptions {
+  return { ...dataSourceOptions(env), extra: { max: 1 } };
+}

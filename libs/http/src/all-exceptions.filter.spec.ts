@@ -1,0 +1,87 @@
+import { ArgumentsHost, BadRequestException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import type { ModuleRef } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { AppError, UnauthorizedError } from '@app/core';
+import { AllExceptionsFilter, toAppError } from './all-exceptions.filter';
+import type { UnroutedRequestLimiter } from './unrouted-request-limiter';
+
+const request = { method: 'GET', originalUrl: '/v1/x?y=1', path: '/v1/x' } as Request;
+const bodyParserError = (type: string) => Object.assign(new Error('parse'), { type, status: 400 });
+
+describe('toAppError', () => {
+  it('passes AppErrors through with their headers', () => {
+    const error = toAppError(new UnauthorizedError(), request);
+    expect(error).toMatchObject({ status: 401, code: 'unauthorized', headers: { 'WWW-Authenticate': 'Bearer' } });
+  });
+
+  it.each([
+    ['entity.parse.failed', 400, 'invalid_json'],
+    ['entity.too.large', 413, 'payload_too_large'],
+    ['charset.unsupported', 400, 'unsupported_content_type'],
+  ])('maps body-parser %s to %i %s', (type, status, code) => {
+    expect(toAppError(bodyParserError(type), request)).toMatchObject({ status, code });
+    expect(toAppError(new BadRequestException('x', { cause: bodyParserError(type) }), request)).toMatchObject({
+      status,
+      code,
+    });
+  });
+
+  it('names the path of an unknown route', () => {
+    expect(toAppError(new NotFoundException(), request)).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      message: 'No route matches GET /v1/x.',
+    });
+  });
+
+  it('answers a failed readiness check with 503 naming the checks', () => {
+    const error = toAppError(new ServiceUnavailableException({ status: 'error', error: { redis: {} } }), request);
+    expect(error).toMatchObject({ status: 503, code: 'service_unavailable', message: 'Not ready: redis unavailable.' });
+    expect(error.headers['Retry-After']).toBeDefined();
+  });
+
+  it('answers an unreachable database with 503 and anything else with 500, without internals', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(toAppError(refused, request)).toMatchObject({ status: 503, code: 'service_unavailable' });
+    const bug = toAppError(new TypeError('cannot read properties of undefined'), request);
+    expect(bug).toMatchObject({ status: 500, code: 'internal_error' });
+    expect(bug.message).not.toContain('undefined');
+  });
+});
+
+describe('AllExceptionsFilter', () => {
+  /** Catches `exception` for a request that no guard saw, with `limit` as the app's unrouted limiter. */
+  async function answer(exception: unknown, limit: UnroutedRequestLimiter['limit']) {
+    const sent = { status: 0, body: undefined as unknown };
+    const response = {
+      headersSent: false,
+      status: (status: number) => (sent.status = status),
+      setHeader: () => undefined,
+      json: (body: unknown) => (sent.body = body),
+    } as unknown as Response;
+    const host = {
+      switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
+    } as unknown as ArgumentsHost;
+    const moduleRef = { get: () => ({ limit }) } as unknown as ModuleRef;
+    await new AllExceptionsFilter(moduleRef).catch(exception, host);
+    return sent;
+  }
+
+  it('answers the error itself when the limiter lets the request through', async () => {
+    const sent = await answer(new NotFoundException(), async () => undefined);
+    expect(sent).toMatchObject({ status: 404, body: { code: 'not_found', status: 404 } });
+  });
+
+  it("answers the limiter's refusal instead of the error", async () => {
+    const sent = await answer(new NotFoundException(), () =>
+      Promise.reject(new AppError(429, 'rate_limited', 'Slow down.')),
+    );
+    expect(sent).toMatchObject({ status: 429, body: { code: 'rate_limited', status: 429 } });
+  });
+
+  it('answers 503 when a backing service keeps the limiter from deciding', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const sent = await answer(new NotFoundException(), () => Promise.reject(refused));
+    expect(sent).toMatchObject({ status: 503, body: { code: 'service_unavailable', status: 503 } });
+  });
+});

@@ -1,0 +1,159 @@
+import { INestApplication, INestApplicationContext, NotFoundException, RequestMethod, Type } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { collectProcessMetrics, Environment, REQUEST_LOGGING, validateEnvironment } from '@app/core';
+import { prepareDatabase } from '@app/database';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AllExceptionsFilter } from './all-exceptions.filter';
+import { MAX_BODY_BYTES, refuseDeclaredOversizedBody } from './body-limits';
+import { LimitedExpressAdapter } from './server-limits';
+import { DrainState } from './health/health.controller';
+import { httpMetrics } from './metrics/http-metrics';
+
+export interface HttpAppOptions {
+  /** Names the process in metrics. */
+  name?: string;
+  /** Path prefix of the versioned routes (`v1` for the catalogue; none for messages). */
+  globalPrefix?: string;
+  /** Routes that stay outside the prefix besides health and metrics (path-to-regexp syntax). */
+  unprefixedRoutes?: string[];
+  /** Adds the OpenAPI document and Swagger UI, when the app serves them. */
+  documentation?: (app: INestApplication, env: Environment) => void | Promise<void>;
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+/**
+ * Everything an HTTP app needs beyond its module, up to and including `init()`; shared by `main.ts`
+ * and the e2e tests.
+ */
+export async function configureHttpApp(
+  app: NestExpressApplication,
+  env: Environment,
+  options: HttpAppOptions = {},
+): Promise<void> {
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+  collectProcessMetrics(options.name ?? 'http');
+  // First, so that requests the body parser refuses are logged as well.
+  app.use(app.get<RequestHandler>(REQUEST_LOGGING));
+  app.use(httpMetrics);
+  app.set('trust proxy', parseTrustProxy(env.TRUST_PROXY));
+  app.disable('x-powered-by');
+  // Express would hash every JSON body for a weak ETag that no client of this API revalidates with.
+  app.set('etag', false);
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(refuseDeclaredOversizedBody);
+  app.useBodyParser('json', { limit: MAX_BODY_BYTES });
+  const origins = env.CORS_ORIGINS.split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  if (origins.length > 0)
+    app.enableCors({
+      origin: origins,
+      exposedHeaders: [
+        'Link',
+        'Location',
+        'Retry-After',
+        'X-Request-Id',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+      ],
+    });
+  if (options.globalPrefix) {
+    app.setGlobalPrefix(options.globalPrefix, {
+      exclude: [
+        { path: 'health/live', method: RequestMethod.GET },
+        { path: 'health/ready', method: RequestMethod.GET },
+        { path: 'metrics', method: RequestMethod.GET },
+        ...(options.unprefixedRoutes ?? []).map((path) => ({ path, method: RequestMethod.ALL })),
+      ],
+    });
+  }
+  await options.documentation?.(app, env);
+  // Building the documentation may create a silent preview app, which replaces Nest's process-wide
+  // logger: attach ours again.
+  app.useLogger(logger);
+  await app.init();
+  // Registered after Nest's routes: paths outside the global prefix, and anything that reaches
+  // Express's own error handling, go through the same filter as every other error.
+  const filter = app.get(AllExceptionsFilter);
+  const host = (request: Request, response: Response) => new ExecutionContextHost([request, response]);
+  app.use((request: Request, response: Response) => filter.catch(new NotFoundException(), host(request, response)));
+  app.use((error: unknown, request: Request, response: Response, _next: NextFunction) =>
+    filter.catch(error, host(request, response)),
+  );
+}
+
+/** Validates configuration, prepares the database, then starts an HTTP app on its port. */
+export async function bootstrapHttpApp(
+  module: Type<unknown>,
+  port: (env: Environment) => number,
+  options: HttpAppOptions = {},
+): Promise<void> {
+  let env: Environment;
+  try {
+    env = validateEnvironment(process.env);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+  if (env.DATABASE_MIGRATE_ON_START) await prepareDatabase(env);
+  const app = await NestFactory.create<NestExpressApplication>(module, new LimitedExpressAdapter(env), {
+    bufferLogs: true,
+    bodyParser: false,
+  });
+  await configureHttpApp(app, env, options);
+  stopGracefully(app, env);
+  await app.listen(port(env));
+}
+
+/**
+ * On SIGTERM/SIGINT: runs `onSignal`, then closes the app (its shutdown hooks let in-flight work
+ * finish, then close the pools) and exits; after SHUTDOWN_GRACE_MS the process exits anyway.
+ */
+export function closeOnSignals(
+  app: INestApplicationContext,
+  env: Environment,
+  onSignal: (signal: NodeJS.Signals) => void,
+): void {
+  const logger = app.get(Logger);
+  const stop = (signal: NodeJS.Signals) => {
+    onSignal(signal);
+    setTimeout(() => {
+      logger.error(`still busy after ${env.SHUTDOWN_GRACE_MS} ms: exiting`);
+      process.exit(1);
+    }, env.SHUTDOWN_GRACE_MS).unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: Error) => {
+        logger.error(`shutdown failed: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/** Reports not-ready and stops accepting connections while in-flight requests finish. */
+function stopGracefully(app: INestApplication, env: Environment): void {
+  closeOnSignals(app, env, (signal) => {
+    app.get(Logger).log(`${signal} received: draining`);
+    app.get(DrainState).draining = true;
+    // Connections that finish their request while draining would otherwise idle in keep-alive and
+    // hold the server open until their timeout.
+    const server = app.getHttpServer() as Server;
+    setInterval(() => server.closeIdleConnections(), 100).unref();
+  });
+}

@@ -1,0 +1,86 @@
+import { Global, Injectable, Module } from '@nestjs/common';
+import { Sql } from '@app/database';
+
+/** How long a completed request's response is replayed to retries; older rows are deleted. */
+const RETENTION = '24 hours';
+/** How long a reservation shields a running request; after it, a retry may take the key over. */
+const RESERVATION_SECONDS = 60;
+
+export interface StoredResponse {
+  fingerprint: Buffer;
+  /** Null while the first request still runs. */
+  response_status: number | null;
+  response_body: unknown;
+  response_location: string | null;
+}
+
+/** Every statement on `idempotency_keys`: one row per (account, Idempotency-Key). */
+@Injectable()
+export class IdempotencyKeysRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** Takes the key, or returns what is stored under it. */
+  async reserve(accountId: number, key: string, fingerprint: Buffer): Promise<StoredResponse | undefined> {
+    const [taken] = await this.sql.rows<{ taken: boolean }>(
+      `WITH expired AS (
+         DELETE FROM idempotency_keys
+          WHERE account_id = $1 AND key = $2 AND created_at < now() - interval '${RETENTION}'
+       )
+       INSERT INTO idempotency_keys AS k (account_id, key, fingerprint, locked_until)
+       VALUES ($1, $2, $3, now() + interval '${RESERVATION_SECONDS} seconds')
+       ON CONFLICT (account_id, key) DO UPDATE
+          SET locked_until = EXCLUDED.locked_until
+        WHERE k.response_status IS NULL AND k.locked_until < now() AND k.fingerprint = EXCLUDED.fingerprint
+       RETURNING true AS taken`,
+      [accountId, key, fingerprint],
+    );
+    if (taken) return undefined;
+    const [stored] = await this.sql.rows<StoredResponse>(
+      `SELECT fingerprint, response_status, response_body, response_location
+         FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
+      [accountId, key],
+    );
+    // Deleted as expired between the two statements: take it again.
+    return stored ?? this.reserve(accountId, key, fingerprint);
+  }
+
+  async record(
+    accountId: number,
+    key: string,
+    response: { status: number; body: unknown; location: string | null },
+  ): Promise<void> {
+    await this.sql.query(
+      `UPDATE idempotency_keys
+          SET response_status = $3, response_body = $4, response_location = $5, locked_until = NULL
+        WHERE account_id = $1 AND key = $2`,
+      [accountId, key, response.status, JSON.stringify(response.body ?? null), response.location],
+    );
+  }
+
+  /** Frees a key whose request failed, so that the client can retry it. */
+  async release(accountId: number, key: string): Promise<void> {
+    await this.sql.query(
+      'DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND response_status IS NULL',
+      [accountId, key],
+    );
+  }
+
+  /** Deletes up to `limit` rows older than the retention; returns how many it deleted. */
+  async deleteExpired(limit: number): Promise<number> {
+    const { rowCount } = await this.sql.query(
+      `DELETE FROM idempotency_keys
+        WHERE (account_id, key) IN (
+          SELECT account_id, key FROM idempotency_keys
+           WHERE created_at < now() - interval '${RETENTION}'
+           LIMIT $1
+             FOR UPDATE SKIP LOCKED)`,
+      [limit],
+    );
+    return rowCount ?? 0;
+  }
+}
+
+/** Global, so that every module whose routes are `@Idempotent()` can build the interceptor. */
+@Global()
+@Module({ providers: [IdempotencyKeysRepository], exports: [IdempotencyKeysRepository] })
+export class IdempotencyModule {}

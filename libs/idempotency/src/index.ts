@@ -1,0 +1,5 @@
+export * from './idempotency.errors';
+export * from './idempotent.decorator';
+export * from './idempotency-keys.purger';
+export * from './idempotency-keys.repository';
+export * from './secret-response';
