@@ -12,7 +12,19 @@ const THROUGH_REPOSITORIES = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', '.dist-*/', 'node_modules/', 'coverage/', 'bench/results/', '.stryker-tmp/', 'reports/', '*.js', '*.mjs'] },
+  {
+    ignores: [
+      'dist/',
+      '.dist-*/',
+      'node_modules/',
+      'coverage/',
+      'bench/results/',
+      '.stryker-tmp/',
+      'reports/',
+      '*.js',
+      '*.mjs',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
