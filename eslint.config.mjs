@@ -19,6 +19,7 @@ export default tseslint.config(
       'node_modules/',
       'coverage/',
       'bench/results/',
+      'libs/client/src/generated/',
       '.stryker-tmp/',
       'reports/',
       '*.js',

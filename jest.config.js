@@ -26,6 +26,17 @@ module.exports = {
       setupFiles: ['<rootDir>/test/support/test-env.ts'],
     },
     {
+      // Swagger UI in Chromium (playwright-core); skipped, with a printed reason, where there is no Chromium.
+      displayName: 'browser',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
+      moduleNameMapper,
+      transform,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      setupFiles: ['<rootDir>/test/support/test-env.ts'],
+    },
+    {
       displayName: 'faults',
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'],

@@ -7,6 +7,10 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Called before each send with the connection's context: returns the request to send. */
+    setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
+    /** Called with each answer and the connection's context. */
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
 
   interface Options {

@@ -2,7 +2,28 @@
 // LoadSpec as JSON on stdin, runs autocannon, prints one LoadResult as JSON on stdout.
 import autocannon from 'autocannon';
 import { text } from 'node:stream/consumers';
-import type { LoadResult, LoadSpec } from './support/load';
+import type { LoadRequest, LoadResult, LoadSpec } from './support/load';
+
+const PREVIOUS_ID = '{previousId}';
+type AutocannonRequest = NonNullable<Parameters<typeof autocannon>[0]['requests']>[number];
+
+/**
+ * The request as autocannon takes it: a path naming the previous answer's id is filled in per
+ * connection, from the id each answer carries (only read when some request needs it).
+ */
+function toAutocannon(request: LoadRequest, chained: boolean): AutocannonRequest {
+  if (!chained) return request;
+  return {
+    ...request,
+    setupRequest: (sent, context) =>
+      request.path.includes(PREVIOUS_ID)
+        ? { ...sent, path: request.path.replace(PREVIOUS_ID, String(context.previousId)) }
+        : sent,
+    onResponse: (_status, body, context) => {
+      context.previousId = (JSON.parse(body) as { id?: unknown }).id;
+    },
+  };
+}
 
 /** Every response time, in ms: autocannon's own histogram rounds to whole milliseconds and skips non-2xx. */
 class Latencies {
@@ -29,6 +50,8 @@ async function main(): Promise<void> {
   const spec = JSON.parse(await text(process.stdin)) as LoadSpec;
   const latencies = new Latencies();
   const statuses: Record<string, number> = {};
+  const chained = spec.requests.some((request) => request.path.includes(PREVIOUS_ID));
+  const requests = spec.requests.map((request) => toAutocannon(request, chained));
   const started = process.hrtime.bigint();
   let nextClient = 0;
   const instance = autocannon({
@@ -38,11 +61,11 @@ async function main(): Promise<void> {
     overallRate: spec.overallRate,
     timeout: 10,
     // autocannon copies and encodes the request list once per connection: a long list is dealt out instead.
-    requests: spec.dealt ? spec.requests.slice(0, 1) : spec.requests,
+    requests: spec.dealt ? requests.slice(0, 1) : requests,
     setupClient: spec.dealt
       ? (client) => {
           const index = nextClient++;
-          client.setRequests(spec.requests.filter((_, i) => i % spec.connections === index));
+          client.setRequests(requests.filter((_, i) => i % spec.connections === index));
         }
       : undefined,
   });

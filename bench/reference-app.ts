@@ -11,6 +11,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Redis } from 'ioredis';
 import { Pool } from 'pg';
+import { PET_COLUMNS, PetRow, toPet } from '@app/pets';
 import { seededPet } from './support/seeded-pets';
 
 const PAYLOAD = Array.from({ length: 20 }, (_, i) => seededPet(i + 1));
@@ -29,13 +30,6 @@ const pool = process.env.BENCH_DATABASE_URL
 const redis = process.env.BENCH_REDIS_URL ? new Redis(process.env.BENCH_REDIS_URL) : undefined;
 redis?.defineCommand('twoWindows', { numberOfKeys: 2, lua: TWO_WINDOWS });
 
-interface PetRow {
-  id: string;
-  name: string;
-  category_id: string;
-  status: string;
-}
-
 @Controller()
 class ReferenceController {
   @Get('pets')
@@ -48,15 +42,10 @@ class ReferenceController {
     const windows = redis as unknown as { twoWindows: (minute: string, day: string) => Promise<number[]> };
     await windows.twoWindows('ceiling:minute', 'ceiling:day');
     const { rows } = await pool!.query<PetRow>(
-      'SELECT id, name, category_id, status FROM pets WHERE id > $1 ORDER BY id LIMIT $2',
+      `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`,
       [0, 21],
     );
-    return rows.slice(0, 20).map((row) => ({
-      id: Number(row.id),
-      name: row.name,
-      categoryId: Number(row.category_id),
-      status: row.status,
-    }));
+    return rows.slice(0, 20).map(toPet);
   }
 }
 

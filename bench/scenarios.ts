@@ -1,5 +1,10 @@
 import { encodeCursor } from '@app/http';
+import { listSeededPets, resetOrders, Stores } from './support/database';
 import type { LoadRequest } from './support/load';
+import { nextLink, PATCH_SCENARIO, SEARCH_SCENARIOS } from './search-scenarios';
+
+/** The concurrent connections of every scenario's load. */
+export const CONNECTIONS = 50;
 
 /** What a scenario needs to build its requests. */
 export interface ScenarioContext {
@@ -12,6 +17,9 @@ export interface ScenarioContext {
   /** Keys of the seeded enterprise accounts, one per account. */
   seededKeys: string[];
   seedPets: number;
+  /** The enterprise key's account: the lister of the pets the store's scenarios order. */
+  accountId: number;
+  stores: Stores;
 }
 
 export interface HttpScenario {
@@ -23,7 +31,25 @@ export interface HttpScenario {
   /** Deals the requests out among the connections (long lists) rather than each cycling through all. */
   dealt?: boolean;
   requests: (context: ScenarioContext) => LoadRequest[] | Promise<LoadRequest[]>;
+  /** Restores what a run used up, before each run (unmeasured). */
+  prepare?: (context: ScenarioContext) => Promise<void>;
 }
+
+/**
+ * How many pets each store scenario orders: more than a run reaches at any rate this machine answers,
+ * so no connection comes back to a pet it ordered in the same run.
+ */
+const STORE_PETS = 30_000;
+
+/** The seeded pets a store scenario orders: listed by the bench account, `available` before each run. */
+const storePets = (context: ScenarioContext) =>
+  listSeededPets(context.stores, context.accountId, Math.min(STORE_PETS, Math.floor(context.seedPets * 0.3)));
+const placeOrder = (key: string, petId: number): LoadRequest => ({
+  method: 'POST',
+  path: '/v1/store/orders',
+  headers: json(key),
+  body: JSON.stringify({ petId }),
+});
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const json = (key: string) => ({ ...bearer(key), 'Content-Type': 'application/json' });
@@ -38,14 +64,6 @@ const createPet = (key: string): LoadRequest => ({
   headers: json(key),
   body: JSON.stringify({ name: 'Bench', categoryId: 2, status: 'available' }),
 });
-
-/** The target of the `Link: <…>; rel="next"` header of a page. */
-async function nextLink(url: string, key: string): Promise<string> {
-  const response = await fetch(url, { headers: bearer(key) });
-  const link = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
-  if (response.status !== 200 || !link) throw new Error(`no next link from ${url} (${response.status})`);
-  return link;
-}
 
 /** Every HTTP scenario, in the order they run, each in turns with the reference app (bench/run.ts). */
 export const HTTP_SCENARIOS: HttpScenario[] = [
@@ -93,6 +111,57 @@ export const HTTP_SCENARIOS: HttpScenario[] = [
     title: 'POST /v1/pets',
     server: 'api',
     requests: ({ key }) => [createPet(key)],
+  },
+  PATCH_SCENARIO,
+  ...SEARCH_SCENARIOS,
+  {
+    name: 'place-order',
+    title: 'POST /v1/store/orders, each for another pet',
+    server: 'api',
+    dealt: true,
+    counted: 201,
+    // Three orders per seeded account, the most an account may have placed.
+    requests: async (context) =>
+      (await storePets(context)).map((petId, i) => placeOrder(context.seededKeys[Math.floor(i / 3)]!, petId)),
+    prepare: ({ stores }) => resetOrders(stores),
+  },
+  {
+    name: 'adopt',
+    title: 'place → approve → deliver: POST /v1/store/orders, then …/approve and …/deliver of that order',
+    server: 'api',
+    dealt: true,
+    // Dealt out one per connection in turn, each connection gets its pets' three steps in order, placed by
+    // an adopter of its own (who never has more than one order placed).
+    requests: async (context) => {
+      const pets = await storePets(context);
+      const rounds = Math.floor(pets.length / CONNECTIONS);
+      const requests: LoadRequest[] = [];
+      for (let round = 0; round < rounds; round++) {
+        for (const step of ['place', 'approve', 'deliver'])
+          for (let connection = 0; connection < CONNECTIONS; connection++) {
+            const petId = pets[round * CONNECTIONS + connection]!;
+            requests.push(
+              step === 'place'
+                ? placeOrder(context.seededKeys[connection]!, petId)
+                : { method: 'POST', path: `/v1/store/orders/{previousId}/${step}`, headers: bearer(context.key) },
+            );
+          }
+      }
+      return requests;
+    },
+    prepare: ({ stores }) => resetOrders(stores),
+  },
+  {
+    name: 'inventory',
+    title: 'GET /v1/store/inventory',
+    server: 'api',
+    requests: ({ key }) => [{ method: 'GET', path: '/v1/store/inventory', headers: bearer(key) }],
+  },
+  {
+    name: 'categories',
+    title: 'GET /v1/categories',
+    server: 'api',
+    requests: ({ key }) => [{ method: 'GET', path: '/v1/categories', headers: bearer(key) }],
   },
   {
     name: 'rate-limited',

@@ -3,14 +3,18 @@
 import 'reflect-metadata';
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import { validateEnvironment } from '@app/core';
-import { prepareDatabase } from '@app/database';
+import { checkSettings } from '@app/core';
+import { migrateOnStart } from '@app/database';
+import { ApiModule } from '../apps/api/src/api.module';
+import { MessagesModule } from '../apps/messages/src/messages.module';
+import { WorkerModule } from '../apps/worker/src/worker.module';
 
 const APPS = ['api', 'messages', 'worker'];
 
 async function main(): Promise<void> {
-  const env = validateEnvironment(process.env);
-  if (env.DATABASE_MIGRATE_ON_START) await prepareDatabase(env);
+  // Every app's settings at once, so a bad one stops everything before anything starts.
+  await checkSettings([ApiModule, MessagesModule, WorkerModule], process.env);
+  await migrateOnStart(process.env);
 
   const children = new Map<string, ChildProcess>();
   let stopping = false;

@@ -1,65 +1,16 @@
 import fc from 'fast-check';
-import { AccountsService } from '@app/accounts';
-import { createApiApp } from './support/api-app';
-import { signUp, TestAccount } from './support/factories';
+import { closeHostileApp, expectWellFormed, hostileJson, RUNS, startHostileApp } from './support/hostile';
+import type { TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
-
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
-const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
-
-/** Keys that attack prototypes, mixed into generated objects. */
-const hostileKey = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'name', 'categoryId', 'status'),
-  fc.string(),
-);
-const hostileJson = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small' },
-    fc.constant(null),
-    fc.boolean(),
-    fc.double(),
-    fc.integer(),
-    fc.bigInt().map((n) => Number(n) * 1e300),
-    fc.string({ unit: 'binary', maxLength: 200 }),
-    fc.array(tie('value'), { maxLength: 5 }),
-    fc.dictionary(hostileKey, tie('value'), { maxKeys: 6 }),
-  ),
-})).value;
-
-/** A client error must be the Error body; anything else is a bug. */
-function expectWellFormed(
-  response: { status: number; body: unknown; headers: Record<string, string> },
-  allowed: number[],
-) {
-  if (!allowed.includes(response.status)) {
-    throw new Error(`unexpected ${response.status}: ${JSON.stringify(response.body)}`);
-  }
-  if (response.status >= 400) {
-    expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.body).toEqual(
-      expect.objectContaining({ code: expect.any(String), message: expect.any(String), status: response.status }),
-    );
-  }
-}
 
 describe('hostile input (property-based)', () => {
   let app: TestHttpApp;
   let account: TestAccount;
 
   beforeAll(async () => {
-    // Limits high enough that every generated request reaches validation.
-    app = await createApiApp({
-      env: { RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000', RATE_LIMIT_SIGNUP_PER_HOUR: '1000000' },
-    });
-    account = await signUp(app.http);
-    await app.app
-      .get(AccountsService)
-      .setPlan(account.email, 'enterprise', { perMinute: 1_000_000, perDay: 10_000_000 });
+    ({ app, account } = await startHostileApp());
   });
-  afterAll(async () => {
-    await app.close();
-    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE_KEYS);
-  });
+  afterAll(() => closeHostileApp(app));
 
   it('POST /v1/pets answers arbitrary JSON bodies with 201 or an Error body', async () => {
     await fc.assert(

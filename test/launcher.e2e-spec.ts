@@ -53,6 +53,44 @@ describe('npm start: the launcher of every app', () => {
   });
 });
 
+describe('a bad setting of any context', () => {
+  it.each([
+    [
+      'scripts/start-all.js',
+      { WORKER_METRICS_PORT: 'x', RATE_LIMIT_BAN_AFTER: '0' },
+      ['WORKER_METRICS_PORT', 'RATE_LIMIT_BAN_AFTER'],
+    ],
+    [
+      'apps/api/src/main.js',
+      { ADMIN_TOKEN: 'short', HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '2000' },
+      ['ADMIN_TOKEN', 'REQUEST_TIMEOUT_MS'],
+    ],
+    [
+      'apps/messages/src/main.js',
+      { MESSAGES_TRANSPORT: 'webhook', API_KEY_CACHE_TTL_MS: '-1' },
+      ['MESSAGES_WEBHOOK_URL', 'API_KEY_CACHE_TTL_MS'],
+    ],
+    [
+      'apps/worker/src/main.js',
+      { WORKER_CONCURRENCY: '0', IDEMPOTENCY_PURGE_INTERVAL_MS: '5' },
+      ['WORKER_CONCURRENCY', 'IDEMPOTENCY_PURGE_INTERVAL_MS'],
+    ],
+  ])('stops %s before it starts, with one message naming each', async (entry, env, named) => {
+    const started = await startCompiled(entry, env);
+    try {
+      await waitFor(async () => started.child.exitCode !== null, 15_000, `${entry} to exit`);
+    } finally {
+      await started.stop();
+    }
+    expect(started.child.exitCode).toBe(1);
+    const output = started.output();
+    expect(output.match(/Invalid configuration:/g)).toHaveLength(1);
+    for (const name of named) expect(output).toMatch(new RegExp(`^ {2}${name}=`, 'm'));
+    // A message, not a stack trace.
+    expect(output).not.toMatch(/^\s+at /m);
+  });
+});
+
 describe('log level by APP_ENV, when LOG_LEVEL is not set', () => {
   it.each(['production', 'staging'])('logs each request at info in %s', async (appEnv) => {
     const api = await startServing('api', { APP_ENV: appEnv, LOG_LEVEL: undefined }, '/health/live');

@@ -1,10 +1,12 @@
 import { Client, escapeIdentifier } from 'pg';
 import { DataSource } from 'typeorm';
-import { validateEnvironment } from '../libs/core/src';
-import { migrationDataSourceOptions } from '../libs/database/src';
+import { loadSettings } from '../libs/core/src';
+import { DatabaseSettings, migrationDataSourceOptions } from '../libs/database/src';
 import { MIGRATIONS } from '../libs/database/src/migrations';
 import { CanonicalEmails1795400100000 } from '../libs/database/src/migrations/1795400100000-canonical-emails';
 import { IdempotencyWithoutSecrets1795400000000 } from '../libs/database/src/migrations/1795400000000-idempotency-without-secrets';
+import { PetRecord1795500000000 } from '../libs/database/src/migrations/1795500000000-pet-record';
+import { Orders1795600000000 } from '../libs/database/src/migrations/1795600000000-orders';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 /** A database of its own, migrated step by step, so that the shared test database is left alone. */
@@ -36,10 +38,18 @@ describe('migrations of data already stored', () => {
         )
       : MIGRATIONS;
     await dataSource?.destroy();
-    const env = validateEnvironment({ DATABASE_URL: scratchUrl.toString() });
-    dataSource = new DataSource({ ...migrationDataSourceOptions(env), entities: [], migrations });
+    const settings = loadSettings(DatabaseSettings, { DATABASE_URL: scratchUrl.toString() });
+    dataSource = new DataSource({ ...migrationDataSourceOptions(settings), entities: [], migrations });
     await dataSource.initialize();
     await dataSource.runMigrations({ transaction: 'each' });
+  };
+  /** Reverts the applied migrations down to `migration`, that one included. */
+  const revertThrough = async (migration: { name: string }) => {
+    for (;;) {
+      const [last] = await query<{ name: string }>('SELECT name FROM migrations ORDER BY id DESC LIMIT 1');
+      await dataSource.undoLastMigration({ transaction: 'each' });
+      if (last?.name === migration.name) return;
+    }
   };
 
   beforeAll(async () => {
@@ -71,6 +81,10 @@ describe('migrations of data already stored', () => {
     await store('issued', { id: 7, name: 'ci', key: 'pet_test_0123456789abcdefghijklmnopqrstuv' });
     await store('pet', { id: 3, name: 'Rex' });
     await store('expired', { id: 4, name: 'Old' }, '25 hours');
+    await query(
+      `INSERT INTO pets (name, category_id, created_at)
+       SELECT 'Pet ' || n, 1, timestamptz '2025-01-01T00:00:00Z' + n * interval '1 day' FROM generate_series(1, 25001) n`,
+    );
 
     await migrate();
 
@@ -97,9 +111,62 @@ describe('migrations of data already stored', () => {
     ]);
   });
 
-  it('reverts the canonical emails to the letter-case index', async () => {
-    expect(dataSource.migrations.at(-1)?.name).toBe(CanonicalEmails1795400100000.name);
-    await dataSource.undoLastMigration({ transaction: 'each' });
+  it('gives existing pets the record with its defaults, last changed when they were added, and no lister', async () => {
+    const [pets] = await query<Record<string, string>>(
+      `SELECT count(*) AS total,
+              count(*) FILTER (WHERE updated_at = created_at) AS unchanged,
+              count(*) FILTER (WHERE sex = 'unknown') AS unknown_sex,
+              count(lister_account_id) AS listed, count(open_order_id) AS held
+         FROM pets`,
+    );
+    expect(pets).toEqual({ total: '25001', unchanged: '25001', unknown_sex: '25001', listed: '0', held: '0' });
+    const invalid = await query<{ conname: string }>(
+      `SELECT conname FROM pg_constraint WHERE conrelid = 'pets'::regclass AND NOT convalidated`,
+    );
+    expect(invalid).toEqual([]);
+    const [nullable] = await query<{ is_nullable: string }>(
+      `SELECT is_nullable FROM information_schema.columns WHERE table_name = 'pets' AND column_name = 'updated_at'`,
+    );
+    expect(nullable).toEqual({ is_nullable: 'NO' });
+    await expect(query(`UPDATE pets SET sex = 'other' WHERE id = 1`)).rejects.toMatchObject({ code: '23514' });
+    await expect(query(`UPDATE pets SET latitude = 10 WHERE id = 1`)).rejects.toMatchObject({ code: '23514' });
+  });
+
+  it('counts the existing pets into the inventory, which then follows every change, and reverts', async () => {
+    const inventory = async () =>
+      (
+        await query<Record<string, string>>(
+          'SELECT sum(available) AS available, sum(pending) AS pending, sum(sold) AS sold FROM pet_status_counts',
+        )
+      )[0];
+    expect(await inventory()).toEqual({ available: '25001', pending: '0', sold: '0' });
+    await query(`UPDATE pets SET status = 'sold' WHERE id <= 10`);
+    await query(`DELETE FROM pets WHERE id IN (11, 12)`);
+    await query(`INSERT INTO pets (name, category_id, status) VALUES ('New', 1, 'pending')`);
+    expect(await inventory()).toEqual({ available: '24989', pending: '1', sold: '10' });
+
+    await revertThrough(Orders1795600000000);
+    const left = await query(
+      `SELECT 1 FROM pg_trigger WHERE tgrelid = 'pets'::regclass AND tgname LIKE 'pets_count_%'
+       UNION ALL SELECT 1 FROM information_schema.tables WHERE table_name IN ('orders', 'pet_status_counts')`,
+    );
+    expect(left).toEqual([]);
+  });
+
+  it('reverts the record, then the canonical emails to the letter-case index', async () => {
+    await revertThrough(PetRecord1795500000000);
+    const petColumns = await query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'pets' ORDER BY ordinal_position`,
+    );
+    expect(petColumns.map((column) => column.column_name)).toEqual([
+      'id',
+      'name',
+      'category_id',
+      'status',
+      'created_at',
+    ]);
+
+    await revertThrough(CanonicalEmails1795400100000);
     const columns = await query(
       `SELECT 1 FROM information_schema.columns WHERE table_name = 'accounts' AND column_name = 'email_canonical'`,
     );

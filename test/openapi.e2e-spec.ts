@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiApp } from './support/api-app';
 import type { TestHttpApp } from './support/http-app';
+import { createMessagesApp } from './support/messages';
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -11,113 +12,277 @@ const resolve = (doc: Doc, node: Doc): Doc =>
     ? node.$ref
         .split('/')
         .slice(1)
-        .reduce((at: Doc, part: string) => at[part], doc)
+        .reduce((at: Doc, part: string) => at[part.replace(/~1/g, '/')], doc)
     : node;
 
-describe('the OpenAPI document (served at /docs/openapi.json, committed as openapi.json)', () => {
-  let app: TestHttpApp;
-  let doc: Doc;
+const committed = (file: string): Doc => JSON.parse(readFileSync(join(__dirname, '..', file), 'utf8'));
+
+/** Every operation of a document with its method and path. */
+function operations(doc: Doc): Array<[string, Doc]> {
+  return Object.entries<Doc>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<Doc>(item).map(([method, operation]): [string, Doc] => [`${method} ${path}`, operation]),
+  );
+}
+
+describe('the OpenAPI documents: one per base address', () => {
+  let api: TestHttpApp;
+  let messages: TestHttpApp;
+  let apiDoc: Doc;
+  let messagesDoc: Doc;
 
   beforeAll(async () => {
-    app = await createApiApp();
-    doc = (await app.http.get('/docs/openapi.json').expect(200)).body;
+    [api, messages] = await Promise.all([createApiApp(), createMessagesApp()]);
+    apiDoc = (await api.http.get('/docs/openapi.json').expect(200)).body;
+    messagesDoc = (await messages.http.get('/docs/openapi.json').expect(200)).body;
   });
-  afterAll(() => app.close());
-
-  it('carries version 1.0.0, production and staging servers, and bearer security', () => {
-    expect(doc.info.version).toBe('1.0.0');
-    expect(doc.servers.map((server: Doc) => server.description)).toEqual(['Production', 'Staging']);
-    for (const server of doc.servers) expect(server.url).toMatch(/\/v1$/);
-    expect(Object.values(doc.components.securitySchemes)).toContainEqual(
-      // The keys are opaque, not the JWT that Swagger's default announces.
-      expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'API key' }),
-    );
+  afterAll(async () => {
+    await api.close();
+    await messages.close();
   });
 
-  it('names the spec’s operations, with getPet deprecated', () => {
-    expect(doc.paths['/pets'].get.operationId).toBe('listPets');
-    expect(doc.paths['/pets'].post.operationId).toBe('createPet');
-    expect(doc.paths['/pets/{petId}'].get.operationId).toBe('getPet');
-    expect(doc.paths['/pets/{petId}'].get.deprecated).toBe(true);
-    expect(doc.paths['/pets'].get.deprecated).toBeFalsy();
+  it('are the committed openapi.json and openapi.messages.json (regenerate with `npm run openapi`)', () => {
+    expect(apiDoc).toEqual(committed('openapi.json'));
+    expect(messagesDoc).toEqual(committed('openapi.messages.json'));
+  });
+
+  it('give each app its own distinct production and staging servers', () => {
+    for (const doc of [apiDoc, messagesDoc]) {
+      expect(doc.info.version).toBe('1.0.0');
+      expect(doc.servers.map((server: Doc) => server.description)).toEqual(['Production', 'Staging']);
+      expect(new Set(doc.servers.map((server: Doc) => server.url)).size).toBe(2);
+    }
+    for (const server of apiDoc.servers) expect(server.url).toMatch(/\/v1$/);
+    expect(messagesDoc.servers[0].url).toBe('http://localhost:3001');
+  });
+
+  it('keep each app’s operations and tags in its own document', () => {
+    expect(apiDoc.tags.map((tag: Doc) => tag.name)).toEqual([
+      'pets',
+      'store',
+      'accounts',
+      'keys',
+      'events',
+      'webhooks',
+    ]);
+    expect(Object.keys(apiDoc.paths).filter((path) => path.startsWith('/messages'))).toEqual([]);
+    expect(messagesDoc.tags.map((tag: Doc) => tag.name)).toEqual(['messages']);
+    expect(Object.keys(messagesDoc.paths)).toEqual(['/messages', '/messages/{id}']);
+    for (const doc of [apiDoc, messagesDoc]) {
+      const used = new Set(operations(doc).flatMap(([, operation]) => operation.tags));
+      expect([...used].sort()).toEqual(doc.tags.map((tag: Doc) => tag.name).sort());
+    }
+  });
+
+  it('name the spec’s operations, with getPet deprecated and sendMessage carrying its own servers entry', () => {
+    expect(apiDoc.paths['/pets'].get.operationId).toBe('listPets');
+    expect(apiDoc.paths['/pets'].post.operationId).toBe('createPet');
+    expect(apiDoc.paths['/pets/{petId}'].get).toMatchObject({ operationId: 'getPet', deprecated: true });
+    const sendMessage = messagesDoc.paths['/messages'].post;
+    expect(sendMessage.operationId).toBe('sendMessage');
+    expect(sendMessage.servers).toEqual(messagesDoc.servers);
+    const body = resolve(messagesDoc, sendMessage.requestBody.content['application/json'].schema);
+    expect(body.required).toEqual(['message']);
+  });
+
+  it('describes every operation and every parameter', () => {
+    for (const [name, operation] of [...operations(apiDoc), ...operations(messagesDoc)]) {
+      expect(`${name}: ${operation.summary} / ${operation.description}`).not.toContain('undefined');
+      for (const param of operation.parameters ?? [])
+        expect(`${name} ${param.name}: ${param.description}`).not.toContain('undefined');
+    }
   });
 
   it('documents listPets’ parameters with their bounds, default and the PetStatus enum', () => {
-    const params = Object.fromEntries(doc.paths['/pets'].get.parameters.map((p: Doc) => [p.name, p]));
+    const params = Object.fromEntries(apiDoc.paths['/pets'].get.parameters.map((p: Doc) => [p.name, p]));
     expect(params.limit).toMatchObject({
       in: 'query',
       required: false,
-      schema: { minimum: 1, maximum: 100, default: 20 },
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
     });
-    expect(resolve(doc, params.status.schema).enum).toEqual(['available', 'pending', 'sold']);
+    // One PetStatus, or several separated by commas.
+    expect(params.status).toMatchObject({ in: 'query', style: 'form', explode: false, schema: { type: 'array' } });
+    expect(resolve(apiDoc, params.status.schema.items).enum).toEqual(['available', 'pending', 'sold']);
+    for (const param of Object.values<Doc>(params)) expect(param.description).toBeTruthy();
     expect(params.cursor).toMatchObject({ in: 'query', required: false });
   });
 
   it('documents NewPet with its required fields and the status default', () => {
-    const newPet = resolve(doc, doc.paths['/pets'].post.requestBody.content['application/json'].schema);
-    expect(newPet.required).toEqual(expect.arrayContaining(['name', 'categoryId']));
-    expect(newPet.required).not.toContain('status');
+    const newPet = resolve(apiDoc, apiDoc.paths['/pets'].post.requestBody.content['application/json'].schema);
+    expect(newPet.required).toEqual(['name', 'categoryId']);
     expect(newPet.properties.categoryId).toMatchObject({ type: 'integer', format: 'int64' });
-    expect(newPet.properties.status).toMatchObject({
-      default: 'available',
-      allOf: [{ $ref: '#/components/schemas/PetStatus' }],
-    });
-    expect(doc.components.schemas.PetStatus.enum).toEqual(['available', 'pending', 'sold']);
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Pet', 'NewPet', 'Error']));
+    expect(newPet.properties.status).toMatchObject({ default: 'available' });
   });
 
-  it('documents the Error body on every operation and the rate-limit headers on every response', () => {
-    for (const [path, operations] of Object.entries<Doc>(doc.paths)) {
-      for (const [method, operation] of Object.entries<Doc>(operations)) {
-        const statuses = Object.keys(operation.responses);
-        expect(statuses).toEqual(expect.arrayContaining(['429', '500']));
-        const error = resolve(doc, operation.responses['429'].content['application/json'].schema);
-        expect(error.required).toEqual(expect.arrayContaining(['code', 'message', 'status']));
-        for (const response of Object.values<Doc>(operation.responses)) {
-          expect(`${method} ${path} ${Object.keys(response.headers ?? {})}`).toContain('X-RateLimit-Remaining');
+  it('types whole numbers as integers', () => {
+    expect(apiDoc.components.schemas.Error.properties.status.type).toBe('integer');
+    const limits = apiDoc.components.schemas.RateLimits.properties;
+    expect([limits.perMinute.type, limits.perDay.type]).toEqual(['integer', 'integer']);
+    // Only what is fractional stays a number.
+    const numbers: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (!node || typeof node !== 'object') return;
+      if ((node as Doc).type === 'number') numbers.push(path);
+      for (const [key, value] of Object.entries(node)) walk(value, `${path}/${key}`);
+    };
+    walk(apiDoc, '');
+    walk(messagesDoc, '');
+    expect(numbers.sort()).toEqual([
+      '/components/schemas/Pet/properties/distanceKm',
+      '/components/schemas/PetLocation/properties/latitude',
+      '/components/schemas/PetLocation/properties/longitude',
+      `/paths//pets/get/parameters/${apiDoc.paths['/pets'].get.parameters.findIndex((p: Doc) => p.name === 'radiusKm')}/schema`,
+    ]);
+  });
+
+  it('marks sign-up as the one operation without a key, and lets POST /v1/keys go without a body', () => {
+    const unsecured = operations(apiDoc).filter(([, operation]) => operation.security?.length === 0);
+    expect(unsecured.map(([name]) => name)).toEqual(['post /accounts']);
+    for (const [, operation] of [...operations(apiDoc), ...operations(messagesDoc)].filter(
+      ([name]) => name !== 'post /accounts',
+    ))
+      expect(operation.security).toEqual([{ bearer: [] }]);
+    expect(apiDoc.paths['/keys'].post.requestBody.required).toBe(false);
+  });
+
+  it('lists, per error status, exactly the codes it can carry, with one example each', () => {
+    for (const doc of [apiDoc, messagesDoc]) {
+      for (const [name, operation] of operations(doc)) {
+        for (const [status, response] of Object.entries<Doc>(operation.responses)) {
+          expect(`${name} ${status}: ${response.description}`).toMatch(/: \S/);
+          if (Number(status) < 400) continue;
+          const content = response.content['application/json'];
+          const codes: string[] = content.schema.allOf[1].properties.code.enum;
+          expect(Object.keys(content.examples)).toEqual(codes);
+          for (const code of codes) {
+            expect(content.examples[code].value).toMatchObject({ code, status: Number(status) });
+            expect(response.description).toContain(`\`${code}\``);
+          }
         }
       }
     }
-  });
-
-  it('documents getPet’s 404 and the path parameter as int64', () => {
-    const getPet = doc.paths['/pets/{petId}'].get;
-    expect(Object.keys(getPet.responses)).toEqual(expect.arrayContaining(['200', '401', '404']));
-    expect(getPet.parameters[0]).toMatchObject({
-      name: 'petId',
-      in: 'path',
-      required: true,
-      schema: { format: 'int64' },
-    });
-  });
-
-  it('serves Swagger UI at /docs', async () => {
-    const page = await app.http.get('/docs').expect(200);
-    expect(page.text).toContain('swagger-ui');
-  });
-
-  it('is the committed openapi.json (regenerate with `npm run openapi`)', () => {
-    const committed = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8'));
-    expect(doc).toEqual(committed);
-  });
-
-  it('covers the message-sending operation with its own servers entry and the Message schema', () => {
-    const sendMessage = doc.paths['/messages'].post;
-    expect(sendMessage.operationId).toBe('sendMessage');
-    expect(sendMessage.servers).toEqual([expect.objectContaining({ url: 'http://localhost:3001' })]);
-    expect(Object.keys(sendMessage.responses)).toEqual(expect.arrayContaining(['202', '400', '401']));
-    const body = resolve(doc, sendMessage.requestBody.content['application/json'].schema);
-    expect(body.required).toEqual(['message']);
-    const message = resolve(doc, sendMessage.responses['202'].content['application/json'].schema);
-    expect(Object.keys(message.properties)).toEqual(expect.arrayContaining(['id', 'message', 'status', 'createdAt']));
-  });
-
-  it('documents Idempotency-Key on the creating operations', () => {
-    for (const operation of [doc.paths['/pets'].post, doc.paths['/keys'].post, doc.paths['/messages'].post]) {
-      expect(operation.parameters).toContainEqual(
-        expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
-      );
-      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['409', '422']));
+    const codesOf = (operation: Doc, status: number) =>
+      operation.responses[status].content['application/json'].schema.allOf[1].properties.code.enum;
+    expect(codesOf(apiDoc.paths['/pets'].post, 409)).toEqual(['idempotency_key_in_use']);
+    expect(codesOf(apiDoc.paths['/accounts'].post, 409)).toEqual(['email_taken']);
+    expect(codesOf(apiDoc.paths['/keys'].post, 409).sort()).toEqual(['idempotency_key_in_use', 'key_already_issued']);
+    expect(codesOf(apiDoc.paths['/webhook-endpoints'].post, 409).sort()).toEqual([
+      'idempotency_key_in_use',
+      'too_many_webhook_endpoints',
+      'webhook_endpoint_already_created',
+    ]);
+    expect(codesOf(apiDoc.paths['/pets'].post, 400)).toEqual(
+      expect.arrayContaining(['validation_failed', 'invalid_json', 'unsupported_content_type']),
+    );
+    // A GET or DELETE is never refused for its content type, but a malformed JSON body is refused.
+    for (const operation of [
+      apiDoc.paths['/account'].get,
+      apiDoc.paths['/keys/{keyId}'].delete,
+      messagesDoc.paths['/messages/{id}'].get,
+    ]) {
+      expect(codesOf(operation, 400)).toContain('invalid_json');
+      expect(codesOf(operation, 400)).not.toContain('unsupported_content_type');
     }
+  });
+
+  it('documents every header the service sends, where it sends it', () => {
+    const headersOf = (operation: Doc, status: number) => Object.keys(operation.responses[status].headers ?? {});
+    const standard = [
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'RateLimit-Policy',
+      'RateLimit',
+    ];
+    for (const doc of [apiDoc, messagesDoc]) {
+      for (const [, operation] of operations(doc)) {
+        for (const status of Object.keys(operation.responses).filter((status) => status !== '431'))
+          expect(headersOf(operation, Number(status))).toEqual(expect.arrayContaining(standard));
+        // Answered by the HTTP server itself, before any of the application's headers.
+        expect(headersOf(operation, 431)).toEqual([]);
+        if (operation.security.length > 0) expect(headersOf(operation, 401)).toContain('WWW-Authenticate');
+        expect(headersOf(operation, 429)).toContain('Retry-After');
+        expect(headersOf(operation, 503)).toContain('Retry-After');
+      }
+    }
+    const createPet = apiDoc.paths['/pets'].post;
+    expect(headersOf(createPet, 409)).toContain('Retry-After');
+    expect(headersOf(createPet, 201)).toEqual(expect.arrayContaining(['Location', 'Idempotent-Replayed']));
+    expect(headersOf(messagesDoc.paths['/messages'].post, 202)).toEqual(
+      expect.arrayContaining(['Location', 'Idempotent-Replayed']),
+    );
+    // The secret of a key or of a webhook endpoint is never replayed.
+    expect(headersOf(apiDoc.paths['/keys'].post, 201)).not.toContain('Idempotent-Replayed');
+    const createWebhookEndpoint = headersOf(apiDoc.paths['/webhook-endpoints'].post, 201);
+    expect(createWebhookEndpoint).toContain('Location');
+    expect(createWebhookEndpoint).not.toContain('Idempotent-Replayed');
+    for (const path of ['/events', '/webhook-endpoints/{endpointId}/deliveries'])
+      expect(headersOf(apiDoc.paths[path].get, 200)).toContain('Link');
+    expect(headersOf(apiDoc.paths['/pets'].get, 200)).toContain('Link');
+    const getPet = apiDoc.paths['/pets/{petId}'].get;
+    for (const status of ['200', '304', '400', '401', '404', '410'])
+      expect(headersOf(getPet, Number(status))).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link']));
+    const pet = apiDoc.paths['/pets/{petId}'];
+    for (const [operation, status] of [
+      [createPet, 201],
+      [getPet, 200],
+      [getPet, 304],
+      [pet.patch, 200],
+    ])
+      expect(headersOf(operation, status)).toContain('ETag');
+    expect(headersOf(apiDoc.paths['/store/orders'].post, 201)).toEqual(
+      expect.arrayContaining(['Location', 'Idempotent-Replayed']),
+    );
+    expect(headersOf(apiDoc.paths['/store/orders'].get, 200)).toContain('Link');
+    for (const name of Object.keys(apiDoc.components.headers))
+      expect(apiDoc.components.headers[name].description).toBeTruthy();
+  });
+
+  it('documents the record’s conditional requests and the store’s refusals by code', () => {
+    const codesOf = (operation: Doc, status: number) =>
+      operation.responses[status].content['application/json'].schema.allOf[1].properties.code.enum;
+    const headerParams = (operation: Doc) =>
+      operation.parameters.filter((p: Doc) => p.in === 'header').map((p: Doc) => p.name);
+    const pet = apiDoc.paths['/pets/{petId}'];
+    expect(headerParams(pet.get)).toEqual(['If-None-Match']);
+    expect(headerParams(pet.patch)).toEqual(['If-Match']);
+    expect(headerParams(pet.delete)).toEqual(['If-Match']);
+    expect(pet.get.responses['304'].content).toBeUndefined();
+    expect(Object.keys(pet.patch.requestBody.content)).toEqual(['application/json', 'application/merge-patch+json']);
+    for (const operation of [pet.patch, pet.delete]) {
+      expect(codesOf(operation, 403)).toEqual(['forbidden']);
+      expect(codesOf(operation, 409)).toEqual(['pet_has_open_order']);
+      expect(codesOf(operation, 412)).toEqual(['precondition_failed']);
+    }
+    const store = (path: string) => apiDoc.paths[`/store/orders${path}`].post;
+    expect(codesOf(store(''), 403)).toEqual(['forbidden']);
+    expect(codesOf(store(''), 409).sort()).toEqual([
+      'idempotency_key_in_use',
+      'pet_not_available',
+      'too_many_open_orders',
+    ]);
+    for (const transition of ['approve', 'deliver', 'cancel', 'return']) {
+      const operation = store(`/{orderId}/${transition}`);
+      expect(codesOf(operation, 409).sort()).toEqual(['idempotency_key_in_use', 'invalid_order_state']);
+      expect(codesOf(operation, 404)).toEqual(['not_found']);
+      // Either party may cancel; the rest are the lister's alone.
+      if (transition === 'cancel') expect(operation.responses['403']).toBeUndefined();
+      else
+        expect(operation.responses['403'].content['application/json'].examples.forbidden.value.message).toContain(
+          transition,
+        );
+    }
+    // A nullable enum of a change keeps its type beside the reference, so that `null` is allowed.
+    expect(apiDoc.components.schemas.PetChange.properties.sex).toMatchObject({ type: 'string', nullable: true });
+  });
+
+  it('serves Swagger UI on both apps, remembering the key across reloads; the api’s offers the messages document', async () => {
+    for (const app of [api, messages]) {
+      expect((await app.http.get('/docs').expect(200)).text).toContain('swagger-ui');
+      const init = (await app.http.get('/docs/swagger-ui-init.js').expect(200)).text;
+      expect(init).toContain('"persistAuthorization": true');
+    }
+    const init = (await api.http.get('/docs/swagger-ui-init.js').expect(200)).text;
+    expect(init).toContain('http://localhost:3001/docs/openapi.json');
   });
 });

@@ -1,5 +1,5 @@
-import { validateEnvironment } from '@app/core';
-import { dataSourceOptions, Sql } from '@app/database';
+import { loadSettings } from '@app/core';
+import { DatabaseSettings, dataSourceOptions, Sql } from '@app/database';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { withDatabase } from './support/database';
@@ -7,7 +7,7 @@ import { TEST_DATABASE_URL } from './support/test-env';
 
 describe('Sql on PostgreSQL', () => {
   // The apps' pool settings, on one connection, so each call runs where the first prepared its statement.
-  const { extra } = dataSourceOptions(validateEnvironment({ DATABASE_URL: TEST_DATABASE_URL }));
+  const { extra } = dataSourceOptions(loadSettings(DatabaseSettings, { DATABASE_URL: TEST_DATABASE_URL }));
   const pool = new Pool({ ...extra, connectionString: TEST_DATABASE_URL, max: 1 });
   const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
 

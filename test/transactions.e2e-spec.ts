@@ -1,12 +1,12 @@
-import { validateEnvironment } from '@app/core';
-import { Batcher, dataSourceOptions, Sql } from '@app/database';
+import { loadSettings } from '@app/core';
+import { Batcher, DatabaseSettings, dataSourceOptions, Sql } from '@app/database';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { withDatabase } from './support/database';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 describe('Sql.transaction on PostgreSQL', () => {
-  const { extra } = dataSourceOptions(validateEnvironment({ DATABASE_URL: TEST_DATABASE_URL }));
+  const { extra } = dataSourceOptions(loadSettings(DatabaseSettings, { DATABASE_URL: TEST_DATABASE_URL }));
   const pool = new Pool({ ...extra, connectionString: TEST_DATABASE_URL, max: 3 });
   const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
   const insert = (name: string) => sql.query('INSERT INTO transaction_spec_rows (name) VALUES ($1)', [name]);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client, escapeIdentifier } from 'pg';
 import { Redis } from 'ioredis';
 import { BUILD_ROOT, spawnNode } from './processes';
+import { SEED_PETS } from './seeded-pets';
 
 /** Where a bench or soak keeps its state: a database and a Redis db of its own. */
 export interface Stores {
@@ -97,17 +98,11 @@ export async function createAccount(
   return created;
 }
 
-/** Seeds `count` pets in one statement, as `seededPet` describes them; on an empty table their ids are 1..count. */
+/** Seeds `count` pets in one statement (SEED_PETS), as `seededPet` describes them; on an empty table their ids are 1..count. */
 export async function seedPets(stores: Stores, count: number): Promise<void> {
   await withClient(stores, async (client) => {
     await client.query('SET synchronous_commit = off');
-    await client.query(
-      `INSERT INTO pets (name, category_id, status)
-       SELECT 'Pet ' || i, 1 + i % 7,
-              CASE WHEN i % 10 < 7 THEN 'available' WHEN i % 10 < 9 THEN 'pending' ELSE 'sold' END
-         FROM generate_series(1, $1::int) AS i`,
-      [count],
-    );
+    await client.query(SEED_PETS, [count]);
     // A table fresh from one bulk insert has no statistics or visibility map yet; a live one would.
     await client.query('VACUUM ANALYZE pets');
   });
@@ -139,5 +134,42 @@ export async function seedAccounts(stores: Stores, count: number): Promise<strin
     );
     await client.query('VACUUM ANALYZE accounts, api_keys');
     return rows.map((row) => seededSecret(Number(row.id)));
+  });
+}
+
+/**
+ * Gives `count` available seeded pets (which have no lister) to the account as their lister, for the
+ * store's scenarios: orders can only be placed for a listed pet. Returns their ids.
+ */
+export async function listSeededPets(stores: Stores, listerAccountId: number, count: number): Promise<number[]> {
+  return withClient(stores, async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `UPDATE pets SET lister_account_id = $1
+        WHERE id IN (SELECT id FROM pets WHERE status = 'available' AND lister_account_id IS NULL ORDER BY id LIMIT $2)
+       RETURNING id`,
+      [listerAccountId, count],
+    );
+    return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+  });
+}
+
+/** The ids of the pets an account lists, in order. */
+export async function listedPetIds(stores: Stores, listerAccountId: number): Promise<number[]> {
+  return withClient(stores, async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      'SELECT id FROM pets WHERE lister_account_id = $1 ORDER BY id',
+      [listerAccountId],
+    );
+    return rows.map((row) => Number(row.id));
+  });
+}
+
+/** Forgets every order and makes its pet available again: each run of a store scenario finds its pets unordered. */
+export async function resetOrders(stores: Stores): Promise<void> {
+  await withClient(stores, async (client) => {
+    await client.query(
+      `UPDATE pets SET status = 'available', open_order_id = NULL FROM orders WHERE pets.id = orders.pet_id`,
+    );
+    await client.query('TRUNCATE orders');
   });
 }

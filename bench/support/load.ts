@@ -3,7 +3,8 @@ import { text } from 'node:stream/consumers';
 import { BUILD_ROOT, ProcessUsage, ServerProcess, spawnNode, watchProcesses } from './processes';
 
 export interface LoadRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
+  /** `{previousId}` stands for the `id` of the previous answer on the same connection (an order just placed). */
   path: string;
   headers?: Record<string, string>;
   body?: string;
@@ -66,6 +67,8 @@ export function medianBy<T>(items: T[], value: (item: T) => number): T {
 export interface Measured {
   spec: Omit<LoadSpec, 'durationSec'>;
   server: ServerProcess;
+  /** Restores what a run used up (the pets its orders held), before each run and unmeasured. */
+  prepare?: () => Promise<void>;
 }
 
 /** Two measurements' usage as one: peak RSS the larger, CPU times summed. */
@@ -87,14 +90,18 @@ export async function measureInTurns(
   loads: Measured[],
   timing: { warmUpSec: number; runSec: number; runs: number },
 ): Promise<ScenarioRuns[]> {
-  for (const { spec } of loads) await runLoad({ ...spec, durationSec: timing.warmUpSec });
+  for (const { spec, prepare } of loads) {
+    await prepare?.();
+    await runLoad({ ...spec, durationSec: timing.warmUpSec });
+  }
   const measured = loads.map(() => ({
     runs: [] as LoadResult[],
     usage: { peakRssMiB: {}, cpuSec: {}, storesCpuSec: 0 } as ProcessUsage,
   }));
   for (let turn = 0; turn < timing.runs; turn++) {
-    for (const [index, { spec, server }] of loads.entries()) {
+    for (const [index, { spec, server, prepare }] of loads.entries()) {
       const loadMeasured = measured[index]!;
+      await prepare?.();
       const watch = watchProcesses([server]);
       loadMeasured.runs.push(await runLoad({ ...spec, durationSec: timing.runSec }));
       loadMeasured.usage = addUsage(loadMeasured.usage, watch.stop());

@@ -28,6 +28,18 @@ export interface ScenarioResult {
   errors: number;
 }
 
+/** How a run was made: its timing and how much it seeded. */
+export interface BenchSettings {
+  quick: boolean;
+  warmUpSec: number;
+  runSec: number;
+  runs: number;
+  seedPets: number;
+  seedAccounts: number;
+  deliveryMessages: number;
+  deliveryRuns: number;
+}
+
 export interface TargetResult {
   target: string;
   value: string;
@@ -38,7 +50,7 @@ export interface BenchResults {
   date: string;
   command: string;
   machine: Record<string, string>;
-  settings: Record<string, number | boolean>;
+  settings: BenchSettings;
   durationSec: number;
   reference: ScenarioResult;
   scenarios: ScenarioResult[];
@@ -100,7 +112,7 @@ export function markdown(results: BenchResults): string {
       ],
       http,
     ),
-    `### Message delivery (accept → sent, ${fixed(Number(results.settings.deliveryMessages))} messages, ` +
+    `### Message delivery (accept → sent, ${fixed(results.settings.deliveryMessages)} messages, ` +
       `${results.settings.deliveryRuns} run(s) of each, in turns)`,
     table(
       ['Variant', 'messages/s', '× bare worker', 'runs', 'peak RSS MiB'],

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { validateEnvironment } from '@app/core';
-import { prepareDatabase } from '@app/database';
+import { loadSettings } from '@app/core';
+import { DatabaseSettings, prepareDatabase } from '@app/database';
 import { Client, escapeIdentifier, escapeLiteral } from 'pg';
 import { waitFor } from './processes';
 import { TEST_DATABASE_URL } from './test-env';
@@ -66,7 +66,7 @@ export async function suiteDatabase(suite: string): Promise<SuiteDatabase> {
       await admin.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(name)} WITH (FORCE)`);
     }, maintenanceUrl());
   await drop();
-  await prepareDatabase(validateEnvironment({ DATABASE_URL: url.toString() }));
+  await prepareDatabase(loadSettings(DatabaseSettings, { DATABASE_URL: url.toString() }));
   const firstId = randomInt(1e9, 2 ** 47);
   await withDatabase(async (client) => {
     for (const table of ['accounts', 'api_keys']) {

@@ -1,8 +1,8 @@
 import './library-aliases';
 import { Client, escapeIdentifier } from 'pg';
 import { Redis } from 'ioredis';
-import { validateEnvironment } from '../../libs/core/src';
-import { prepareDatabase } from '../../libs/database/src';
+import { loadSettings } from '../../libs/core/src';
+import { DatabaseSettings, prepareDatabase } from '../../libs/database/src';
 import { assertFreshBuild } from './fresh-build';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env';
 
@@ -21,7 +21,7 @@ export default async function globalSetup(): Promise<void> {
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(name)} WITH (FORCE)`);
   await admin.end();
-  await prepareDatabase(validateEnvironment({ DATABASE_URL: TEST_DATABASE_URL }));
+  await prepareDatabase(loadSettings(DatabaseSettings, { DATABASE_URL: TEST_DATABASE_URL }));
 
   const redis = new Redis(TEST_REDIS_URL);
   await redis.flushdb();

@@ -1,4 +1,4 @@
-import { Environment, validateEnvironment } from '@app/core';
+import { ENVIRONMENT_VARIABLES } from '@app/core';
 import { HttpAppOptions, configureHttpApp } from '@app/http';
 import type { Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -25,16 +25,16 @@ export async function createTestHttpApp(
   options: HttpAppOptions,
   overrides: TestAppOverrides = {},
 ): Promise<TestHttpApp> {
-  const env = validateEnvironment({ ...process.env, ...overrides.env });
+  // Every context reads its settings from these variables.
   let builder = Test.createTestingModule({ imports: [module] })
-    .overrideProvider(Environment)
-    .useValue(env);
+    .overrideProvider(ENVIRONMENT_VARIABLES)
+    .useValue({ ...process.env, ...overrides.env });
   for (const provider of overrides.providers ?? []) {
     builder = builder.overrideProvider(provider.provide).useValue(provider.useValue);
   }
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
-  await configureHttpApp(app, env, options);
+  await configureHttpApp(app, options);
   const server = app.getHttpServer();
   return { app, http: request(server), close: () => app.close() };
 }

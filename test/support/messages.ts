@@ -16,6 +16,26 @@ export function createMessagesApp(overrides: TestAppOverrides = {}): Promise<Tes
   return createTestHttpApp(MessagesModule, MESSAGES_APP_OPTIONS, overrides);
 }
 
+export const MESSAGE_ID = /^msg_[0-9A-Za-z]{24}$/;
+export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The messages app and an account of its own for a suite, started before its tests and closed after
+ * them; `overrides` runs in the suite's `beforeAll`.
+ */
+export function useMessagesApp(overrides: () => Promise<TestAppOverrides> | TestAppOverrides = () => ({})): {
+  app: TestHttpApp;
+  account: TestAccount;
+} {
+  const suite = {} as { app: TestHttpApp; account: TestAccount };
+  beforeAll(async () => {
+    suite.app = await createMessagesApp(await overrides());
+    suite.account = await createAccount(suite.app);
+  });
+  afterAll(() => suite.app?.close());
+  return suite;
+}
+
 /** An account and its key, made through the app's own AccountsService (sign-up lives in the api app). */
 export async function createAccount(app: TestHttpApp): Promise<TestAccount> {
   const email = uniqueEmail('messages');

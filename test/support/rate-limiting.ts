@@ -3,6 +3,12 @@ import { Redis } from 'ioredis';
 import { waitFor } from './processes';
 import { TEST_REDIS_URL } from './test-env';
 
+/** The Error bodies of a request over a limit, and of a banned key's. */
+export const rateLimited = { code: 'rate_limited', message: expect.any(String), status: 429 };
+export const banned = { code: 'api_key_banned', message: expect.any(String), status: 429 };
+
+export const retryAfterOf = (headers: Record<string, string>) => Number(headers['retry-after']);
+
 /** A client address of its own per test, sent as X-Forwarded-For to an app that trusts the proxy. */
 export function randomIp(): string {
   return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;

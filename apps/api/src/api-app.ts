@@ -1,11 +1,15 @@
 import { HttpAppOptions, serveOpenApi } from '@app/http';
 import { QUEUE_DASHBOARD_ROUTE } from './queue-dashboard.module';
-import { serviceDocument } from './service-document';
+import { apiDocument } from './service-document';
 
 /** How the api app is served, shared by `main.ts`, the OpenAPI export and the e2e tests. */
 export const API_APP_OPTIONS: HttpAppOptions = {
   name: 'api',
   globalPrefix: 'v1',
   unprefixedRoutes: [`${QUEUE_DASHBOARD_ROUTE.slice(1)}{/*path}`],
-  documentation: async (app, env) => serveOpenApi(app, await serviceDocument(app, env)),
+  // The UI also offers the messages app's document, which that app serves to this origin (CORS).
+  documentation: (app, addresses) =>
+    serveOpenApi(app, apiDocument(app, addresses), [
+      { name: 'Messages', url: `${addresses.PUBLIC_MESSAGES_URL}/docs/openapi.json` },
+    ]),
 };

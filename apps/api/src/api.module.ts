@@ -1,15 +1,17 @@
 import { AccountsHttpModule, ApiKeyGuard } from '@app/accounts';
 import { CoreModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
+import { EventsHttpModule } from '@app/events';
 import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
+import { OrdersHttpModule } from '@app/orders';
 import { PetsHttpModule } from '@app/pets';
 import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { QueueDashboardModule } from './queue-dashboard.module';
 
-/** The catalogue app: pets, categories, accounts and keys under `/v1`, Swagger UI, health, queue dashboard. */
+/** The catalogue app: pets, categories, the store, accounts and keys, events and webhook endpoints under `/v1`, Swagger UI, health, queue dashboard. */
 @Module({
   imports: [
     CoreModule,
@@ -18,6 +20,8 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     HttpCoreModule,
     AccountsHttpModule,
     PetsHttpModule,
+    OrdersHttpModule,
+    EventsHttpModule,
     RateLimitingModule,
     QueueDashboardModule,
   ],

@@ -1,11 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
-import { AppError, Environment } from '@app/core';
+import { AppError, settingsModule } from '@app/core';
 import { MESSAGES_QUEUE, MessagingModule } from '@app/messaging';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { BullBoardModule } from '@bull-board/nestjs';
 import { Module, NotFoundException } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { ApiSettings } from './api.settings';
 
 export const QUEUE_DASHBOARD_ROUTE = '/admin/queues';
 
@@ -48,11 +49,12 @@ export function adminOnly(token: string | undefined) {
   imports: [
     MessagingModule,
     BullBoardModule.forRootAsync({
-      inject: [Environment],
-      useFactory: (env: Environment) => ({
+      imports: [settingsModule(ApiSettings)],
+      inject: [ApiSettings],
+      useFactory: (settings: ApiSettings) => ({
         route: QUEUE_DASHBOARD_ROUTE,
         adapter: ExpressAdapter,
-        middleware: adminOnly(env.ADMIN_TOKEN),
+        middleware: adminOnly(settings.ADMIN_TOKEN),
         boardOptions: { uiConfig: { boardTitle: 'Pet Adoption queues' } },
       }),
     }),

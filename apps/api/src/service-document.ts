@@ -1,41 +1,29 @@
-import { ACCOUNTS_API_TAG, AccountsModule, KEYS_API_TAG } from '@app/accounts';
-import { CoreModule, Environment } from '@app/core';
-import { DatabaseModule } from '@app/database';
-import { createOpenApiDocument } from '@app/http';
-import { IdempotencyModule } from '@app/idempotency';
-import { MESSAGES_API_TAG, MessagesHttpModule, withMessagesServer } from '@app/messaging';
+import { ACCOUNTS_API_TAG, KEYS_API_TAG } from '@app/accounts';
+import { EVENTS_API_TAG, WEBHOOKS_API_TAG } from '@app/events';
+import { createOpenApiDocument, type OpenApiSettings } from '@app/http';
+import { STORE_API_TAG } from '@app/orders';
 import { PETS_API_TAG } from '@app/pets';
-import { INestApplication, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import type { INestApplication } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
-/** The message operations and what they depend on: scanned in preview mode, nothing is instantiated. */
-@Module({ imports: [CoreModule, DatabaseModule, IdempotencyModule, AccountsModule, MessagesHttpModule] })
-class MessagesDocumentModule {}
-
-/** The tags of the operations both apps serve, in the order the document lists them. */
-const SERVICE_API_TAGS = [PETS_API_TAG, ACCOUNTS_API_TAG, KEYS_API_TAG, MESSAGES_API_TAG];
+/** The tags of the api's operations, in the order the document lists them. */
+const API_TAGS = [PETS_API_TAG, STORE_API_TAG, ACCOUNTS_API_TAG, KEYS_API_TAG, EVENTS_API_TAG, WEBHOOKS_API_TAG];
 
 /**
- * The one OpenAPI document of the service: the api's operations under the `/v1` servers, and the
- * message operations with their own `servers` entry. Served at /docs and written to openapi.json.
+ * The api's OpenAPI document: its operations, relative to its `/v1` base addresses. The message
+ * operations have their own base address, so their own document, served by the messages app.
  */
-export async function serviceDocument(api: INestApplication, env: Environment): Promise<OpenAPIObject> {
-  const document = createOpenApiDocument(api, env, SERVICE_API_TAGS);
-  const messagesApp = await NestFactory.create(MessagesDocumentModule, {
-    preview: true,
-    logger: false,
-    abortOnError: false,
+export function apiDocument(api: INestApplication, addresses: OpenApiSettings): OpenAPIObject {
+  return createOpenApiDocument(api, {
+    title: 'Pet Adoption Service',
+    description:
+      'Animals up for adoption, adoption orders, accounts and API keys, the account’s events and the webhook ' +
+      'endpoints they are sent to. Every operation except sign-up takes an API key as a bearer token; every error has the body `{code, message, status}`. The message-sending operation has its ' +
+      `own base address and document: ${addresses.PUBLIC_MESSAGES_URL}/docs.`,
+    servers: [
+      { url: addresses.PUBLIC_BASE_URL_PRODUCTION, description: 'Production' },
+      { url: addresses.PUBLIC_BASE_URL_STAGING, description: 'Staging' },
+    ],
+    tags: API_TAGS,
   });
-  try {
-    const messages = withMessagesServer(createOpenApiDocument(messagesApp, env, [MESSAGES_API_TAG]), env);
-    document.paths = { ...document.paths, ...messages.paths };
-    document.components = {
-      ...document.components,
-      schemas: { ...document.components?.schemas, ...messages.components?.schemas },
-    };
-    return document;
-  } finally {
-    await messagesApp.close();
-  }
 }

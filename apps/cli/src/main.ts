@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { AppError, validateEnvironment } from '@app/core';
-import { prepareDatabase } from '@app/database';
+import { AppError, checkSettings } from '@app/core';
+import { migrateOnStart } from '@app/database';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CliModule } from './cli.module';
@@ -11,8 +11,8 @@ async function main(): Promise<number> {
   const logger = new StderrLogger();
   // Before anything logs: preparing the database would otherwise print its progress on stdout.
   Logger.overrideLogger(logger);
-  const env = validateEnvironment(process.env);
-  if (env.DATABASE_MIGRATE_ON_START) await prepareDatabase(env);
+  await checkSettings([CliModule], process.env);
+  await migrateOnStart(process.env);
   const app = await NestFactory.createApplicationContext(CliModule, { logger });
   try {
     console.log(JSON.stringify(await runCommand(app, process.argv.slice(2)), null, 2));

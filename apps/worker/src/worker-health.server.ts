@@ -1,5 +1,5 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AppError, Environment, NotFoundError, REDIS, ServiceUnavailableError } from '@app/core';
+import { AppError, NotFoundError, REDIS, ServiceUnavailableError } from '@app/core';
 import { Sql } from '@app/database';
 import { MessagesProcessor } from '@app/messaging';
 import {
@@ -12,6 +12,7 @@ import {
 } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { register } from 'prom-client';
+import { WorkerSettings } from './worker.settings';
 
 function answer(response: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
   response.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
@@ -33,7 +34,7 @@ export class WorkerHealthServer implements OnApplicationBootstrap, BeforeApplica
   private draining = false;
 
   constructor(
-    private readonly env: Environment,
+    private readonly settings: WorkerSettings,
     private readonly processor: MessagesProcessor,
     private readonly sql: Sql,
     @Inject(REDIS) private readonly redis: Redis,
@@ -42,7 +43,7 @@ export class WorkerHealthServer implements OnApplicationBootstrap, BeforeApplica
   onApplicationBootstrap(): void {
     // Several workers on one host cannot share the port; a worker without the endpoint still works.
     this.server.on('error', (error) => this.logger.warn(`health endpoint unavailable: ${error.message}`));
-    this.server.listen(this.env.WORKER_METRICS_PORT);
+    this.server.listen(this.settings.WORKER_METRICS_PORT);
   }
 
   beforeApplicationShutdown(): void {

@@ -1,13 +1,27 @@
-import { CoreModule } from '@app/core';
+import { CoreModule, settingsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
+import { EventsWorkerModule } from '@app/events';
 import { IdempotencyModule, IdempotencyKeysPurger } from '@app/idempotency';
 import { MessagingWorkerModule } from '@app/messaging';
+import { OrdersWorkerModule } from '@app/orders';
 import { Module } from '@nestjs/common';
 import { WorkerHealthServer } from './worker-health.server';
+import { WorkerSettings } from './worker.settings';
 
-/** The worker: BullMQ processors, their reconciler and the purge of expired idempotency keys; no HTTP API. */
+/**
+ * The worker: BullMQ processors (message delivery, webhook delivery, hold expiry), their reconcilers and
+ * sweep, the events' dispatcher and retention, and the purge of expired idempotency keys; no HTTP API.
+ */
 @Module({
-  imports: [CoreModule, DatabaseModule, IdempotencyModule, MessagingWorkerModule],
+  imports: [
+    CoreModule,
+    DatabaseModule,
+    IdempotencyModule,
+    MessagingWorkerModule,
+    OrdersWorkerModule,
+    EventsWorkerModule,
+    settingsModule(WorkerSettings),
+  ],
   providers: [WorkerHealthServer, IdempotencyKeysPurger],
 })
 export class WorkerModule {}

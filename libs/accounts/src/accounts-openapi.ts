@@ -1,8 +1,24 @@
-import type { ApiTag, ErrorDescriptions } from '@app/http';
-import { IDEMPOTENCY_ERRORS } from '@app/idempotency';
+import { NOT_FOUND, type ApiTag, type ErrorCode } from '@app/http';
 
 export const ACCOUNTS_API_TAG: ApiTag = { name: 'accounts', description: 'Sign-up and the caller’s account.' };
 export const KEYS_API_TAG: ApiTag = { name: 'keys', description: 'The caller’s API keys.' };
 
-/** Sign-up's 409 (`email_taken`), in the conflict wording it shares with idempotent operations. */
-export const SIGN_UP_ERRORS: ErrorDescriptions = { 409: IDEMPOTENCY_ERRORS[409] };
+export const EMAIL_TAKEN: ErrorCode = {
+  status: 409,
+  code: 'email_taken',
+  description: 'An account with this email address (compared in its canonical form) already exists.',
+  example: 'An account with this email address already exists.',
+};
+
+export const KEY_ALREADY_ISSUED: ErrorCode = {
+  status: 409,
+  code: 'key_already_issued',
+  description:
+    'A retry with the `Idempotency-Key` of a key already issued; `message` names that key, whose secret is ' +
+    'not shown again.',
+  example:
+    'This Idempotency-Key already issued key 12, whose secret was shown only in that response. Find key 12 in ' +
+    'GET /v1/keys (revoke it if its secret was lost) and use a new Idempotency-Key to issue another.',
+};
+
+export const KEY_NOT_FOUND: ErrorCode = { ...NOT_FOUND, example: 'No API key 12 on this account.' };

@@ -1,12 +1,12 @@
 import { CurrentPrincipal, Principal } from '@app/core';
-import { ApiErrors, Public, RATE_LIMIT_HEADERS, SignUpRateLimit } from '@app/http';
+import { ApiErrors, Public, SignUpRateLimit } from '@app/http';
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AccountsService } from './accounts.service';
 import { AccountDto } from './dto/account.dto';
 import { ApiKeyWithSecretDto } from './dto/api-key.dto';
 import { SignUpDto, SignUpResponseDto } from './dto/sign-up.dto';
-import { ACCOUNTS_API_TAG, SIGN_UP_ERRORS } from './accounts-openapi';
+import { ACCOUNTS_API_TAG, EMAIL_TAKEN } from './accounts-openapi';
 
 @ApiTags(ACCOUNTS_API_TAG.name)
 @Controller()
@@ -22,8 +22,8 @@ export class AccountsController {
     summary: 'Sign up',
     description: 'Creates an account on the free plan and returns its first API key. The key is shown only here.',
   })
-  @ApiResponse({ status: 201, type: SignUpResponseDto, headers: RATE_LIMIT_HEADERS })
-  @ApiErrors(400, SIGN_UP_ERRORS)
+  @ApiResponse({ status: 201, description: 'The new account and its first key.', type: SignUpResponseDto })
+  @ApiErrors(400, EMAIL_TAKEN)
   async signUp(@Body() body: SignUpDto): Promise<SignUpResponseDto> {
     const { account, apiKey } = await this.accounts.signUp(body.email);
     return { account: AccountDto.from(account), apiKey: ApiKeyWithSecretDto.withSecret(apiKey.key, apiKey.secret) };
@@ -36,7 +36,7 @@ export class AccountsController {
     summary: 'The caller’s account',
     description: 'The account the key belongs to, with its plan and the rate limits that follow from it.',
   })
-  @ApiResponse({ status: 200, type: AccountDto, headers: RATE_LIMIT_HEADERS })
+  @ApiResponse({ status: 200, description: 'The caller’s account.', type: AccountDto })
   @ApiErrors(401)
   async get(@CurrentPrincipal() principal: Principal): Promise<AccountDto> {
     return AccountDto.from(await this.accounts.get(principal.accountId));

@@ -1,19 +1,19 @@
 import type { DataSourceOptions } from 'typeorm';
-import type { Environment } from '@app/core';
+import type { DatabaseSettings } from './database.settings';
 import { MIGRATIONS } from './migrations';
 import { STATEMENT_TIMEOUT_MS, WatchedClient } from './watched-client';
 
 /** One definition of the connection, shared by the apps, the TypeORM CLI and the operator CLI. */
-export function dataSourceOptions(env: Environment): DataSourceOptions {
+export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
   return {
     type: 'postgres',
-    url: env.DATABASE_URL,
+    url: settings.DATABASE_URL,
     synchronize: false,
     migrationsRun: false,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     extra: {
-      max: env.DATABASE_POOL_SIZE,
+      max: settings.DATABASE_POOL_SIZE,
       // Fail fast when PostgreSQL is unreachable so requests answer 503 instead of hanging.
       connectionTimeoutMillis: 3000,
       // Statements PostgreSQL takes too long over, it cancels itself (statement_timeout below); a
@@ -35,6 +35,6 @@ export function dataSourceOptions(env: Environment): DataSourceOptions {
  * For migrations, at start-up and from the TypeORM CLI alike: one connection, and none of the request
  * path's limits, since a migration may rightly run long (an index over a large table).
  */
-export function migrationDataSourceOptions(env: Environment): DataSourceOptions {
-  return { ...dataSourceOptions(env), extra: { max: 1 } };
+export function migrationDataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
+  return { ...dataSourceOptions(settings), extra: { max: 1 } };
 }

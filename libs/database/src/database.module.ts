@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Environment } from '@app/core';
+import { settingsModule } from '@app/core';
+import { DatabaseSettings } from './database.settings';
 import { dataSourceOptions } from './data-source-options';
 import { Sql } from './sql';
 
@@ -12,9 +13,10 @@ import { Sql } from './sql';
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [Environment],
-      useFactory: (env: Environment) => ({
-        ...dataSourceOptions(env),
+      imports: [settingsModule(DatabaseSettings)],
+      inject: [DatabaseSettings],
+      useFactory: (settings: DatabaseSettings) => ({
+        ...dataSourceOptions(settings),
         retryAttempts: 3,
         retryDelay: 1000,
       }),

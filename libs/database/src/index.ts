@@ -6,3 +6,4 @@ export * from './sql';
 export * from './advisory-locks';
 export * from './batcher';
 export * from './database.module';
+export * from './database.settings';

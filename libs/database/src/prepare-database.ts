@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { Client, escapeIdentifier } from 'pg';
 import { DataSource } from 'typeorm';
-import type { Environment } from '@app/core';
+import { EnvironmentVariables, loadSettings } from '@app/core';
+import { DatabaseSettings } from './database.settings';
 import { ADVISORY_LOCKS } from './advisory-locks';
 import { migrationDataSourceOptions } from './data-source-options';
 
@@ -25,16 +26,35 @@ async function createDatabaseIfMissing(databaseUrl: string, logger: Logger): Pro
   }
 }
 
-/** Creates the database when missing and applies pending migrations, one process at a time. */
-export async function prepareDatabase(env: Environment): Promise<void> {
-  const logger = new Logger('Database');
-  await createDatabaseIfMissing(env.DATABASE_URL, logger);
+/** How often a process that waits for another's migrations asks for the lock again. */
+const LOCK_POLL_MS = 200;
 
-  const lock = new Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5000 });
+/**
+ * Takes the migrations' lock by asking again and again rather than waiting inside one statement: a
+ * statement waiting for the lock would hold a snapshot all along, and CREATE INDEX CONCURRENTLY in the
+ * running migration waits for every snapshot older than its own, so the two processes would wait for each
+ * other for good (PostgreSQL sees no deadlock: the lock is held by another connection than the migration's).
+ */
+async function waitForMigrationLock(lock: Client): Promise<void> {
+  for (;;) {
+    const { rows } = await lock.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+      ADVISORY_LOCKS.migrations,
+    ]);
+    if (rows[0]!.locked) return;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
+}
+
+/** Creates the database when missing and applies pending migrations, one process at a time. */
+export async function prepareDatabase(settings: DatabaseSettings): Promise<void> {
+  const logger = new Logger('Database');
+  await createDatabaseIfMissing(settings.DATABASE_URL, logger);
+
+  const lock = new Client({ connectionString: settings.DATABASE_URL, connectionTimeoutMillis: 5000 });
   await lock.connect();
-  const dataSource = new DataSource(migrationDataSourceOptions(env));
+  const dataSource = new DataSource(migrationDataSourceOptions(settings));
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS.migrations]);
+    await waitForMigrationLock(lock);
     await dataSource.initialize();
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     for (const migration of applied) logger.log(`applied migration ${migration.name}`);
@@ -42,4 +62,10 @@ export async function prepareDatabase(env: Environment): Promise<void> {
     if (dataSource.isInitialized) await dataSource.destroy();
     await lock.end();
   }
+}
+
+/** At a process's start, unless DATABASE_MIGRATE_ON_START is off: creates the database if missing and migrates it. */
+export async function migrateOnStart(variables: EnvironmentVariables): Promise<void> {
+  const settings = loadSettings(DatabaseSettings, variables);
+  if (settings.DATABASE_MIGRATE_ON_START) await prepareDatabase(settings);
 }

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { DataSource } from 'typeorm';
 import { Sql } from './sql';
 
@@ -77,13 +78,14 @@ describe('Sql', () => {
   describe('transaction', () => {
     /** A pooled connection whose ROLLBACK fails when `rollbackFails`, as on a connection that was cut. */
     function sqlWithOneConnection(rollbackFails: boolean) {
-      const client = {
+      // An emitter, as pg's client is: an 'error' it emits with no listener throws.
+      const client = Object.assign(new EventEmitter(), {
         query: jest.fn(async (text: string) => {
           if (text === 'ROLLBACK' && rollbackFails) throw new Error('Connection terminated unexpectedly');
           return { rows: [] };
         }),
         release: jest.fn(),
-      };
+      });
       const pool = { connect: async () => client };
       return { sql: new Sql({ driver: { master: pool } } as unknown as DataSource), client };
     }
@@ -109,6 +111,24 @@ describe('Sql', () => {
       expect(client.release).toHaveBeenCalledWith(
         expect.objectContaining({ message: 'Connection terminated unexpectedly' }),
       );
+    });
+
+    it('hears a connection lost between two statements, and closes it instead of giving it back', async () => {
+      const { sql, client } = sqlWithOneConnection(true);
+      const lost = new Error('Connection terminated unexpectedly');
+      client.query.mockImplementation(async (text: unknown) => {
+        if (typeof text === 'string') return { rows: [] };
+        throw new Error('Client has encountered a connection error and is not queryable');
+      });
+
+      await expect(
+        sql.transaction(async () => {
+          client.emit('error', lost);
+          await sql.query('SELECT 1');
+        }),
+      ).rejects.toThrow('not queryable');
+      expect(client.release).toHaveBeenCalledWith(lost);
+      expect(client.listenerCount('error')).toBe(0);
     });
 
     it('runs a statement refused for its changed result type once, failing the transaction it aborted', async () => {

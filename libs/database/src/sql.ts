@@ -73,8 +73,15 @@ export class Sql {
     }
     const client = await this.pool.connect();
     const transaction: Transaction = { client, open: true };
-    /** Set when ROLLBACK failed: the connection is then closed rather than given back in an unknown state. */
+    /**
+     * Set when ROLLBACK failed, or the connection was lost: it is then closed rather than given back in an
+     * unknown state.
+     */
     let broken: Error | undefined;
+    // A connection lost between two statements is reported as an 'error' event, which the pool listens to
+    // only while the client is idle in it: unheard, it would end the process. The next statement fails anyway.
+    const lost = (error: Error) => (broken ??= error);
+    client.on('error', lost);
     try {
       await client.query('BEGIN');
       const result = await this.transactions.run(transaction, work).finally(() => {
@@ -87,6 +94,7 @@ export class Sql {
       await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
       throw error;
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   }

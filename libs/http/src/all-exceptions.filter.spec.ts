@@ -1,5 +1,5 @@
 import { ArgumentsHost, BadRequestException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
-import type { ModuleRef } from '@nestjs/core';
+import type { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AppError, UnauthorizedError } from '@app/core';
 import { AllExceptionsFilter, toAppError } from './all-exceptions.filter';
@@ -51,21 +51,37 @@ describe('toAppError', () => {
 
 describe('AllExceptionsFilter', () => {
   /** Catches `exception` for a request that no guard saw, with `limit` as the app's unrouted limiter. */
-  async function answer(exception: unknown, limit: UnroutedRequestLimiter['limit']) {
-    const sent = { status: 0, body: undefined as unknown };
+  async function answer(exception: unknown, limit: UnroutedRequestLimiter['limit'], asked: Partial<Request> = request) {
+    const sent = { status: 0, body: undefined as unknown, headers: {} as Record<string, string> };
     const response = {
       headersSent: false,
       status: (status: number) => (sent.status = status),
-      setHeader: () => undefined,
+      setHeader: (name: string, value: string) => (sent.headers[name] = value),
       json: (body: unknown) => (sent.body = body),
     } as unknown as Response;
     const host = {
-      switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
+      switchToHttp: () => ({ getRequest: () => asked, getResponse: () => response }),
     } as unknown as ArgumentsHost;
     const moduleRef = { get: () => ({ limit }) } as unknown as ModuleRef;
-    await new AllExceptionsFilter(moduleRef).catch(exception, host);
+    const adapterHost = { httpAdapter: { getInstance: () => ({ router: { stack: routes } }) } } as HttpAdapterHost;
+    await new AllExceptionsFilter(moduleRef, adapterHost).catch(exception, host);
     return sent;
   }
+
+  /** The app's route table: GET and POST on `/v1/pets`. */
+  const routes = ['get', 'post'].map((method) => ({
+    route: { methods: { [method]: true } },
+    matchers: [(path: string) => path === '/v1/pets'],
+  }));
+
+  it('answers 405 with Allow for a path that only other methods serve', async () => {
+    const sent = await answer(new NotFoundException(), async () => undefined, {
+      method: 'DELETE',
+      originalUrl: '/v1/pets?x=1',
+    });
+    expect(sent).toMatchObject({ status: 405, body: { code: 'method_not_allowed', status: 405 } });
+    expect(sent.headers).toEqual({ Allow: 'GET, HEAD, POST' });
+  });
 
   it('answers the error itself when the limiter lets the request through', async () => {
     const sent = await answer(new NotFoundException(), async () => undefined);

@@ -1,5 +1,13 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+  NotFoundException,
+} from '@nestjs/common';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import {
   AppError,
@@ -13,6 +21,7 @@ import {
   ValidationFailedError,
 } from '@app/core';
 import { MAX_BODY_SIZE } from './body-limits';
+import { MethodNotAllowedError, routedMethods } from './method-not-allowed';
 import { UNROUTED_REQUEST_LIMITER, UnroutedRequestLimiter } from './unrouted-request-limiter';
 
 const CODE_BY_STATUS: Record<number, string> = {
@@ -113,14 +122,18 @@ export function sendError(response: Response, error: AppError): void {
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private limiter?: UnroutedRequestLimiter | null;
+  private allowedMethods?: (path: string) => string[];
 
-  constructor(private readonly moduleRef: ModuleRef) {}
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
 
   async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
     const context = host.switchToHttp();
     const request = context.getRequest<Request>();
     const response = context.getResponse<Response>();
-    let answer = toAppError(exception, request);
+    let answer = this.methodNotAllowed(exception, request) ?? toAppError(exception, request);
     try {
       await this.unroutedLimiter()?.limit(request, response);
     } catch (refusal) {
@@ -128,6 +141,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
       answer = toAppError(refusal, request);
     }
     sendError(response, answer);
+  }
+
+  /** No route for this method, but one for others on the same path (CONTRACT 5's 404 is for no route at all). */
+  private methodNotAllowed(exception: unknown, request: Request): MethodNotAllowedError | undefined {
+    if (!(exception instanceof NotFoundException)) return undefined;
+    // Read once every route is registered: the first unrouted request comes after the app listens.
+    this.allowedMethods ??= routedMethods(this.adapterHost.httpAdapter.getInstance());
+    // The whole path: a handler mounted under the global prefix sees `request.path` without it.
+    const allowed = this.allowedMethods(request.originalUrl.split('?')[0]!);
+    return allowed.length > 0 && !allowed.includes(request.method) ? new MethodNotAllowedError(allowed) : undefined;
   }
 
   private unroutedLimiter(): UnroutedRequestLimiter | undefined {

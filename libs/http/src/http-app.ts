@@ -5,14 +5,17 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { collectProcessMetrics, Environment, REQUEST_LOGGING, validateEnvironment } from '@app/core';
-import { prepareDatabase } from '@app/database';
+import { checkSettings, collectProcessMetrics, CoreSettings, loadSettings, REQUEST_LOGGING } from '@app/core';
+import { migrateOnStart } from '@app/database';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AllExceptionsFilter } from './all-exceptions.filter';
+import { PARSED_BODY_TYPES } from './json-body.guard';
 import { MAX_BODY_BYTES, refuseDeclaredOversizedBody } from './body-limits';
 import { LimitedExpressAdapter } from './server-limits';
 import { DrainState } from './health/health.controller';
 import { httpMetrics } from './metrics/http-metrics';
+import { HttpSettings } from './http.settings';
+import { OpenApiSettings } from './openapi/openapi.settings';
 
 export interface HttpAppOptions {
   /** Names the process in metrics. */
@@ -22,8 +25,28 @@ export interface HttpAppOptions {
   /** Routes that stay outside the prefix besides health and metrics (path-to-regexp syntax). */
   unprefixedRoutes?: string[];
   /** Adds the OpenAPI document and Swagger UI, when the app serves them. */
-  documentation?: (app: INestApplication, env: Environment) => void | Promise<void>;
+  documentation?: (app: INestApplication, addresses: OpenApiSettings) => void | Promise<void>;
+  /** Browser origins allowed besides `CORS_ORIGINS`. */
+  corsOrigins?: (addresses: OpenApiSettings) => string[];
 }
+
+/** Response headers a browser script may read (CORS): every one the service sends on purpose. */
+const EXPOSED_HEADERS = [
+  'Link',
+  'Location',
+  'Retry-After',
+  'WWW-Authenticate',
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Idempotent-Replayed',
+  'Deprecation',
+  'Sunset',
+  'Allow',
+];
 
 function parseTrustProxy(value: string): boolean | number | string {
   if (value === 'true') return true;
@@ -36,40 +59,26 @@ function parseTrustProxy(value: string): boolean | number | string {
  * Everything an HTTP app needs beyond its module, up to and including `init()`; shared by `main.ts`
  * and the e2e tests.
  */
-export async function configureHttpApp(
-  app: NestExpressApplication,
-  env: Environment,
-  options: HttpAppOptions = {},
-): Promise<void> {
+export async function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions = {}): Promise<void> {
+  const settings = app.get(HttpSettings);
   const logger = app.get(Logger);
   app.useLogger(logger);
   collectProcessMetrics(options.name ?? 'http');
   // First, so that requests the body parser refuses are logged as well.
   app.use(app.get<RequestHandler>(REQUEST_LOGGING));
   app.use(httpMetrics);
-  app.set('trust proxy', parseTrustProxy(env.TRUST_PROXY));
+  app.set('trust proxy', parseTrustProxy(settings.TRUST_PROXY));
   app.disable('x-powered-by');
   // Express would hash every JSON body for a weak ETag that no client of this API revalidates with.
   app.set('etag', false);
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(refuseDeclaredOversizedBody);
-  app.useBodyParser('json', { limit: MAX_BODY_BYTES });
-  const origins = env.CORS_ORIGINS.split(',')
+  app.useBodyParser('json', { limit: MAX_BODY_BYTES, type: PARSED_BODY_TYPES });
+  const addresses = app.get(OpenApiSettings);
+  const origins = [...settings.CORS_ORIGINS.split(','), ...(options.corsOrigins?.(addresses) ?? [])]
     .map((origin) => origin.trim())
     .filter(Boolean);
-  if (origins.length > 0)
-    app.enableCors({
-      origin: origins,
-      exposedHeaders: [
-        'Link',
-        'Location',
-        'Retry-After',
-        'X-Request-Id',
-        'X-RateLimit-Limit',
-        'X-RateLimit-Remaining',
-        'X-RateLimit-Reset',
-      ],
-    });
+  if (origins.length > 0) app.enableCors({ origin: [...new Set(origins)], exposedHeaders: EXPOSED_HEADERS });
   if (options.globalPrefix) {
     app.setGlobalPrefix(options.globalPrefix, {
       exclude: [
@@ -80,7 +89,7 @@ export async function configureHttpApp(
       ],
     });
   }
-  await options.documentation?.(app, env);
+  await options.documentation?.(app, addresses);
   // Building the documentation may create a silent preview app, which replaces Nest's process-wide
   // logger: attach ours again.
   app.useLogger(logger);
@@ -95,45 +104,46 @@ export async function configureHttpApp(
   );
 }
 
-/** Validates configuration, prepares the database, then starts an HTTP app on its port. */
+/**
+ * Checks every setting the app reads (refusing to start, with one message naming each bad one),
+ * prepares the database, then starts an HTTP app on its port.
+ */
 export async function bootstrapHttpApp(
   module: Type<unknown>,
-  port: (env: Environment) => number,
+  port: (settings: HttpSettings) => number,
   options: HttpAppOptions = {},
 ): Promise<void> {
-  let env: Environment;
+  let settings: HttpSettings;
   try {
-    env = validateEnvironment(process.env);
+    await checkSettings([module], process.env);
+    settings = loadSettings(HttpSettings, process.env);
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);
   }
-  if (env.DATABASE_MIGRATE_ON_START) await prepareDatabase(env);
-  const app = await NestFactory.create<NestExpressApplication>(module, new LimitedExpressAdapter(env), {
+  await migrateOnStart(process.env);
+  const app = await NestFactory.create<NestExpressApplication>(module, new LimitedExpressAdapter(settings), {
     bufferLogs: true,
     bodyParser: false,
   });
-  await configureHttpApp(app, env, options);
-  stopGracefully(app, env);
-  await app.listen(port(env));
+  await configureHttpApp(app, options);
+  stopGracefully(app);
+  await app.listen(port(settings));
 }
 
 /**
  * On SIGTERM/SIGINT: runs `onSignal`, then closes the app (its shutdown hooks let in-flight work
  * finish, then close the pools) and exits; after SHUTDOWN_GRACE_MS the process exits anyway.
  */
-export function closeOnSignals(
-  app: INestApplicationContext,
-  env: Environment,
-  onSignal: (signal: NodeJS.Signals) => void,
-): void {
+export function closeOnSignals(app: INestApplicationContext, onSignal: (signal: NodeJS.Signals) => void): void {
+  const graceMs = app.get(CoreSettings).SHUTDOWN_GRACE_MS;
   const logger = app.get(Logger);
   const stop = (signal: NodeJS.Signals) => {
     onSignal(signal);
     setTimeout(() => {
-      logger.error(`still busy after ${env.SHUTDOWN_GRACE_MS} ms: exiting`);
+      logger.error(`still busy after ${graceMs} ms: exiting`);
       process.exit(1);
-    }, env.SHUTDOWN_GRACE_MS).unref();
+    }, graceMs).unref();
     app.close().then(
       () => process.exit(0),
       (error: Error) => {
@@ -147,8 +157,8 @@ export function closeOnSignals(
 }
 
 /** Reports not-ready and stops accepting connections while in-flight requests finish. */
-function stopGracefully(app: INestApplication, env: Environment): void {
-  closeOnSignals(app, env, (signal) => {
+function stopGracefully(app: INestApplication): void {
+  closeOnSignals(app, (signal) => {
     app.get(Logger).log(`${signal} received: draining`);
     app.get(DrainState).draining = true;
     // Connections that finish their request while draining would otherwise idle in keep-alive and

@@ -1,32 +1,49 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { UnsupportedContentTypeError } from '@app/core';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+const JSON_TYPE = 'application/json';
+export const MERGE_PATCH_TYPE = 'application/merge-patch+json';
+/** The media types the body parser reads; each route accepts JSON, and merge patches where it says so. */
+export const PARSED_BODY_TYPES = [JSON_TYPE, MERGE_PATCH_TYPE];
+
+const ACCEPTS_MERGE_PATCH = 'pet-adoption:accepts-merge-patch';
+
+/** A route whose body may also be an RFC 7396 merge patch (`application/merge-patch+json`). */
+export const AcceptsMergePatch = () => SetMetadata(ACCEPTS_MERGE_PATCH, true);
 
 function hasBody(request: Request): boolean {
   return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
 }
 
-function isJson(contentType: string): boolean {
-  return contentType.split(';')[0]!.trim().toLowerCase() === 'application/json';
+function mediaType(contentType: string): string {
+  return contentType.split(';')[0]!.trim().toLowerCase();
 }
 
 /**
- * Bodies must be JSON (body-parser only parses `application/json`; anything else would otherwise reach
- * validation as empty). Registered as the last global guard, so a request without a key is told about
+ * Bodies must be JSON (anything else would otherwise reach validation as empty), or a merge patch on the
+ * routes that take one. Registered as the last global guard, so a request without a key is told about
  * the key first; a guard rather than an interceptor, so GETs pay for no observable pipeline.
  */
 @Injectable()
 export class JsonBodyGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<Request>();
     if (METHODS_WITH_BODY.has(request.method)) {
       const contentType = request.headers['content-type'];
-      if (contentType === undefined ? hasBody(request) : !isJson(contentType)) {
+      if (contentType === undefined ? hasBody(request) : !this.accepts(context, mediaType(contentType))) {
         throw new UnsupportedContentTypeError();
       }
     }
     return true;
+  }
+
+  private accepts(context: ExecutionContext, type: string): boolean {
+    if (type === JSON_TYPE) return true;
+    return type === MERGE_PATCH_TYPE && this.reflector.get<boolean>(ACCEPTS_MERGE_PATCH, context.getHandler()) === true;
   }
 }

@@ -1,10 +1,10 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { createServer, IncomingMessage, RequestListener, Server, ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Environment } from '@app/core';
+import type { HttpSettings } from './http.settings';
 
 export type ServerLimits = Pick<
-  Environment,
+  HttpSettings,
   'HEADERS_TIMEOUT_MS' | 'REQUEST_TIMEOUT_MS' | 'IDLE_TIMEOUT_MS' | 'MAX_CONNECTIONS_PER_CLIENT'
 >;
 

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { Environment, PeriodicTask } from '@app/core';
+import { PeriodicTask } from '@app/core';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
+import { IdempotencySettings } from './idempotency.settings';
 
 /** Rows per DELETE, so that a large backlog never holds many row locks in one statement. */
 const BATCH = 1000;
@@ -16,11 +17,11 @@ export class IdempotencyKeysPurger implements OnApplicationBootstrap, OnModuleDe
 
   constructor(
     private readonly keys: IdempotencyKeysRepository,
-    private readonly env: Environment,
+    private readonly settings: IdempotencySettings,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.task.start(this.env.IDEMPOTENCY_PURGE_INTERVAL_MS);
+    this.task.start(this.settings.IDEMPOTENCY_PURGE_INTERVAL_MS);
   }
 
   onModuleDestroy(): Promise<void> {

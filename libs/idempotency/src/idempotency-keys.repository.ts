@@ -1,5 +1,7 @@
 import { Global, Injectable, Module } from '@nestjs/common';
+import { settingsModule } from '@app/core';
 import { Sql } from '@app/database';
+import { IdempotencySettings } from './idempotency.settings';
 
 /** How long a completed request's response is replayed to retries; older rows are deleted. */
 const RETENTION = '24 hours';
@@ -80,7 +82,14 @@ export class IdempotencyKeysRepository {
   }
 }
 
-/** Global, so that every module whose routes are `@Idempotent()` can build the interceptor. */
+/**
+ * Global, so that every module whose routes are `@Idempotent()` can build the interceptor, and the
+ * worker its purger.
+ */
 @Global()
-@Module({ providers: [IdempotencyKeysRepository], exports: [IdempotencyKeysRepository] })
+@Module({
+  imports: [settingsModule(IdempotencySettings)],
+  providers: [IdempotencyKeysRepository],
+  exports: [IdempotencyKeysRepository, settingsModule(IdempotencySettings)],
+})
 export class IdempotencyModule {}

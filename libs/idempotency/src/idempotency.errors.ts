@@ -1,14 +1,23 @@
 import { AppError, ValidationFailedError } from '@app/core';
-import type { ErrorDescriptions } from '@app/http';
+import { VALIDATION_FAILED, type ErrorCode } from '@app/http';
 
-/**
- * The Error statuses an `@Idempotent()` operation adds. The 409 text is the document's one description of a
- * conflict, which sign-up (`email_taken`) shares.
- */
-export const IDEMPOTENCY_ERRORS: ErrorDescriptions = {
-  409: 'Conflict: `email_taken`, or `idempotency_key_in_use` while a request with the same key runs.',
-  422: 'The Idempotency-Key was used with a different request (`idempotency_key_reused`).',
-};
+/** The error codes an `@Idempotent()` operation adds (an invalid key is a `validation_failed`). */
+export const IDEMPOTENCY_ERRORS: readonly ErrorCode[] = [
+  VALIDATION_FAILED,
+  {
+    status: 409,
+    code: 'idempotency_key_in_use',
+    description: 'A request with the same `Idempotency-Key` is still running; retry after `Retry-After` seconds.',
+    example: 'A request with this Idempotency-Key is still being processed; retry later.',
+    headers: ['Retry-After'],
+  },
+  {
+    status: 422,
+    code: 'idempotency_key_reused',
+    description: 'The `Idempotency-Key` was used before with a different request.',
+    example: 'This Idempotency-Key was already used with a different request.',
+  },
+];
 
 export class IdempotencyKeyReusedError extends AppError {
   constructor() {

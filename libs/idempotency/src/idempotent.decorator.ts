@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { ApiErrors } from '@app/http';
+import { ApiErrors, ApiHeadersOnSuccess, headerRef } from '@app/http';
 import { IDEMPOTENCY_ERRORS } from './idempotency.errors';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IDEMPOTENT_SECRET, SecretResponse } from './secret-response';
@@ -26,5 +26,7 @@ export function Idempotent<T, F extends keyof T>(options: { secret?: SecretRespo
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     }),
     ApiErrors(IDEMPOTENCY_ERRORS),
+    // A secret is never replayed, so neither is a response that carries one.
+    ...(options.secret ? [] : [ApiHeadersOnSuccess({ 'Idempotent-Replayed': headerRef('Idempotent-Replayed') })]),
   );
 }

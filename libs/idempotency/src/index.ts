@@ -3,3 +3,4 @@ export * from './idempotent.decorator';
 export * from './idempotency-keys.purger';
 export * from './idempotency-keys.repository';
 export * from './secret-response';
+export * from './idempotency.settings';

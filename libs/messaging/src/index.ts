@@ -7,3 +7,4 @@ export * from './messages-openapi';
 export * from './messages.queue';
 export { MESSAGE_SEQS_LOCK } from './messages.repository';
 export * from './messaging.module';
+export * from './messaging.settings';

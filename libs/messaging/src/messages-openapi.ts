@@ -1,22 +1,29 @@
-import type { Environment } from '@app/core';
-import type { ApiTag } from '@app/http';
+import { createOpenApiDocument, type ApiTag, type OpenApiSettings } from '@app/http';
+import type { INestApplication } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 export const MESSAGES_API_TAG: ApiTag = {
   name: 'messages',
-  description: 'The message-sending operation, served from its own base address.',
+  description: 'Sending messages and following their delivery.',
 };
 
 /**
- * The message operations are served from their own base address (spec section 1), so each carries a
- * `servers` entry that overrides the document's `/v1` ones.
+ * The messages app's document: its operations, relative to its own base addresses. `sendMessage` also
+ * names them in its own `servers` entry, as published since 1.0.0.
  */
-export function withMessagesServer(document: OpenAPIObject, env: Environment): OpenAPIObject {
-  for (const [path, item] of Object.entries(document.paths)) {
-    if (path !== '/messages' && !path.startsWith('/messages/')) continue;
-    for (const operation of [item.get, item.post]) {
-      if (operation) operation.servers = [{ url: env.PUBLIC_MESSAGES_URL, description: 'Message-sending operation' }];
-    }
-  }
+export function messagesDocument(app: INestApplication, addresses: OpenApiSettings): OpenAPIObject {
+  const servers = [
+    { url: addresses.PUBLIC_MESSAGES_URL, description: 'Production' },
+    { url: addresses.PUBLIC_MESSAGES_URL_STAGING, description: 'Staging' },
+  ];
+  const document = createOpenApiDocument(app, {
+    title: 'Pet Adoption Service: messages',
+    description:
+      'The message-sending operation of the Pet Adoption Service, on its own base address. It takes the ' +
+      'same API keys as the catalogue; every error has the body `{code, message, status}`.',
+    servers,
+    tags: [MESSAGES_API_TAG],
+  });
+  document.paths['/messages']!.post!.servers = servers;
   return document;
 }

@@ -1,5 +1,5 @@
 import { CurrentPrincipal, Principal } from '@app/core';
-import { ApiErrors, decodeCursor, linkNextPage, PAGE_HEADERS, RATE_LIMIT_HEADERS } from '@app/http';
+import { ApiErrors, decodeCursor, linkNextPage, locationHeader, NOT_FOUND, PAGE_HEADERS } from '@app/http';
 import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -29,7 +29,7 @@ export class MessagesController {
     status: 202,
     description: 'Accepted and queued.',
     type: MessageDto,
-    headers: { ...RATE_LIMIT_HEADERS, Location: { description: '/messages/{id}', schema: { type: 'string' } } },
+    headers: locationHeader('/messages/msg_4ZfQ0hB2kT9xLmN7pR1sV3wY'),
   })
   @ApiErrors(400, 401)
   async sendMessage(
@@ -76,9 +76,13 @@ export class MessagesController {
     summary: 'Get a message',
     description: 'One of the caller’s messages, with its current status; another account’s answers 404.',
   })
-  @ApiParam({ name: 'id', description: 'Identifier of the message.', schema: { type: 'string' } })
-  @ApiResponse({ status: 200, type: MessageDto, headers: RATE_LIMIT_HEADERS })
-  @ApiErrors(401, 404)
+  @ApiParam({
+    name: 'id',
+    description: 'Identifier of the message.',
+    schema: { type: 'string', example: 'msg_4ZfQ0hB2kT9xLmN7pR1sV3wY' },
+  })
+  @ApiResponse({ status: 200, description: 'The message, with its current status.', type: MessageDto })
+  @ApiErrors(401, { ...NOT_FOUND, example: 'No message msg_4ZfQ0hB2kT9xLmN7pR1sV3wY.' })
   getMessage(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<MessageDto> {
     return this.messages.get(principal.accountId, id);
   }

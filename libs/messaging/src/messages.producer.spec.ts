@@ -1,10 +1,10 @@
-import type { Environment } from '@app/core';
+import type { CoreSettings } from '@app/core';
 import type { Queue } from 'bullmq';
 import { MessagesProducer } from './messages.producer';
 
 function setUp(add: () => Promise<unknown>) {
   const queue = { on: jest.fn(), add: jest.fn(add) };
-  const producer = new MessagesProducer(queue as unknown as Queue, { REDIS_COMMAND_TIMEOUT_MS: 20 } as Environment);
+  const producer = new MessagesProducer(queue as unknown as Queue, { REDIS_COMMAND_TIMEOUT_MS: 20 } as CoreSettings);
   return { producer, queue };
 }
 

@@ -1,17 +1,8 @@
-import { Environment } from '@app/core';
+import { CoreSettings, withTimeout } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { DELIVER_MESSAGE_JOB, DeliverMessageJobData, MESSAGES_QUEUE } from './messages.queue';
-
-/** Settles with the promise, or rejects once `ms` have passed. */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Adds delivery jobs. Enqueueing never waits for Redis: the message is already stored, and a message
@@ -24,7 +15,7 @@ export class MessagesProducer {
 
   constructor(
     @InjectQueue(MESSAGES_QUEUE) private readonly queue: Queue<DeliverMessageJobData>,
-    private readonly env: Environment,
+    private readonly core: CoreSettings,
   ) {
     // The connection reports outages itself; without a listener BullMQ would print every one again.
     queue.on('error', () => undefined);
@@ -44,7 +35,7 @@ export class MessagesProducer {
         Promise.all(
           messageIds.map((messageId) => this.queue.add(DELIVER_MESSAGE_JOB, { messageId }, { jobId: messageId })),
         ),
-        this.env.REDIS_COMMAND_TIMEOUT_MS,
+        this.core.REDIS_COMMAND_TIMEOUT_MS,
       );
       this.redisDown = false;
       return true;

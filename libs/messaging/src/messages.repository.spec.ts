@@ -1,4 +1,5 @@
 import { Sql } from '@app/database';
+import type { EventsRecorder } from '@app/events';
 import { TRANSITIONS } from './message-status';
 import { MESSAGE_SEQS_LOCK, MessagesRepository } from './messages.repository';
 
@@ -8,6 +9,10 @@ const CREATED_AT = new Date('2026-06-01T12:00:00.000Z');
 function setUp() {
   const sql = new Sql({} as ConstructorParameters<typeof Sql>[0]);
   const rows = jest.spyOn(sql, 'rows').mockImplementation(async (text: string, values: unknown[] = []) => {
+    if (text.includes("status = 'sent'")) {
+      const [ids] = values as [string[]];
+      return ids.map((id) => ({ id, seq: '1', message: id, status: 'sent', created_at: CREATED_AT, account_id: '7' }));
+    }
     if (!text.includes('INSERT INTO messages')) return [];
     const [ids, , texts] = values as [string[], number[], string[]];
     // Returned in another order than inserted: each request must still get its own row.
@@ -17,7 +22,10 @@ function setUp() {
   });
   const query = jest.spyOn(sql, 'query').mockResolvedValue({ rows: [], rowCount: 0 } as never);
   const inTransaction = jest.spyOn(sql, 'inTransaction', 'get').mockReturnValue(false);
-  return { repository: new MessagesRepository(sql), rows, query, inTransaction };
+  const transaction = jest.spyOn(sql, 'transaction').mockImplementation((work) => work());
+  const recordAll = jest.fn().mockResolvedValue(undefined);
+  const repository = new MessagesRepository(sql, { recordAll } as unknown as EventsRecorder);
+  return { repository, rows, query, inTransaction, transaction, recordAll };
 }
 
 const message = (id: string, accountId: number, text: string) => ({ id, accountId, text });
@@ -54,12 +62,20 @@ describe('MessagesRepository', () => {
     expect(rows.mock.calls.map(([, values]) => values![0])).toEqual([['msg_a'], ['msg_b']]);
   });
 
-  it('marks the messages delivered together sent with one guarded UPDATE', async () => {
-    const { repository, rows } = setUp();
+  it('marks the messages delivered together sent with one guarded UPDATE, and their events with it', async () => {
+    const { repository, rows, transaction, recordAll } = setUp();
     await Promise.all([repository.markSent('msg_a'), repository.markSent('msg_b')]);
     expect(rows).toHaveBeenCalledTimes(1);
     expect(rows.mock.calls[0]![0]).toMatch(/status = ANY\(\$2\).*UPDATE messages SET status = 'sent'/s);
     expect(rows.mock.calls[0]![1]).toEqual([['msg_a', 'msg_b'], TRANSITIONS.markSent]);
+    expect(transaction).toHaveBeenCalledTimes(1);
+    expect(recordAll).toHaveBeenCalledWith(
+      ['msg_a', 'msg_b'].map((id) => ({
+        recipientAccountId: 7,
+        type: 'message.sent',
+        object: { id, message: id, status: 'sent', createdAt: CREATED_AT.toISOString() },
+      })),
+    );
   });
 
   it('records the messages enqueued close together in one UPDATE', async () => {

@@ -1,4 +1,5 @@
 import { Batcher, InsertBatcher, lockInIdOrder, Sql } from '@app/database';
+import { EventsRecorder, EventType } from '@app/events';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';
 import { MessageStatus, TRANSITIONS } from './message-status';
@@ -19,6 +20,8 @@ const RECORD_ENQUEUED = `${lockInIdOrder('messages', 'enqueued_at IS NULL')}
 
 interface MessageRow {
   id: string;
+  /** Returned by transitions only: whom their events go to. */
+  account_id?: string;
   seq: string;
   message: string;
   status: MessageStatus;
@@ -55,7 +58,7 @@ export class MessagesRepository implements OnApplicationShutdown {
   private readonly inserts = new InsertBatcher<NewMessage, MessageDto>((batch) => this.insertBatch(batch));
   /** Delivered messages are marked `sent` together: one UPDATE per batch instead of one per job. */
   private readonly sentBatches = new Batcher<string>(async (ids) => {
-    await this.transition('markSent', ids, `status = 'sent', sent_at = now()`);
+    await this.settle('message.sent', () => this.transition('markSent', ids, `status = 'sent', sent_at = now()`));
   }, 0);
   /**
    * `enqueued_at`, one UPDATE per batch rather than one per accepted message. A batch that is lost (a
@@ -63,7 +66,10 @@ export class MessagesRepository implements OnApplicationShutdown {
    */
   private readonly enqueuedBatches = new Batcher<string>((ids) => this.writeEnqueued(ids), ENQUEUED_FLUSH_DELAY_MS);
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly events: EventsRecorder,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.flushEnqueued();
@@ -122,7 +128,9 @@ export class MessagesRepository implements OnApplicationShutdown {
   }
 
   async markFailed(id: string, error: string): Promise<void> {
-    await this.transition('markFailed', [id], `status = 'failed', failed_at = now(), last_error = $3`, [error]);
+    await this.settle('message.failed', () =>
+      this.transition('markFailed', [id], `status = 'failed', failed_at = now(), last_error = $3`, [error]),
+    );
   }
 
   /** Has `enqueued_at` set shortly, together with the others recorded meanwhile; never fails. */
@@ -185,6 +193,16 @@ export class MessagesRepository implements OnApplicationShutdown {
     }
   }
 
+  /** A final transition and its events to the messages' senders, in one transaction. */
+  private settle(type: EventType, transition: () => Promise<MessageRow[]>): Promise<void> {
+    return this.sql.transaction(async () => {
+      const settled = await transition();
+      await this.events.recordAll(
+        settled.map((row) => ({ recipientAccountId: Number(row.account_id), type, object: toMessage(row) })),
+      );
+    });
+  }
+
   private async ids(sql: string, params: unknown[]): Promise<string[]> {
     const rows = await this.sql.rows<{ id: string }>(sql, params);
     return rows.map((row) => row.id);
@@ -200,7 +218,7 @@ export class MessagesRepository implements OnApplicationShutdown {
     // The status guard sits in the lock: a message another transition changed first no longer matches it.
     return this.sql.rows<MessageRow>(
       `${lockInIdOrder('messages', 'status = ANY($2)')}
-       UPDATE messages SET ${assignments} WHERE id IN (SELECT id FROM locked) RETURNING ${COLUMNS}`,
+       UPDATE messages SET ${assignments} WHERE id IN (SELECT id FROM locked) RETURNING ${COLUMNS}, account_id`,
       [ids, TRANSITIONS[name], ...extra],
     );
   }

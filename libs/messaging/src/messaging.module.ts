@@ -1,46 +1,27 @@
-import { createRequestPathRedis, Environment } from '@app/core';
+import { EventsModule } from '@app/events';
+import { RequestPathRedisModule, settingsModule } from '@app/core';
 import { BullModule } from '@nestjs/bullmq';
-import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { MESSAGES_QUEUE, QUEUE_REDIS } from './messages.queue';
 import { MessagesProducer } from './messages.producer';
 import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
+import { MessagingSettings } from './messaging.settings';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
-/**
- * The queue's connection: a request-path one, which fails at once while Redis is away instead of
- * holding the command (and the HTTP answer). Closed here: BullMQ leaves a connection it was given
- * open, and one it made itself reconnecting forever when Redis is away at shutdown.
- */
-@Module({
-  providers: [
-    {
-      provide: QUEUE_REDIS,
-      inject: [Environment],
-      useFactory: (env: Environment) => createRequestPathRedis(env, 'queue'),
-    },
-  ],
-  exports: [QUEUE_REDIS],
-})
-class QueueRedisModule implements OnApplicationShutdown {
-  constructor(@Inject(QUEUE_REDIS) private readonly redis: Redis) {}
-
-  onApplicationShutdown(): void {
-    this.redis.disconnect();
-  }
-}
+const QUEUE_REDIS_MODULE = RequestPathRedisModule.provide(QUEUE_REDIS, 'queue');
 
 const MESSAGES_QUEUE_MODULE = BullModule.registerQueueAsync({
   name: MESSAGES_QUEUE,
-  imports: [QueueRedisModule],
-  inject: [Environment, QUEUE_REDIS],
-  useFactory: (env: Environment, redis: Redis) => ({
+  imports: [QUEUE_REDIS_MODULE, settingsModule(MessagingSettings)],
+  inject: [MessagingSettings, QUEUE_REDIS],
+  useFactory: (settings: MessagingSettings, redis: Redis) => ({
     connection: redis,
     defaultJobOptions: {
-      attempts: env.MESSAGES_MAX_ATTEMPTS,
-      backoff: { type: 'exponential', delay: env.MESSAGES_BACKOFF_MS },
+      attempts: settings.MESSAGES_MAX_ATTEMPTS,
+      backoff: { type: 'exponential', delay: settings.MESSAGES_BACKOFF_MS },
       // Finished jobs only serve inspection; the message row is the record.
       removeOnComplete: { age: DAY_SECONDS, count: 10_000 },
       removeOnFail: { age: 7 * DAY_SECONDS },
@@ -53,8 +34,8 @@ const MESSAGES_QUEUE_MODULE = BullModule.registerQueueAsync({
  * (which enqueues on the request path) and by the worker (whose reconciler enqueues too).
  */
 @Module({
-  imports: [QueueRedisModule, MESSAGES_QUEUE_MODULE],
+  imports: [QUEUE_REDIS_MODULE, MESSAGES_QUEUE_MODULE, settingsModule(MessagingSettings), EventsModule],
   providers: [MessagesRepository, MessagesService, MessagesProducer],
-  exports: [MessagesService, MESSAGES_QUEUE_MODULE],
+  exports: [MessagesService, MESSAGES_QUEUE_MODULE, settingsModule(MessagingSettings)],
 })
 export class MessagingModule {}

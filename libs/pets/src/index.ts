@@ -1,8 +1,15 @@
+export * from './dto/list-pets-query.dto';
 export * from './dto/pet.dto';
+export * from './dto/update-pet.dto';
+export * from './pet-changes';
+export { encodePetCursor } from './pet-cursor';
 export * from './get-pet-deprecation.middleware';
+export * from './pet-holds.repository';
 export * from './pet-status';
 export * from './pet.errors';
 export { PET_IDS_LOCK, type PetPage } from './pets.repository';
 export * from './pets-openapi';
 export * from './pets.module';
 export * from './pets.service';
+/** A pet's columns and their Pet: also the bench reference's page, read without the service. */
+export { PET_COLUMNS, toPet, type PetRow } from './pet-row';

@@ -1,4 +1,4 @@
-import { GoneError, NotFoundError, ValidationFailedError } from '@app/core';
+import { AppError, ForbiddenError, GoneError, NotFoundError, ValidationFailedError } from '@app/core';
 
 export class PetNotFoundError extends NotFoundError {
   constructor(petId: number) {
@@ -17,5 +17,33 @@ export class UnknownCategoryError extends ValidationFailedError {
 export class GetPetSunsetError extends GoneError {
   constructor() {
     super('GET /pets/{petId} was removed on 5 December 2030; use GET /pets with the status filter.');
+  }
+}
+
+export class NotListerError extends ForbiddenError {
+  constructor(petId: number) {
+    super(`Only the account that listed pet ${petId} may change or remove it.`);
+  }
+}
+
+export class PetHasOpenOrderError extends AppError {
+  constructor(petId: number) {
+    super(
+      409,
+      'pet_has_open_order',
+      `Pet ${petId} has a placed or approved order: its status changes only through that order, and it cannot be removed.`,
+    );
+  }
+}
+
+export class PreconditionFailedError extends AppError {
+  constructor(petId: number) {
+    super(412, 'precondition_failed', `If-Match matches no current ETag of pet ${petId}; fetch it again.`);
+  }
+}
+
+export class EmptyPetChangeError extends ValidationFailedError {
+  constructor() {
+    super('The change must set at least one field.');
   }
 }

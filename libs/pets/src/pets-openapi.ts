@@ -1,3 +1,80 @@
-import type { ApiTag } from '@app/http';
+import { FORBIDDEN, GONE, NOT_FOUND, type ApiTag, type ErrorCode } from '@app/http';
+import type { ApiHeaderOptions, ApiParamOptions, HeadersObject } from '@nestjs/swagger';
 
 export const PETS_API_TAG: ApiTag = { name: 'pets', description: 'Animals up for adoption and their categories.' };
+
+export const PET_ID_PARAM: ApiParamOptions = {
+  name: 'petId',
+  description: 'Identifier of the animal.',
+  schema: { type: 'integer', format: 'int64', minimum: 1 },
+};
+
+export const PET_NOT_FOUND: ErrorCode = { ...NOT_FOUND, description: 'No animal with this id.', example: 'No pet 42.' };
+export const GET_PET_GONE: ErrorCode = {
+  ...GONE,
+  example: 'GET /pets/{petId} was removed on 5 December 2030; use GET /pets with the status filter.',
+};
+
+/** What every answer of the deprecated getPet carries, errors included. */
+export const DEPRECATION_HEADERS: HeadersObject = {
+  Deprecation: {
+    description: 'RFC 9745: when this operation was deprecated, as `@` and Unix seconds.',
+    schema: { type: 'string', example: '@1764892800' },
+  },
+  Sunset: {
+    description: 'RFC 8594: when this operation is removed.',
+    schema: { type: 'string', example: 'Thu, 05 Dec 2030 00:00:00 GMT' },
+  },
+  Link: {
+    description: 'The operation that replaces this one: `</v1/pets>; rel="successor-version"`.',
+    schema: { type: 'string' },
+  },
+};
+
+export const ETAG_HEADER: HeadersObject = {
+  ETag: {
+    description:
+      'Strong entity tag of the animal’s current version; it changes whenever the animal does. Send it back ' +
+      'in `If-Match` (updatePet, deletePet) or `If-None-Match` (getPet).',
+    schema: { type: 'string', example: '"1795612345678"' },
+  },
+};
+
+export const IF_MATCH_HEADER: ApiHeaderOptions = {
+  name: 'If-Match',
+  required: false,
+  description:
+    'ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing ' +
+    'changes. Weak tags (`W/"…"`) never match.',
+  schema: { type: 'string', example: '"1795612345678"' },
+};
+
+export const IF_NONE_MATCH_HEADER: ApiHeaderOptions = {
+  name: 'If-None-Match',
+  required: false,
+  description:
+    'ETags (comma-separated) or `*`: answer `304` with no body if the animal is at one of them (weak ' + 'comparison).',
+  schema: { type: 'string', example: '"1795612345678"' },
+};
+
+/** The refusals of a change or removal of a pet, besides its 404. */
+export const PET_CHANGE_ERRORS: readonly ErrorCode[] = [
+  {
+    ...FORBIDDEN,
+    description: 'The animal was listed by another account, or before listers were recorded.',
+    example: 'Only the account that listed pet 42 may change or remove it.',
+  },
+  {
+    status: 409,
+    code: 'pet_has_open_order',
+    description: 'The animal has a placed or approved order: its status changes only through that order, and it stays.',
+    example:
+      'Pet 42 has a placed or approved order: its status changes only through that order, and it cannot be removed.',
+  },
+  {
+    status: 412,
+    code: 'precondition_failed',
+    description: '`If-Match` names no current ETag of the animal; nothing changed.',
+    example: 'If-Match matches no current ETag of pet 42; fetch it again.',
+  },
+];

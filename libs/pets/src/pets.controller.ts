@@ -1,17 +1,47 @@
-import { ApiErrors, decodeCursor, IdParamPipe, linkNextPage, PAGE_HEADERS, RATE_LIMIT_HEADERS } from '@app/http';
+import { CurrentPrincipal, Principal } from '@app/core';
+import {
+  AcceptsMergePatch,
+  ApiErrors,
+  ApiHeadersOnEveryResponse,
+  conditionTags,
+  formatEntityTag,
+  IdParamPipe,
+  locationHeader,
+  nextPageLink,
+  PAGE_HEADERS,
+  parseEntityTagCondition,
+} from '@app/http';
 import { Idempotent } from '@app/idempotency';
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiConsumes,
+  ApiHeader,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CategoryDto, ListPetsQueryDto, NewPetDto, PetDto } from './dto/pet.dto';
+import { DEFAULT_RADIUS_KM, ListPetsQueryDto, parsePoint, STATUS_QUERY } from './dto/list-pets-query.dto';
+import { CategoryDto, CreatePetDto, PetDto } from './dto/pet.dto';
+import { decodePetCursor, encodePetCursor } from './pet-cursor';
+import { UpdatePetDto } from './dto/update-pet.dto';
+import { EmptyPetChangeError } from './pet.errors';
+import {
+  DEPRECATION_HEADERS,
+  ETAG_HEADER,
+  GET_PET_GONE,
+  IF_MATCH_HEADER,
+  IF_NONE_MATCH_HEADER,
+  PET_CHANGE_ERRORS,
+  PET_ID_PARAM,
+  PET_NOT_FOUND,
+  PETS_API_TAG,
+} from './pets-openapi';
+import type { StoredPet } from './pet-row';
 import { PetsService } from './pets.service';
-import { PETS_API_TAG } from './pets-openapi';
-
-const DEPRECATION_HEADERS = {
-  Deprecation: { description: 'RFC 9745: when this operation was deprecated.', schema: { type: 'string' } },
-  Sunset: { description: 'RFC 8594: Thu, 05 Dec 2030 00:00:00 GMT.', schema: { type: 'string' } },
-  Link: { description: '`</v1/pets>; rel="successor-version"`.', schema: { type: 'string' } },
-};
 
 @ApiTags(PETS_API_TAG.name)
 @ApiBearerAuth()
@@ -22,10 +52,11 @@ export class PetsController {
   @Get('pets')
   @ApiOperation({
     operationId: 'listPets',
-    summary: 'List animals',
+    summary: 'Find animals',
     description:
-      'Ordered by id. When more animals follow, the response carries `Link: <…&cursor=…>; rel="next"`; ' +
-      'following those links visits every animal once.',
+      'Every animal, or those matching all the filters given, ordered by `sort` (ascending id by default). ' +
+      'When more follow, the response carries `Link: <…&cursor=…>; rel="next"`, which keeps every filter; ' +
+      'following those links visits every matching animal once.',
   })
   @ApiResponse({
     status: 200,
@@ -33,18 +64,44 @@ export class PetsController {
     type: [PetDto],
     headers: PAGE_HEADERS,
   })
+  @ApiQuery(STATUS_QUERY)
   @ApiErrors(400, 401)
   async listPets(
     @Query() query: ListPetsQueryDto,
+    @CurrentPrincipal() principal: Principal,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<readonly PetDto[]> {
-    const page = await this.pets.list({
+    const page = await this.pets.search({
+      statuses: query.status,
+      categoryId: query.categoryId,
+      sex: query.sex,
+      ageGroup: query.ageGroup,
+      size: query.size,
+      tag: query.tag,
+      q: query.q,
+      listerAccountId: query.listedBy === 'me' ? principal.accountId : undefined,
+      updatedSince: query.updatedSince,
+      near: query.near === undefined ? undefined : parsePoint(query.near),
+      radiusKm: query.radiusKm ?? DEFAULT_RADIUS_KM,
+      sort: query.sort,
+      after: decodePetCursor(query.sort, query.cursor),
       limit: query.limit,
-      status: query.status,
-      afterId: decodeCursor(query.cursor),
     });
-    linkNextPage(request, response, { limit: query.limit, status: query.status }, page.lastId);
+    if (page.next) {
+      const link = nextPageLink(
+        request,
+        {
+          // nextPageLink puts the next cursor in place of this one.
+          ...query,
+          status: query.status?.join(','),
+          // The default sort stays implicit, as in the links of CONTRACT 3.
+          sort: query.sort === 'id' ? undefined : query.sort,
+        },
+        encodePetCursor(query.sort, page.next),
+      );
+      response.setHeader('Link', link);
+    }
     return page.pets;
   }
 
@@ -60,31 +117,112 @@ export class PetsController {
     status: 201,
     description: 'The created animal, with its id.',
     type: PetDto,
-    headers: { ...RATE_LIMIT_HEADERS, Location: { description: '/v1/pets/{id}', schema: { type: 'string' } } },
+    headers: { ...locationHeader('/v1/pets/1'), ...ETAG_HEADER },
+    links: {
+      getPet: {
+        operationId: 'getPet',
+        parameters: { petId: '$response.body#/id' },
+        description: 'The animal just created.',
+      },
+    },
   })
   @ApiErrors(400, 401)
-  async createPet(@Body() body: NewPetDto, @Res({ passthrough: true }) response: Response): Promise<PetDto> {
-    const pet = await this.pets.create(body);
-    response.setHeader('Location', `/v1/pets/${pet.id}`);
-    return pet;
+  async createPet(
+    @Body() body: CreatePetDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PetDto> {
+    const created = await this.pets.create({ ...body, listerAccountId: principal.accountId });
+    response.setHeader('Location', `/v1/pets/${created.pet.id}`);
+    return withETag(response, created);
   }
 
   @Get('pets/:petId')
   @ApiOperation({
     operationId: 'getPet',
     summary: 'Get an animal (deprecated)',
-    description: 'Deprecated: removed on 5 December 2030 (answers 410 from then on). Use GET /pets with `status`.',
+    description:
+      'Deprecated: removed on 5 December 2030 (answers 410 from then on). Use GET /pets with `status`. ' +
+      'With `If-None-Match` naming the current ETag, answers 304 with no body.',
     deprecated: true,
   })
-  @ApiParam({
-    name: 'petId',
-    description: 'Identifier of the animal.',
-    schema: { type: 'integer', format: 'int64', minimum: 1 },
+  @ApiParam(PET_ID_PARAM)
+  @ApiHeader(IF_NONE_MATCH_HEADER)
+  @ApiResponse({ status: 200, description: 'The animal.', type: PetDto, headers: ETAG_HEADER })
+  @ApiResponse({
+    status: 304,
+    description: 'The animal has not changed since the ETag in `If-None-Match`: no body.',
+    headers: ETAG_HEADER,
   })
-  @ApiResponse({ status: 200, type: PetDto, headers: { ...RATE_LIMIT_HEADERS, ...DEPRECATION_HEADERS } })
-  @ApiErrors(400, 401, 404, 410)
-  getPet(@Param('petId', IdParamPipe) petId: number): Promise<PetDto> {
-    return this.pets.get(petId);
+  @ApiHeadersOnEveryResponse(DEPRECATION_HEADERS)
+  @ApiErrors(400, 401, PET_NOT_FOUND, GET_PET_GONE)
+  async getPet(
+    @Param('petId', IdParamPipe) petId: number,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PetDto | undefined> {
+    const stored = await this.pets.get(petId);
+    const condition = parseEntityTagCondition(ifNoneMatch, 'If-None-Match');
+    const tags = condition && conditionTags(condition, 'weak');
+    if (condition && (tags === undefined || tags.includes(stored.version))) {
+      response.setHeader('ETag', etagOf(stored));
+      response.status(304);
+      return undefined;
+    }
+    return withETag(response, stored);
+  }
+
+  @Patch('pets/:petId')
+  @AcceptsMergePatch()
+  @ApiOperation({
+    operationId: 'updatePet',
+    summary: 'Change an animal',
+    description:
+      'Changes the fields given, by the account that listed the animal; `null` clears an optional field. ' +
+      'Takes `application/json` or an RFC 7396 merge patch. With `If-Match`, changes nothing unless the ' +
+      'animal is still at one of the ETags named.',
+  })
+  @ApiConsumes('application/json', 'application/merge-patch+json')
+  @ApiParam(PET_ID_PARAM)
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiResponse({ status: 200, description: 'The animal after the change.', type: PetDto, headers: ETAG_HEADER })
+  @ApiErrors(400, 401, PET_NOT_FOUND, PET_CHANGE_ERRORS)
+  async updatePet(
+    @Param('petId', IdParamPipe) petId: number,
+    @Body() body: UpdatePetDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PetDto> {
+    if (Object.values(body).every((value) => value === undefined)) throw new EmptyPetChangeError();
+    const updated = await this.pets.update({
+      petId,
+      listerAccountId: principal.accountId,
+      patch: body,
+      versions: matchingVersions(ifMatch),
+    });
+    return withETag(response, updated);
+  }
+
+  @Delete('pets/:petId')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'deletePet',
+    summary: 'Remove an animal',
+    description:
+      'Removes the animal from the catalogue, by the account that listed it. With `If-Match`, removes ' +
+      'nothing unless the animal is still at one of the ETags named.',
+  })
+  @ApiParam(PET_ID_PARAM)
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiResponse({ status: 204, description: 'The animal was removed.' })
+  @ApiErrors(400, 401, PET_NOT_FOUND, PET_CHANGE_ERRORS)
+  async deletePet(
+    @Param('petId', IdParamPipe) petId: number,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.pets.delete({ petId, listerAccountId: principal.accountId, versions: matchingVersions(ifMatch) });
   }
 
   @Get('categories')
@@ -93,9 +231,27 @@ export class PetsController {
     summary: 'List categories',
     description: 'The categories an animal’s `categoryId` can name.',
   })
-  @ApiResponse({ status: 200, type: [CategoryDto], headers: RATE_LIMIT_HEADERS })
+  @ApiResponse({ status: 200, description: 'Every category.', type: [CategoryDto] })
   @ApiErrors(401)
   listCategories(): Promise<CategoryDto[]> {
     return this.pets.listCategories();
   }
+}
+
+/** A strong ETag: the pet's version, which every change moves. */
+function etagOf(stored: StoredPet): string {
+  return formatEntityTag(stored.version);
+}
+
+/** Sets the pet's ETag on the response and gives the Pet to send. */
+function withETag(response: Response, stored: StoredPet): PetDto {
+  response.setHeader('ETag', etagOf(stored));
+  return stored.pet;
+}
+
+/** The versions `If-Match` names (strong comparison); undefined when absent or `*` (any current one). */
+function matchingVersions(ifMatch: string | undefined): string[] | undefined {
+  const condition = parseEntityTagCondition(ifMatch, 'If-Match');
+  // A tag that is not a version matches no pet.
+  return condition && conditionTags(condition, 'strong')?.filter((tag) => /^[0-9]{1,19}$/.test(tag));
 }

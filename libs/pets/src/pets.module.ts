@@ -1,12 +1,16 @@
+import { EventsModule } from '@app/events';
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { GetPetDeprecationMiddleware } from './get-pet-deprecation.middleware';
+import { PetHoldsRepository } from './pet-holds.repository';
 import { PetsController } from './pets.controller';
+import { PetSearchRepository } from './pet-search.repository';
 import { PetsRepository } from './pets.repository';
 import { PetsService } from './pets.service';
 
 @Module({
-  providers: [PetsRepository, PetsService],
-  exports: [PetsService],
+  imports: [EventsModule],
+  providers: [PetsRepository, PetSearchRepository, PetsService, PetHoldsRepository],
+  exports: [PetsService, PetHoldsRepository],
 })
 export class PetsModule {}
 

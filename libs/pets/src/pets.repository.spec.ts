@@ -1,7 +1,43 @@
 import { Sql } from '@app/database';
+import type { EventsRecorder } from '@app/events';
 import { PET_IDS_LOCK, PetsRepository } from './pets.repository';
 
-type Values = [Array<string | null>, number[], number[] | string[], number?];
+type Values = [Array<string | null>, number[], number[]];
+
+const CHANGED_AT = new Date('2026-06-01T00:00:00Z');
+
+/** A row as PostgreSQL returns it, with the optional fields never set. */
+const storedRow = (id: string, name: string, categoryId: string, status: string) => ({
+  id,
+  name,
+  category_id: categoryId,
+  status,
+  description: null,
+  breed: null,
+  sex: 'unknown',
+  age_group: null,
+  size: null,
+  tags: null,
+  photo_urls: null,
+  latitude: null,
+  longitude: null,
+  created_at: CHANGED_AT,
+  updated_at: CHANGED_AT,
+  lister_account_id: '1',
+  has_open_order: false,
+  version: '1780272000000000',
+});
+
+/** The Pet made of a row from storedRow. */
+const pet = (id: number, name: string, status: string) => ({
+  id,
+  name,
+  categoryId: 1,
+  status,
+  sex: 'unknown',
+  createdAt: CHANGED_AT.toISOString(),
+  updatedAt: CHANGED_AT.toISOString(),
+});
 
 /**
  * A catalogue of pets 1 to 5 (odd ones `sold`) in category 1, which answers the page read and the INSERT
@@ -9,31 +45,41 @@ type Values = [Array<string | null>, number[], number[] | string[], number?];
  */
 function setUp() {
   const sql = new Sql({} as ConstructorParameters<typeof Sql>[0]);
-  const catalogue = [1, 2, 3, 4, 5].map((id) => ({
-    id: String(id),
-    name: `Pet ${id}`,
-    category_id: '1',
-    status: id % 2 ? 'sold' : 'available',
-  }));
+  const catalogue = [1, 2, 3, 4, 5].map((id) => storedRow(String(id), `Pet ${id}`, '1', id % 2 ? 'sold' : 'available'));
   let nextId = 6;
   const rows = jest.spyOn(sql, 'rows').mockImplementation(async (text: string, values: unknown[] = []) => {
-    const [first, second, third] = values as Values;
     if (text.includes('INSERT INTO pets')) {
-      return (first as string[]).flatMap((name, i) => {
+      const batch = JSON.parse(values[0] as string) as Array<{
+        name: string;
+        category_id: number;
+        status: string;
+        lister_account_id: number;
+      }>;
+      return batch.flatMap((inserted, i) => {
         const id = String(nextId++);
-        if (second[i] === 9) return [];
-        return [{ id, name, category_id: String(second[i]), status: third[i], position: String(i + 1) }];
+        if (inserted.category_id === 9) return [];
+        return [
+          {
+            ...storedRow(id, inserted.name, String(inserted.category_id), inserted.status),
+            lister_account_id: String(inserted.lister_account_id),
+            position: String(i + 1),
+          },
+        ];
       });
     }
+    const [first, second, third] = values as Values;
     return first.flatMap((status, i) =>
       catalogue
         .filter((pet) => (status === null || pet.status === status) && Number(pet.id) > second[i]!)
-        .slice(0, third[i] as number)
+        .slice(0, third[i])
         .map((pet) => ({ ...pet, position: String(i + 1) })),
     );
   });
   const inTransaction = jest.spyOn(sql, 'inTransaction', 'get').mockReturnValue(false);
-  return { repository: new PetsRepository(sql), rows, inTransaction };
+  const transaction = jest.spyOn(sql, 'transaction').mockImplementation((work) => work());
+  const recordAll = jest.fn().mockResolvedValue(undefined);
+  const events = { recordAll } as unknown as EventsRecorder;
+  return { repository: new PetsRepository(sql, events), rows, inTransaction, transaction, recordAll };
 }
 
 describe('PetsRepository', () => {
@@ -56,35 +102,42 @@ describe('PetsRepository', () => {
     expect(first!.lastId).toBe(2);
     expect(again).toBe(first);
     expect(sold).toEqual({
-      pets: [
-        { id: 3, name: 'Pet 3', categoryId: 1, status: 'sold' },
-        { id: 5, name: 'Pet 5', categoryId: 1, status: 'sold' },
-      ],
+      pets: [pet(3, 'Pet 3', 'sold'), pet(5, 'Pet 5', 'sold')],
       lastId: undefined,
     });
     expect(last!.pets.map((pet) => pet.id)).toEqual([5]);
   });
 
-  it('inserts the pets added together with one statement under the id lock, leaving out an unknown category', async () => {
-    const { repository, rows } = setUp();
+  it('inserts the pets added together with one statement under the id lock and the change clock, leaving out an unknown category', async () => {
+    const { repository, rows, transaction, recordAll } = setUp();
     const created = await Promise.all([
-      repository.insert({ name: 'Rex', categoryId: 1 }),
-      repository.insert({ name: 'Nobody', categoryId: 9 }),
-      repository.insert({ name: 'Tom', categoryId: 1, status: 'pending' }),
+      repository.insert({ name: 'Rex', categoryId: 1, listerAccountId: 1 }),
+      repository.insert({ name: 'Nobody', categoryId: 9, listerAccountId: 1 }),
+      repository.insert({ name: 'Tom', categoryId: 1, status: 'pending', tags: ['calm'], listerAccountId: 2 }),
     ]);
 
     expect(rows).toHaveBeenCalledTimes(1);
-    expect(rows.mock.calls[0]![0]).toMatch(/pg_advisory_xact_lock\(\$4\).*nextval\('pets_id_seq'\).*INSERT INTO pets/s);
-    expect(rows.mock.calls[0]![1]).toEqual([
-      ['Rex', 'Nobody', 'Tom'],
-      [1, 9, 1],
-      ['available', 'available', 'pending'],
-      PET_IDS_LOCK,
+    expect(rows.mock.calls[0]![0]).toMatch(
+      /pg_advisory_xact_lock\(\$2\).*UPDATE pet_change_clock.*FROM ids_in_commit_order.*nextval\('pets_id_seq'\).*INSERT INTO pets/s,
+    );
+    const [batch, lock] = rows.mock.calls[0]![1]!;
+    expect(lock).toBe(PET_IDS_LOCK);
+    expect(JSON.parse(batch as string)).toEqual([
+      { name: 'Rex', category_id: 1, status: 'available', sex: 'unknown', lister_account_id: 1 },
+      { name: 'Nobody', category_id: 9, status: 'available', sex: 'unknown', lister_account_id: 1 },
+      { name: 'Tom', category_id: 1, status: 'pending', sex: 'unknown', tags: ['calm'], lister_account_id: 2 },
     ]);
-    expect(created).toEqual([
-      { id: 6, name: 'Rex', categoryId: 1, status: 'available' },
+    expect(created.map((stored) => stored?.pet)).toEqual([
+      pet(6, 'Rex', 'available'),
       undefined,
-      { id: 8, name: 'Tom', categoryId: 1, status: 'pending' },
+      pet(8, 'Tom', 'pending'),
+    ]);
+    expect(created[0]).toMatchObject({ version: '1780272000000000', listerAccountId: 1, hasOpenOrder: false });
+    // Their events, to each lister, with one INSERT in the batch's transaction.
+    expect(transaction).toHaveBeenCalledTimes(1);
+    expect(recordAll).toHaveBeenCalledWith([
+      { recipientAccountId: 1, type: 'pet.created', object: created[0]!.pet },
+      { recipientAccountId: 2, type: 'pet.created', object: created[2]!.pet },
     ]);
   });
 
@@ -93,9 +146,12 @@ describe('PetsRepository', () => {
     inTransaction.mockReturnValue(true);
     await Promise.all([repository.readPage({ afterId: 0, limit: 2 }), repository.readPage({ afterId: 0, limit: 2 })]);
     await Promise.all([
-      repository.insert({ name: 'Rex', categoryId: 1 }),
-      repository.insert({ name: 'Tom', categoryId: 1 }),
+      repository.insert({ name: 'Rex', categoryId: 1, listerAccountId: 1 }),
+      repository.insert({ name: 'Tom', categoryId: 1, listerAccountId: 1 }),
     ]);
-    expect(rows.mock.calls.map(([, values]) => values![0])).toEqual([[null], [null], ['Rex'], ['Tom']]);
+    const names = rows.mock.calls.map(([text, values]) =>
+      text.includes('INSERT') ? JSON.parse(values![0] as string).map((row: { name: string }) => row.name) : values![0],
+    );
+    expect(names).toEqual([[null], [null], ['Rex'], ['Tom']]);
   });
 });

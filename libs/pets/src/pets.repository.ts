@@ -1,6 +1,10 @@
 import { Batcher, InsertBatcher, Sql } from '@app/database';
+import { EventsRecorder } from '@app/events';
 import { Injectable } from '@nestjs/common';
-import type { NewPetDto, PetDto } from './dto/pet.dto';
+import type { CreatePetDto, PetDto } from './dto/pet.dto';
+import { PET_CHANGE, petChangeAfter } from './pet-changes';
+import { petEvents } from './pet-events';
+import { PET_COLUMNS, PET_VERSION, PetRow, StoredPet, toPet, toStoredPet } from './pet-row';
 import type { PetStatus } from './pet-status';
 
 /**
@@ -10,16 +14,92 @@ import type { PetStatus } from './pet-status';
  */
 export const PET_IDS_LOCK = 7_310_442_002;
 
-interface PetRow {
-  id: string;
-  name: string;
-  category_id: string;
-  status: PetStatus;
+/** A pet to add: its record, and the account whose key adds it. */
+export interface NewPet extends CreatePetDto {
+  listerAccountId: number;
 }
 
-function toPet(row: PetRow): PetDto {
-  return { id: Number(row.id), name: row.name, categoryId: Number(row.category_id), status: row.status };
+/** The row the INSERT reads from its JSON batch, with the defaults of omitted fields. */
+function toInsertedRow(pet: NewPet) {
+  return {
+    name: pet.name,
+    category_id: pet.categoryId,
+    status: pet.status ?? 'available',
+    description: pet.description,
+    breed: pet.breed,
+    sex: pet.sex ?? 'unknown',
+    age_group: pet.ageGroup,
+    size: pet.size,
+    tags: pet.tags,
+    photo_urls: pet.photoUrls,
+    latitude: pet.location?.latitude,
+    longitude: pet.location?.longitude,
+    lister_account_id: pet.listerAccountId,
+  };
 }
+
+/** The writable fields a change sets: an absent one stays, a null one is cleared. */
+export type PetPatch = {
+  [Field in keyof CreatePetDto]?: CreatePetDto[Field] | null;
+};
+
+/** A change of one pet by an account, if the pet is at one of `versions` (any, when absent). */
+export interface PetChange {
+  petId: number;
+  listerAccountId: number;
+  patch: PetPatch;
+  versions?: string[];
+}
+
+/** The patch as the UPDATE merges it over the row (jsonb_populate_record): keys present are set. */
+function toPatchRow(patch: PetPatch): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  const set = (column: string, value: unknown) => {
+    if (value !== undefined) columns[column] = value;
+  };
+  set('name', patch.name);
+  set('category_id', patch.categoryId);
+  set('status', patch.status);
+  set('description', patch.description);
+  set('breed', patch.breed);
+  // Clearing the sex sets it back to its default.
+  set('sex', patch.sex === null ? 'unknown' : patch.sex);
+  set('age_group', patch.ageGroup);
+  set('size', patch.size);
+  set('tags', patch.tags);
+  set('photo_urls', patch.photoUrls);
+  if (patch.location !== undefined) {
+    set('latitude', patch.location?.latitude ?? null);
+    set('longitude', patch.location?.longitude ?? null);
+  }
+  return columns;
+}
+
+/** The row's writable columns, set from the patch merged over the row. */
+const WRITABLE = `name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls, latitude, longitude`;
+
+/**
+ * One guarded statement: the lister, the versions of If-Match and the open order are checked in its WHERE,
+ * which PostgreSQL re-evaluates on the latest row when a concurrent change got there first, so that of
+ * two changes made against one version exactly one applies. updated_at follows pet-changes.ts.
+ */
+const UPDATE_PET = `
+  WITH ${PET_CHANGE}
+  UPDATE pets p
+     SET (${WRITABLE}) = (SELECT ${WRITABLE} FROM jsonb_populate_record(p, $2::jsonb)),
+         updated_at = pet_change.changed_at
+    FROM pet_change
+   WHERE p.id = $1 AND p.lister_account_id = $3
+     AND ($4::bigint[] IS NULL OR ${PET_VERSION} = ANY ($4::bigint[]))
+     AND (p.open_order_id IS NULL OR NOT $2::jsonb ? 'status')
+  RETURNING ${PET_COLUMNS}`;
+
+/** The removal's guard, as UPDATE_PET's: any open order stops it. */
+const DELETE_PET = `
+  DELETE FROM pets
+   WHERE id = $1 AND lister_account_id = $2 AND open_order_id IS NULL
+     AND ($3::bigint[] IS NULL OR ${PET_VERSION} = ANY ($3::bigint[]))
+  RETURNING ${PET_COLUMNS}`;
 
 /** A page to read: up to `limit` pets after `afterId`, of one status or any. */
 export interface PageRead {
@@ -40,37 +120,47 @@ function pageKey(page: PageRead): string {
  * condition of (status, id), so it takes that index.
  */
 const READ_PAGES = `
-  SELECT q.position, p.id, p.name, p.category_id, p.status
+  SELECT q.position, p.*
     FROM unnest($1::text[], $2::bigint[], $3::int[]) WITH ORDINALITY AS q (status, after_id, row_count, position)
    CROSS JOIN LATERAL (
-     (SELECT id, name, category_id, status FROM pets
+     (SELECT ${PET_COLUMNS} FROM pets
        WHERE q.status IS NULL AND id > q.after_id
        ORDER BY id LIMIT q.row_count)
      UNION ALL
-     (SELECT id, name, category_id, status FROM pets
+     (SELECT ${PET_COLUMNS} FROM pets
        WHERE q.status IS NOT NULL AND status = q.status AND (status, id) > (q.status, q.after_id)
        ORDER BY status, id LIMIT q.row_count)
    ) p
    ORDER BY q.position, p.id`;
 
 /**
- * The batch's ids are drawn under PET_IDS_LOCK: joining its CTE makes the lock come before any nextval.
- * RETURNING promises no order, so each row's id is drawn first and the rows are matched to the batch by it;
- * a pet naming no existing category is left out of the INSERT.
+ * The batch's ids are drawn under PET_IDS_LOCK: joining its CTE makes the lock come before any nextval,
+ * and before the change clock (pet-changes.ts), whose time becomes each pet's createdAt and updatedAt.
+ * The batch travels as one JSON array, since its tags and photo URLs are arrays themselves. RETURNING
+ * promises no order, so each row's id is drawn first and the rows are matched to the batch by it; a pet
+ * naming no existing category is left out of the INSERT.
  */
 const INSERT_PETS = `
   WITH ids_in_commit_order AS (
-    SELECT pg_advisory_xact_lock($4)
-  ), batch AS (
-    SELECT nextval('pets_id_seq') AS id, name, category_id, status, position
-      FROM ids_in_commit_order,
-           unnest($1::text[], $2::bigint[], $3::text[]) WITH ORDINALITY AS t (name, category_id, status, position)
+    SELECT pg_advisory_xact_lock($2)
+  ), ${petChangeAfter('ids_in_commit_order')}, batch AS (
+    SELECT nextval('pets_id_seq') AS id, t.*, pet_change.changed_at
+      FROM pet_change,
+           ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
+             name text, category_id bigint, status text, description text, breed text, sex text, age_group text,
+             size text, tags text[], photo_urls text[], latitude double precision, longitude double precision,
+             lister_account_id bigint
+           )) WITH ORDINALITY AS t (name, category_id, status, description, breed, sex, age_group, size, tags,
+             photo_urls, latitude, longitude, lister_account_id, position)
   ), inserted AS (
-    INSERT INTO pets (id, name, category_id, status)
-    SELECT b.id, b.name, b.category_id, b.status FROM batch b JOIN categories c ON c.id = b.category_id
-    RETURNING id, name, category_id, status
+    INSERT INTO pets (id, name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls,
+                      latitude, longitude, lister_account_id, created_at, updated_at)
+    SELECT b.id, b.name, b.category_id, b.status, b.description, b.breed, b.sex, b.age_group, b.size, b.tags,
+           b.photo_urls, b.latitude, b.longitude, b.lister_account_id, b.changed_at, b.changed_at
+      FROM batch b JOIN categories c ON c.id = b.category_id
+    RETURNING ${PET_COLUMNS}
   )
-  SELECT i.id, i.name, i.category_id, i.status, b.position FROM inserted i JOIN batch b USING (id)`;
+  SELECT i.*, b.position FROM inserted i JOIN batch b USING (id)`;
 
 /** Shared by every request for the same page in a batch: read-only. */
 export interface PetPage {
@@ -92,11 +182,14 @@ function toPage(rows: PetRow[], limit: number): PetPage {
 @Injectable()
 export class PetsRepository {
   /** Pets added close together are inserted with one statement, one commit for them all. */
-  private readonly inserts = new InsertBatcher<NewPetDto, PetDto | undefined>((batch) => this.insertBatch(batch));
+  private readonly inserts = new InsertBatcher<NewPet, StoredPet | undefined>((batch) => this.insertBatch(batch));
   /** Pages asked for close together are read with one statement: one round trip and one plan for them all. */
   private readonly pageReads = new Batcher<PageRead, PetPage>((pages) => this.readPages(pages), 0);
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly events: EventsRecorder,
+  ) {}
 
   readPage(page: PageRead): Promise<PetPage> {
     return this.sql.batched(this.pageReads, page);
@@ -106,13 +199,41 @@ export class PetsRepository {
    * The new pet; undefined when its category does not exist, so a client's mistake costs the others'
    * batch nothing. Rejects with SQLSTATE 23503 when the category was removed during the INSERT.
    */
-  insert(pet: NewPetDto): Promise<PetDto | undefined> {
+  insert(pet: NewPet): Promise<StoredPet | undefined> {
     return this.sql.batched(this.inserts, pet);
   }
 
-  async findById(petId: number): Promise<PetDto | undefined> {
-    const rows = await this.sql.rows<PetRow>('SELECT id, name, category_id, status FROM pets WHERE id = $1', [petId]);
-    return rows[0] && toPet(rows[0]);
+  async findById(petId: number): Promise<StoredPet | undefined> {
+    const rows = await this.sql.rows<PetRow>(`SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`, [petId]);
+    return rows[0] && toStoredPet(rows[0]);
+  }
+
+  /**
+   * Applies `change` to the pet if the guard lets it: undefined when the pet is missing, is not the
+   * lister's, has none of the versions (when given), or has an open order while the change sets its status.
+   * Rejects with SQLSTATE 23503 when the new category does not exist.
+   */
+  async update(change: PetChange): Promise<StoredPet | undefined> {
+    const rows = await this.sql.rows<PetRow>(UPDATE_PET, [
+      change.petId,
+      JSON.stringify(toPatchRow(change.patch)),
+      change.listerAccountId,
+      change.versions ?? null,
+    ]);
+    return rows[0] && toStoredPet(rows[0]);
+  }
+
+  /**
+   * Removes the pet if the same guard as `update`'s lets it (any open order stops it): the pet as it was,
+   * or undefined when it did not.
+   */
+  async delete(removal: Omit<PetChange, 'patch'>): Promise<StoredPet | undefined> {
+    const rows = await this.sql.rows<PetRow>(DELETE_PET, [
+      removal.petId,
+      removal.listerAccountId,
+      removal.versions ?? null,
+    ]);
+    return rows[0] && toStoredPet(rows[0]);
   }
 
   async listCategories(): Promise<Array<{ id: number; name: string }>> {
@@ -149,16 +270,20 @@ export class PetsRepository {
     return pageIndexes.map((index) => read[index]!);
   }
 
-  /** The new pets in the batch's order, undefined for a pet naming no existing category. */
-  private async insertBatch(batch: NewPetDto[]): Promise<Array<PetDto | undefined>> {
-    const rows = await this.sql.rows<PetRow & { position: string }>(INSERT_PETS, [
-      batch.map((pet) => pet.name),
-      batch.map((pet) => pet.categoryId),
-      batch.map((pet) => pet.status ?? 'available'),
-      PET_IDS_LOCK,
-    ]);
-    const created: Array<PetDto | undefined> = batch.map(() => undefined);
-    for (const row of rows) created[Number(row.position) - 1] = toPet(row);
-    return created;
+  /**
+   * The new pets in the batch's order, undefined for a pet naming no existing category. Their
+   * `pet.created` events, to each pet's lister, commit with them: one more INSERT per batch, not per pet.
+   */
+  private insertBatch(batch: NewPet[]): Promise<Array<StoredPet | undefined>> {
+    return this.sql.transaction(async () => {
+      const rows = await this.sql.rows<PetRow & { position: string }>(INSERT_PETS, [
+        JSON.stringify(batch.map(toInsertedRow)),
+        PET_IDS_LOCK,
+      ]);
+      const created: Array<StoredPet | undefined> = batch.map(() => undefined);
+      for (const row of rows) created[Number(row.position) - 1] = toStoredPet(row);
+      await this.events.recordAll(created.flatMap((stored) => (stored ? petEvents('pet.created', stored) : [])));
+      return created;
+    });
   }
 }

@@ -1,40 +1,124 @@
-import { sqlState } from '@app/database';
+import { Sql, sqlState } from '@app/database';
+import { EventsRecorder } from '@app/events';
 import { Injectable } from '@nestjs/common';
-import type { NewPetDto, PetDto } from './dto/pet.dto';
-import { PetNotFoundError, UnknownCategoryError } from './pet.errors';
-import type { PetStatus } from './pet-status';
-import { PetPage, PetsRepository } from './pets.repository';
+import {
+  NotListerError,
+  PetHasOpenOrderError,
+  PetNotFoundError,
+  PreconditionFailedError,
+  UnknownCategoryError,
+} from './pet.errors';
+import { PetEventType, petEvents } from './pet-events';
+import type { StoredPet } from './pet-row';
+import { PetSearch, PetSearchRepository, SearchPage } from './pet-search.repository';
+import { NewPet, PetChange, PetsRepository } from './pets.repository';
 
 const FOREIGN_KEY_VIOLATION = '23503';
+/**
+ * A guarded change that found nothing wrong with the pet afterwards raced with another change of it;
+ * it is tried again this many times (each race needs another change to win it).
+ */
+const CHANGE_ATTEMPTS = 5;
+
+/** The fields of a search that the batched page read serves as well (statuses, when one at most). */
+const BATCHABLE_FIELDS = new Set(['statuses', 'radiusKm', 'sort', 'after', 'limit']);
 
 /** The catalogue's rules; PetsRepository holds its SQL. */
 @Injectable()
 export class PetsService {
-  constructor(private readonly pets: PetsRepository) {}
+  constructor(
+    private readonly pets: PetsRepository,
+    private readonly finder: PetSearchRepository,
+    private readonly sql: Sql,
+    private readonly events: EventsRecorder,
+  ) {}
 
-  list(options: { limit: number; status?: PetStatus; afterId?: number }): Promise<PetPage> {
-    const { limit, status, afterId = 0 } = options;
-    return this.pets.readPage({ status, afterId, limit });
+  /**
+   * A page of the catalogue. The commonest pages (by id, with at most one status) are read in batches with
+   * other requests' (PetsRepository.readPage); every other search runs its own statement.
+   */
+  async search(search: PetSearch): Promise<SearchPage> {
+    const { statuses = [], limit, after } = search;
+    const filtered = Object.entries(search).some(([name, value]) => !BATCHABLE_FIELDS.has(name) && value !== undefined);
+    if (search.sort === 'id' && !filtered && statuses.length <= 1) {
+      const page = await this.pets.readPage({ status: statuses[0], afterId: after?.id ?? 0, limit });
+      return { pets: [...page.pets], next: page.lastId === undefined ? undefined : { id: page.lastId } };
+    }
+    const page = await this.finder.search(search);
+    if (search.categoryId !== undefined && page.pets.length === 0 && !after) {
+      if (!(await this.finder.categoryExists(search.categoryId))) throw new UnknownCategoryError(search.categoryId);
+    }
+    return page;
   }
 
-  async create(pet: NewPetDto): Promise<PetDto> {
-    try {
-      const created = await this.pets.insert(pet);
-      if (created) return created;
-    } catch (error) {
-      // A category removed while its pet was being inserted.
-      if (sqlState(error) !== FOREIGN_KEY_VIOLATION) throw error;
-    }
+  /** Adds the pet; its lister receives its `pet.created` event (recorded with the batched INSERT). */
+  async create(pet: NewPet): Promise<StoredPet> {
+    const created = await this.withCategory(pet.categoryId, () => this.pets.insert(pet));
+    if (created) return created;
     throw new UnknownCategoryError(pet.categoryId);
   }
 
-  async get(petId: number): Promise<PetDto> {
+  async get(petId: number): Promise<StoredPet> {
     const pet = await this.pets.findById(petId);
     if (!pet) throw new PetNotFoundError(petId);
     return pet;
   }
 
+  /** Applies a change by the pet's lister, if the pet is at one of `versions` (If-Match). */
+  async update(change: PetChange): Promise<StoredPet> {
+    for (let attempt = 1; ; attempt++) {
+      const { categoryId } = change.patch;
+      const updated = await this.withCategory(categoryId ?? 0, () =>
+        this.withEvent('pet.updated', () => this.pets.update(change)),
+      );
+      if (updated) return updated;
+      await this.refusal(change, 'status' in change.patch, attempt);
+    }
+  }
+
+  /** Removes a pet at the request of its lister, if it is at one of `versions` (If-Match). */
+  async delete(removal: Omit<PetChange, 'patch'>): Promise<void> {
+    for (let attempt = 1; !(await this.withEvent('pet.deleted', () => this.pets.delete(removal))); attempt++) {
+      await this.refusal(removal, true, attempt);
+    }
+  }
+
   listCategories(): Promise<Array<{ id: number; name: string }>> {
     return this.pets.listCategories();
+  }
+
+  /**
+   * Why a guarded change of the pet did not apply, read after the fact: thrown as the error the client
+   * gets (the precondition before the rest, RFC 9110 13.2.2). When nothing is wrong any more, a concurrent
+   * change made the guard fail and has since gone: the caller tries again.
+   */
+  private async refusal(change: Omit<PetChange, 'patch'>, changesStatus: boolean, attempt: number): Promise<void> {
+    const current = await this.pets.findById(change.petId);
+    if (!current) throw new PetNotFoundError(change.petId);
+    if (current.listerAccountId !== change.listerAccountId) throw new NotListerError(change.petId);
+    if (change.versions && !change.versions.includes(current.version)) {
+      throw new PreconditionFailedError(change.petId);
+    }
+    if (changesStatus && current.hasOpenOrder) throw new PetHasOpenOrderError(change.petId);
+    if (attempt >= CHANGE_ATTEMPTS) throw new PreconditionFailedError(change.petId);
+  }
+
+  /** Runs a change of one pet and records its event in the same transaction, when the change applied. */
+  private withEvent(type: PetEventType, change: () => Promise<StoredPet | undefined>): Promise<StoredPet | undefined> {
+    return this.sql.transaction(async () => {
+      const changed = await change();
+      if (changed) await this.events.recordAll(petEvents(type, changed));
+      return changed;
+    });
+  }
+
+  /** Runs a write that names a category, refusing one that does not exist (or was removed meanwhile). */
+  private async withCategory<T>(categoryId: number, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (sqlState(error) !== FOREIGN_KEY_VIOLATION) throw error;
+      throw new UnknownCategoryError(categoryId);
+    }
   }
 }

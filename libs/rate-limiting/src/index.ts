@@ -3,3 +3,4 @@ export * from './rate-limit.store';
 export * from './rate-limiting.errors';
 export * from './rate-limiting.module';
 export * from './rate-windows';
+export * from './rate-limit.settings';

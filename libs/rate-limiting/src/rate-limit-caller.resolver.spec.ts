@@ -1,11 +1,12 @@
 import type { ApiKeyAuthenticator } from '@app/accounts';
-import { AuthenticatedRequest, Environment, Principal } from '@app/core';
+import { AuthenticatedRequest, Principal } from '@app/core';
 import { Public } from '@app/http';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RateLimitCallerResolver } from './rate-limit-caller.resolver';
 import type { RateLimitCounter } from './rate-limit.counter';
 import { RateLimitPolicy } from './rate-limit.policy';
+import { RateLimitSettings } from './rate-limit.settings';
 import { RateLimitDecision } from './rate-windows';
 
 class Routes {
@@ -50,7 +51,7 @@ function setUp({
       return addressDecision;
     }),
   };
-  const policy = new RateLimitPolicy(new Reflector(), new Environment());
+  const policy = new RateLimitPolicy(new Reflector(), new RateLimitSettings());
   const resolver = new RateLimitCallerResolver(
     authenticator as unknown as ApiKeyAuthenticator,
     policy,

@@ -1,8 +1,9 @@
-import { Environment, Principal, ServiceUnavailableError } from '@app/core';
+import { Principal, ServiceUnavailableError } from '@app/core';
 import { Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RateLimitCounter } from './rate-limit.counter';
 import { RateLimitPolicy } from './rate-limit.policy';
+import { RateLimitSettings } from './rate-limit.settings';
 import type { RateLimitStore } from './rate-limit.store';
 import { RateLimitDecision, WindowSpec, WindowState } from './rate-windows';
 
@@ -21,9 +22,9 @@ const paid = (admitted: boolean): RateLimitDecision => ({ admitted, banMs: 0, no
 const redisDown = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 
 function setUp(onRedisFailure: 'open' | 'closed' = 'open', consume = jest.fn(async () => paid(true))) {
-  const env = Object.assign(new Environment(), { RATE_LIMIT_ON_REDIS_FAILURE: onRedisFailure });
-  const policy = new RateLimitPolicy(new Reflector(), env);
-  const counter = new RateLimitCounter(policy, { consume } as unknown as RateLimitStore, env);
+  const settings = Object.assign(new RateLimitSettings(), { RATE_LIMIT_ON_REDIS_FAILURE: onRedisFailure });
+  const policy = new RateLimitPolicy(new Reflector(), settings);
+  const counter = new RateLimitCounter(policy, { consume } as unknown as RateLimitStore, settings);
   const windowKeys = () => consume.mock.calls.map(([windows]: WindowSpec[][]) => windows.map((window) => window.key));
   return { counter, consume, windowKeys };
 }

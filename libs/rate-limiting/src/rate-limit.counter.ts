@@ -1,6 +1,7 @@
-import { Environment, isDependencyUnavailable, ServiceUnavailableError } from '@app/core';
+import { isDependencyUnavailable, ServiceUnavailableError } from '@app/core';
 import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import type { RateLimitCaller } from './rate-limit-caller.resolver';
+import { RateLimitSettings } from './rate-limit.settings';
 import { rateLimitRedisFailures } from './rate-limit.metrics';
 import { RateLimitPolicy } from './rate-limit.policy';
 import { RateLimitStore } from './rate-limit.store';
@@ -21,7 +22,7 @@ export class RateLimitCounter {
   constructor(
     private readonly policy: RateLimitPolicy,
     private readonly store: RateLimitStore,
-    private readonly env: Environment,
+    private readonly settings: RateLimitSettings,
   ) {}
 
   /** The decision, or undefined when Redis cannot answer and the policy is to admit. */
@@ -42,7 +43,7 @@ export class RateLimitCounter {
   /** Admits (undefined) or answers 503 when Redis cannot answer; any other failure goes on as it is. */
   private onStoreFailure(error: unknown): undefined {
     if (!isDependencyUnavailable(error)) throw error;
-    const policy = this.env.RATE_LIMIT_ON_REDIS_FAILURE;
+    const policy = this.settings.RATE_LIMIT_ON_REDIS_FAILURE;
     rateLimitRedisFailures.inc({ policy });
     this.warnAtMostEvery(WARNING_INTERVAL_MS, `Redis unavailable for rate limiting (${(error as Error).message})`);
     if (policy === 'closed') throw new ServiceUnavailableError('Rate limiting is unavailable; retry shortly.');
@@ -54,7 +55,7 @@ export class RateLimitCounter {
     this.unreportedFailures++;
     const now = Date.now();
     if (now - this.lastWarningAt < intervalMs) return;
-    const policy = this.env.RATE_LIMIT_ON_REDIS_FAILURE === 'open' ? 'admitting' : 'answering 503';
+    const policy = this.settings.RATE_LIMIT_ON_REDIS_FAILURE === 'open' ? 'admitting' : 'answering 503';
     this.logger.warn(`${message}: ${policy} (${this.unreportedFailures} request(s) since the last warning)`);
     this.lastWarningAt = now;
     this.unreportedFailures = 0;

@@ -1,8 +1,8 @@
-import { Environment } from '@app/core';
 import { Public, SignUpRateLimit, SkipRateLimit } from '@app/http';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RateLimitPolicy } from './rate-limit.policy';
+import { RateLimitSettings } from './rate-limit.settings';
 
 class AccountsRoutes {
   @Public()
@@ -23,14 +23,14 @@ class HealthRoutes {
 const routeOf = <T extends object>(controller: new () => T, handler: keyof T) =>
   ({ getClass: () => controller, getHandler: () => controller.prototype[handler] }) as unknown as ExecutionContext;
 
-const env = Object.assign(new Environment(), {
+const settings = Object.assign(new RateLimitSettings(), {
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: 5,
   RATE_LIMIT_SIGNUP_PER_HOUR: 3,
   RATE_LIMIT_MINUTE_WINDOW_SECONDS: 60,
   RATE_LIMIT_DAY_WINDOW_SECONDS: 86400,
   RATE_LIMIT_SIGNUP_WINDOW_SECONDS: 3600,
 });
-const policy = new RateLimitPolicy(new Reflector(), env);
+const policy = new RateLimitPolicy(new Reflector(), settings);
 const account = {
   tracker: 'account:3',
   principal: { accountId: 3, keyId: 7, limits: { perMinute: 300, perDay: 10_000 } },

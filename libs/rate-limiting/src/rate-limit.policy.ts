@@ -1,8 +1,8 @@
-import { Environment } from '@app/core';
 import { IS_PUBLIC, SIGN_UP_RATE_LIMIT, SKIP_RATE_LIMIT } from '@app/http';
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { RateLimitCaller } from './rate-limit-caller.resolver';
+import { RateLimitSettings } from './rate-limit.settings';
 import { WindowSpec } from './rate-windows';
 
 const window = (name: string, tracker: string, limit: number, seconds: number): WindowSpec => ({
@@ -21,7 +21,7 @@ const window = (name: string, tracker: string, limit: number, seconds: number): 
 export class RateLimitPolicy {
   constructor(
     private readonly reflector: Reflector,
-    private readonly env: Environment,
+    private readonly settings: RateLimitSettings,
   ) {}
 
   /** `@SkipRateLimit()` (health, metrics): no window applies, and no headers are sent. */
@@ -41,16 +41,24 @@ export class RateLimitPolicy {
    */
   windowsFor(caller: RateLimitCaller, route?: ExecutionContext): WindowSpec[] {
     const { tracker, principal } = caller;
-    const { env } = this;
+    const { settings } = this;
     if (principal) {
       return [
-        window('minute', tracker, principal.limits.perMinute, env.RATE_LIMIT_MINUTE_WINDOW_SECONDS),
-        window('day', tracker, principal.limits.perDay, env.RATE_LIMIT_DAY_WINDOW_SECONDS),
+        window('minute', tracker, principal.limits.perMinute, settings.RATE_LIMIT_MINUTE_WINDOW_SECONDS),
+        window('day', tracker, principal.limits.perDay, settings.RATE_LIMIT_DAY_WINDOW_SECONDS),
       ];
     }
-    const minute = window('minute', tracker, env.RATE_LIMIT_ANONYMOUS_PER_MINUTE, env.RATE_LIMIT_MINUTE_WINDOW_SECONDS);
+    const minute = window(
+      'minute',
+      tracker,
+      settings.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      settings.RATE_LIMIT_MINUTE_WINDOW_SECONDS,
+    );
     if (!this.marks(route, SIGN_UP_RATE_LIMIT)) return [minute];
-    return [minute, window('signup', tracker, env.RATE_LIMIT_SIGNUP_PER_HOUR, env.RATE_LIMIT_SIGNUP_WINDOW_SECONDS)];
+    return [
+      minute,
+      window('signup', tracker, settings.RATE_LIMIT_SIGNUP_PER_HOUR, settings.RATE_LIMIT_SIGNUP_WINDOW_SECONDS),
+    ];
   }
 
   private marks(route: ExecutionContext | undefined, metadataKey: string): boolean {

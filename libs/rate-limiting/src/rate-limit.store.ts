@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Environment, REDIS } from '@app/core';
+import { REDIS } from '@app/core';
 import { Batcher } from '@app/database';
 import { Inject, Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { RATE_LIMIT_SCRIPT } from './rate-limit.script';
+import { RateLimitSettings } from './rate-limit.settings';
 import { RateLimitDecision, WindowSpec, WindowState } from './rate-windows';
 
 const COMMAND = 'rateLimitDecide';
@@ -40,7 +41,7 @@ export class RateLimitStore {
 
   constructor(
     @Inject(REDIS) redis: Redis,
-    private readonly env: Environment,
+    private readonly settings: RateLimitSettings,
   ) {
     redis.defineCommand(COMMAND, { lua: RATE_LIMIT_SCRIPT });
     this.decide = (redis as unknown as Record<string, DecideCommand>)[COMMAND]!.bind(redis);
@@ -69,10 +70,10 @@ export class RateLimitStore {
     const [nowMs, ...states] = await this.decide(
       keys.length,
       ...keys,
-      this.env.RATE_LIMIT_BAN_AFTER,
-      this.env.RATE_LIMIT_BAN_SECONDS * 1000,
+      this.settings.RATE_LIMIT_BAN_AFTER,
+      this.settings.RATE_LIMIT_BAN_SECONDS * 1000,
       // "Within one minute": the minute window's length, so tests that shorten it shorten this too.
-      this.env.RATE_LIMIT_MINUTE_WINDOW_SECONDS * 1000,
+      this.settings.RATE_LIMIT_MINUTE_WINDOW_SECONDS * 1000,
       randomUUID(),
       requests.length,
       ...perRequest,

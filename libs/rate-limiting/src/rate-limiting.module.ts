@@ -1,10 +1,12 @@
 import { AccountsModule } from '@app/accounts';
 import { UNROUTED_REQUEST_LIMITER } from '@app/http';
+import { settingsModule } from '@app/core';
 import { Module } from '@nestjs/common';
 import { RateLimitCallerResolver } from './rate-limit-caller.resolver';
 import { RateLimitCounter } from './rate-limit.counter';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitPolicy } from './rate-limit.policy';
+import { RateLimitSettings } from './rate-limit.settings';
 import { RateLimitStore } from './rate-limit.store';
 import { UnroutedRateLimiter } from './unrouted-request.limiter';
 
@@ -13,7 +15,7 @@ import { UnroutedRateLimiter } from './unrouted-request.limiter';
  * bearer guard: `{ provide: APP_GUARD, useExisting: RateLimitGuard }`.
  */
 @Module({
-  imports: [AccountsModule],
+  imports: [AccountsModule, settingsModule(RateLimitSettings)],
   providers: [
     RateLimitStore,
     RateLimitPolicy,

@@ -1,7 +1,8 @@
-import { AppEnv, AuthenticatedRequest, Environment, RedisEvents } from '@app/core';
+import { AppEnv, AuthenticatedRequest, RedisEvents } from '@app/core';
 import type { AccountEvent, AccountEvents } from '../account-events';
 import { generateApiKey, hashApiKey } from './api-key-secret';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
+import type { ApiKeySettings } from './api-key.settings';
 import type { ApiKeysRepository } from './api-keys.repository';
 import type { LastUsedRecorder } from './last-used-recorder';
 
@@ -20,7 +21,7 @@ function setUp() {
     events as unknown as AccountEvents,
     redisEvents as unknown as RedisEvents,
     lastUsed as unknown as LastUsedRecorder,
-    { API_KEY_CACHE_TTL_MS: 60000 } as Environment,
+    { API_KEY_CACHE_TTL_MS: 60000 } as ApiKeySettings,
   );
   authenticator.onModuleInit();
   const request = (authorization?: string) => ({ headers: { authorization } }) as AuthenticatedRequest;

@@ -1,8 +1,9 @@
-import { AuthenticatedRequest, Environment, Principal, RedisEvents } from '@app/core';
+import { AuthenticatedRequest, Principal, RedisEvents } from '@app/core';
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AccountEvents } from '../account-events';
 import { limitsFor } from '../plans';
 import { API_KEY_FORMAT, hashApiKey } from './api-key-secret';
+import { ApiKeySettings } from './api-key.settings';
 import { ApiKeysRepository } from './api-keys.repository';
 import { LastUsedRecorder } from './last-used-recorder';
 
@@ -55,7 +56,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown 
     private readonly events: AccountEvents,
     private readonly redisEvents: RedisEvents,
     private readonly lastUsed: LastUsedRecorder,
-    private readonly env: Environment,
+    private readonly settings: ApiKeySettings,
   ) {}
 
   onModuleInit(): void {
@@ -128,7 +129,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown 
     if (cached !== NOT_CACHED) return cached;
 
     const grant = await this.apiKeys.findGrant(hash);
-    const expiresAt = Date.now() + this.env.API_KEY_CACHE_TTL_MS;
+    const expiresAt = Date.now() + this.settings.API_KEY_CACHE_TTL_MS;
     if (!grant) {
       remember(this.unknownKeys, cacheKey, expiresAt, MAX_CACHED_UNKNOWN_KEYS);
       return undefined;

@@ -1,12 +1,12 @@
 import { CurrentPrincipal, Principal } from '@app/core';
-import { ApiErrors, IdParamPipe, RATE_LIMIT_HEADERS } from '@app/http';
+import { ApiErrors, IdParamPipe } from '@app/http';
 import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAlreadyIssuedError } from '../accounts.errors';
 import { ApiKeyDto, ApiKeyWithSecretDto, CreateApiKeyDto } from '../dto/api-key.dto';
 import { ApiKeysService } from './api-keys.service';
-import { KEYS_API_TAG } from '../accounts-openapi';
+import { KEY_ALREADY_ISSUED, KEY_NOT_FOUND, KEYS_API_TAG } from '../accounts-openapi';
 
 @ApiTags(KEYS_API_TAG.name)
 @ApiBearerAuth()
@@ -24,14 +24,9 @@ export class ApiKeysController {
     summary: 'Issue a key',
     description: 'Issues a new key for the caller’s account. The secret is in this response only.',
   })
-  @ApiResponse({ status: 201, type: ApiKeyWithSecretDto, headers: RATE_LIMIT_HEADERS })
-  @ApiResponse({
-    status: 409,
-    description:
-      '`key_already_issued`: a retry with the same `Idempotency-Key`; the message names the key issued first, ' +
-      'whose secret is not shown again.',
-  })
-  @ApiErrors(400, 401)
+  @ApiBody({ type: CreateApiKeyDto, required: false })
+  @ApiResponse({ status: 201, description: 'The new key, with its secret.', type: ApiKeyWithSecretDto })
+  @ApiErrors(400, 401, KEY_ALREADY_ISSUED)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<ApiKeyWithSecretDto> {
     const { key, secret } = await this.keys.issue(principal.accountId, body.name ?? 'unnamed');
     return ApiKeyWithSecretDto.withSecret(key, secret);
@@ -43,7 +38,7 @@ export class ApiKeysController {
     summary: 'List keys',
     description: 'The keys of the caller’s account, revoked ones included; never their secrets.',
   })
-  @ApiResponse({ status: 200, type: [ApiKeyDto], headers: RATE_LIMIT_HEADERS })
+  @ApiResponse({ status: 200, description: 'The account’s keys.', type: [ApiKeyDto] })
   @ApiErrors(401)
   async list(@CurrentPrincipal() principal: Principal): Promise<ApiKeyDto[]> {
     return (await this.keys.list(principal.accountId)).map((key) => ApiKeyDto.from(key));
@@ -56,9 +51,13 @@ export class ApiKeysController {
     summary: 'Revoke a key',
     description: 'Revokes a key of the caller’s account; it stops working on every process within a second.',
   })
-  @ApiParam({ name: 'keyId', schema: { type: 'integer', format: 'int64', minimum: 1 } })
-  @ApiResponse({ status: 204, description: 'Revoked.', headers: RATE_LIMIT_HEADERS })
-  @ApiErrors(400, 401, 404)
+  @ApiParam({
+    name: 'keyId',
+    description: 'Identifier of the key.',
+    schema: { type: 'integer', format: 'int64', minimum: 1 },
+  })
+  @ApiResponse({ status: 204, description: 'Revoked.' })
+  @ApiErrors(400, 401, KEY_NOT_FOUND)
   async revoke(@CurrentPrincipal() principal: Principal, @Param('keyId', IdParamPipe) keyId: number): Promise<void> {
     await this.keys.revoke(principal.accountId, keyId);
   }

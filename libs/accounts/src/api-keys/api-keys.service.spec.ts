@@ -1,4 +1,4 @@
-import { AppEnv, type Environment } from '@app/core';
+import { AppEnv, type CoreSettings } from '@app/core';
 import type { AccountEvents } from '../account-events';
 import { ApiKeyNotFoundError } from '../accounts.errors';
 import { hashApiKey } from './api-key-secret';
@@ -15,7 +15,7 @@ function setUp() {
   const service = new ApiKeysService(
     keys as unknown as ApiKeysRepository,
     events as unknown as AccountEvents,
-    { APP_ENV: AppEnv.Development } as Environment,
+    { APP_ENV: AppEnv.Development } as CoreSettings,
   );
   return { service, keys, events };
 }

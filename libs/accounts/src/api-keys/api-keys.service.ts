@@ -1,4 +1,4 @@
-import { Environment } from '@app/core';
+import { CoreSettings } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { AccountEvents } from '../account-events';
 import { ApiKeyNotFoundError } from '../accounts.errors';
@@ -16,11 +16,11 @@ export class ApiKeysService {
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly events: AccountEvents,
-    private readonly env: Environment,
+    private readonly core: CoreSettings,
   ) {}
 
   async issue(accountId: number, name: string): Promise<IssuedApiKey> {
-    const { secret, prefix, hash } = generateApiKey(this.env.APP_ENV);
+    const { secret, prefix, hash } = generateApiKey(this.core.APP_ENV);
     const key = await this.keys.insert({ accountId, name, prefix, hash });
     return { key, secret };
   }

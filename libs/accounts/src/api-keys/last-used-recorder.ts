@@ -1,4 +1,4 @@
-import { Environment } from '@app/core';
+import { ApiKeySettings } from './api-key.settings';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ApiKeysRepository } from './api-keys.repository';
 
@@ -14,11 +14,11 @@ export class LastUsedRecorder implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly keys: ApiKeysRepository,
-    private readonly env: Environment,
+    private readonly settings: ApiKeySettings,
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush(), this.env.API_KEY_LAST_USED_FLUSH_MS);
+    this.timer = setInterval(() => void this.flush(), this.settings.API_KEY_LAST_USED_FLUSH_MS);
     this.timer.unref();
   }
 

@@ -4,10 +4,10 @@ import { limitsFor, Plan, PLANS } from '../plans';
 
 @ApiSchema({ name: 'RateLimits' })
 export class RateLimitsDto {
-  @ApiProperty({ example: 60 })
+  @ApiProperty({ type: 'integer', description: 'Requests allowed per minute.', example: 60 })
   perMinute: number;
 
-  @ApiProperty({ example: 1000 })
+  @ApiProperty({ type: 'integer', description: 'Requests allowed per day.', example: 1000 })
   perDay: number;
 }
 

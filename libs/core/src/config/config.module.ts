@@ -1,26 +1,22 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { Environment, validateEnvironment } from './environment';
+import { CoreSettings } from './core.settings';
+import { ENVIRONMENT_VARIABLES, settingsProvider } from './settings';
 
 /**
- * Loads `.env` (when present) and the process environment, validates them once at boot, and
- * provides the typed `Environment` for injection.
+ * The one source of every context's settings: the process environment, with `.env` (when present)
+ * loaded into it. ConfigModule loads the file when `forRoot` is called, which is when `CoreModule` is
+ * declared, so `process.env` includes it for the main files too. Provides core's own settings.
  */
 @Global()
 @Module({})
 export class AppConfigModule {
   static forRoot(): DynamicModule {
-    let environment: Environment | undefined;
     return {
       module: AppConfigModule,
-      imports: [
-        ConfigModule.forRoot({
-          cache: true,
-          validate: (raw) => (environment = validateEnvironment(raw)),
-        }),
-      ],
-      providers: [{ provide: Environment, useFactory: () => environment ?? validateEnvironment(process.env) }],
-      exports: [Environment],
+      imports: [ConfigModule.forRoot({ cache: true })],
+      providers: [{ provide: ENVIRONMENT_VARIABLES, useFactory: () => process.env }, settingsProvider(CoreSettings)],
+      exports: [ENVIRONMENT_VARIABLES, CoreSettings],
     };
   }
 }

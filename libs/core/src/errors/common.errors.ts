@@ -24,6 +24,13 @@ export class UnauthorizedError extends AppError {
   }
 }
 
+/** The key is valid, but its account may not do this to this resource. */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(403, 'forbidden', message);
+  }
+}
+
 export class NotFoundError extends AppError {
   constructor(message: string) {
     super(404, 'not_found', message);

@@ -4,7 +4,7 @@ import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { destination, stdSerializers } from 'pino';
 import { pinoHttp, type HttpLogger, type Options } from 'pino-http';
-import { AppEnv, Environment, LogLevel } from '../config/environment';
+import { AppEnv, CoreSettings, LogLevel } from '../config/core.settings';
 import type { AuthenticatedRequest } from '../identity/principal';
 import { RefusalLog } from './refusal-log';
 
@@ -46,9 +46,9 @@ function defaultLevel(env: AppEnv): LogLevel {
 /** The request-logging middleware, which `configureHttpApp` mounts ahead of every other one. */
 export const REQUEST_LOGGING = Symbol('REQUEST_LOGGING');
 
-function requestLogging(env: Environment, refusals: RefusalLog): HttpLogger {
+function requestLogging(settings: CoreSettings, refusals: RefusalLog): HttpLogger {
   const options: Options = {
-    level: env.LOG_LEVEL ?? defaultLevel(env.APP_ENV),
+    level: settings.LOG_LEVEL ?? defaultLevel(settings.APP_ENV),
     genReqId: requestId,
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'requestId', responseTime: 'durationMs' },
@@ -76,7 +76,7 @@ function requestLogging(env: Environment, refusals: RefusalLog): HttpLogger {
     },
     autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.some((path) => req.url?.startsWith(path)) },
   };
-  if (env.APP_ENV === AppEnv.Development && process.stdout.isTTY) {
+  if (settings.APP_ENV === AppEnv.Development && process.stdout.isTTY) {
     return pinoHttp({ ...options, transport: { target: 'pino-pretty', options: { singleLine: true } } });
   }
   // Asynchronous writes: lines logged while a write is under way go out together in the next
@@ -85,7 +85,7 @@ function requestLogging(env: Environment, refusals: RefusalLog): HttpLogger {
 }
 
 @Module({
-  providers: [RefusalLog, { provide: REQUEST_LOGGING, inject: [Environment, RefusalLog], useFactory: requestLogging }],
+  providers: [RefusalLog, { provide: REQUEST_LOGGING, inject: [CoreSettings, RefusalLog], useFactory: requestLogging }],
   exports: [REQUEST_LOGGING],
 })
 class RequestLoggingModule {}

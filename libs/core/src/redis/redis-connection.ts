@@ -13,3 +13,11 @@ export function redisConnectionOptions(url: string): RedisOptions {
     ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
   };
 }
+
+/**
+ * A BullMQ worker's connection: unlike a request-path one, which fails fast, it waits out a Redis
+ * outage, and reconnects within 2 s of its end (BullMQ's default backs off to 20 s).
+ */
+export function workerRedisOptions(url: string) {
+  return { ...redisConnectionOptions(url), retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000) };
+}

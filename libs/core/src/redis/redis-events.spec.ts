@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
-import type { Environment } from '../config/environment';
+import type { CoreSettings } from '../config/core.settings';
 import { RedisEvents } from './redis.module';
 
 // The subscription's own connection is not under test here.
@@ -13,12 +13,12 @@ function commandConnection(status: string) {
   return Object.assign(new EventEmitter(), { status, publish: jest.fn().mockResolvedValue(1) });
 }
 
-const env = { REDIS_URL: 'redis://127.0.0.1:6379/0', REDIS_COMMAND_TIMEOUT_MS: 500 } as Environment;
+const settings = { REDIS_URL: 'redis://127.0.0.1:6379/0', REDIS_COMMAND_TIMEOUT_MS: 500 } as CoreSettings;
 
 describe('RedisEvents.publish', () => {
   it('waits for a process’s first connection instead of losing the message', async () => {
     const redis = commandConnection('connecting');
-    const events = new RedisEvents(redis as unknown as Redis, env);
+    const events = new RedisEvents(redis as unknown as Redis, settings);
     const published = events.publish('channel', 'message');
     await new Promise(setImmediate);
     expect(redis.publish).not.toHaveBeenCalled();
@@ -30,7 +30,7 @@ describe('RedisEvents.publish', () => {
 
   it('publishes at once on a connection that is ready', async () => {
     const redis = commandConnection('ready');
-    await new RedisEvents(redis as unknown as Redis, env).publish('channel', 'message');
+    await new RedisEvents(redis as unknown as Redis, settings).publish('channel', 'message');
     expect(redis.publish).toHaveBeenCalledTimes(1);
   });
 });

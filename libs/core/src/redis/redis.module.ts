@@ -1,7 +1,15 @@
-import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
-import { Environment } from '../config/environment';
+import { CoreSettings } from '../config/core.settings';
 import { redisConnectionOptions } from './redis-connection';
 
 /** Injection token of the shared command connection. */
@@ -15,11 +23,14 @@ export const REDIS = Symbol('REDIS');
  * batch), and ioredis builds a `Pipeline` per tick for it whose own `length` accessor keeps it, its
  * commands and their replies alive through every young-generation collection until a full one.
  */
-export function createRequestPathRedis(env: Environment, connectionName: string): Redis {
+export function createRequestPathRedis(
+  settings: Pick<CoreSettings, 'REDIS_URL' | 'REDIS_COMMAND_TIMEOUT_MS'>,
+  connectionName: string,
+): Redis {
   const client = new Redis({
-    ...redisConnectionOptions(env.REDIS_URL),
+    ...redisConnectionOptions(settings.REDIS_URL),
     connectionName,
-    commandTimeout: env.REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout: settings.REDIS_COMMAND_TIMEOUT_MS,
     connectTimeout: 2000,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
@@ -38,10 +49,23 @@ export function createRequestPathRedis(env: Environment, connectionName: string)
   return client;
 }
 
-type Handler = (message: string) => void;
-
-/** How long a publish waits for a process's first connection to Redis (its connect timeout). */
+/** How long startup, and a process's first publish, wait for a connection's first readiness (its connect timeout). */
 const FIRST_CONNECTION_WAIT_MS = 2000;
+
+/**
+ * Settles once `redis` has first been ready, or after the connect timeout. Without an offline queue, a
+ * command sent before then fails: an app that served its first requests that early would admit them
+ * unlimited and queue no job, so apps wait for it before they listen.
+ */
+export function firstReadiness(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return once(redis, 'ready', { signal: AbortSignal.timeout(FIRST_CONNECTION_WAIT_MS) }).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+type Handler = (message: string) => void;
 
 /**
  * Cross-process notifications (e.g. "key revoked") over Redis pub/sub. Pub/sub is fire-and-forget,
@@ -60,16 +84,10 @@ export class RedisEvents implements OnApplicationShutdown {
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
-    env: Environment,
+    settings: CoreSettings,
   ) {
-    this.firstConnection =
-      redis.status === 'ready'
-        ? Promise.resolve()
-        : once(redis, 'ready', { signal: AbortSignal.timeout(FIRST_CONNECTION_WAIT_MS) }).then(
-            () => undefined,
-            () => undefined,
-          );
-    this.subscriber = createRequestPathRedis(env, 'events');
+    this.firstConnection = firstReadiness(redis);
+    this.subscriber = createRequestPathRedis(settings, 'events');
     this.subscriber.on('message', (channel: string, message: string) => {
       for (const handler of this.handlers.get(channel) ?? []) handler(message);
     });
@@ -115,15 +133,19 @@ export class RedisEvents implements OnApplicationShutdown {
   providers: [
     {
       provide: REDIS,
-      inject: [Environment],
-      useFactory: (env: Environment) => createRequestPathRedis(env, 'commands'),
+      inject: [CoreSettings],
+      useFactory: (settings: CoreSettings) => createRequestPathRedis(settings, 'commands'),
     },
     RedisEvents,
   ],
   exports: [REDIS, RedisEvents],
 })
-export class RedisModule implements OnApplicationShutdown {
+export class RedisModule implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  onApplicationBootstrap(): Promise<void> {
+    return firstReadiness(this.redis);
+  }
 
   async onApplicationShutdown(): Promise<void> {
     this.redis.disconnect();

@@ -3,6 +3,10 @@ import { IdempotencyKeys1795319452718 } from './1795319452718-idempotency-keys';
 import { Messages1795320159566 } from './1795320159566-messages';
 import { IdempotencyWithoutSecrets1795400000000 } from './1795400000000-idempotency-without-secrets';
 import { CanonicalEmails1795400100000 } from './1795400100000-canonical-emails';
+import { PetRecord1795500000000 } from './1795500000000-pet-record';
+import { PetSearch1795500100000 } from './1795500100000-pet-search';
+import { Orders1795600000000 } from './1795600000000-orders';
+import { Events1795700000000 } from './1795700000000-events';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -11,4 +15,8 @@ export const MIGRATIONS = [
   Messages1795320159566,
   IdempotencyWithoutSecrets1795400000000,
   CanonicalEmails1795400100000,
+  PetRecord1795500000000,
+  PetSearch1795500100000,
+  Orders1795600000000,
+  Events1795700000000,
 ];

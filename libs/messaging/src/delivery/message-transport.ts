@@ -1,6 +1,6 @@
-import { Environment } from '@app/core';
 import type { Provider } from '@nestjs/common';
 import type { MessageDto } from '../dto/message.dto';
+import { MessagingSettings } from '../messaging.settings';
 import { LogTransport } from './log.transport';
 import { WebhookTransport } from './webhook.transport';
 
@@ -12,7 +12,7 @@ export abstract class MessageTransport {
 /** `MESSAGES_TRANSPORT` picks the transport: `log` (default) or `webhook`. */
 export const messageTransportProvider: Provider = {
   provide: MessageTransport,
-  inject: [Environment],
-  useFactory: (env: Environment): MessageTransport =>
-    env.MESSAGES_TRANSPORT === 'webhook' ? new WebhookTransport(env) : new LogTransport(),
+  inject: [MessagingSettings],
+  useFactory: (settings: MessagingSettings): MessageTransport =>
+    settings.MESSAGES_TRANSPORT === 'webhook' ? new WebhookTransport(settings) : new LogTransport(),
 };

@@ -1,6 +1,6 @@
-import type { Environment } from '@app/core';
 import { DelayedError, Job } from 'bullmq';
 import { DeliveryError } from '../messages.errors';
+import type { MessagingSettings } from '../messaging.settings';
 import type { DeliverMessageJobData } from '../messages.queue';
 import type { MessageDelivery } from './message-delivery.service';
 import { MessagesProcessor } from './messages.processor';
@@ -9,10 +9,7 @@ describe('MessagesProcessor', () => {
   const delivery = { attempt: jest.fn() };
   const processor = new MessagesProcessor(
     delivery as unknown as MessageDelivery,
-    {
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      MESSAGES_BACKOFF_MS: 1000,
-    } as Environment,
+    { MESSAGES_BACKOFF_MS: 1000 } as MessagingSettings,
   );
   const job = (attemptsMade: number) =>
     ({

@@ -1,43 +1,24 @@
-import { Environment, isDependencyUnavailable, redisConnectionOptions } from '@app/core';
+import { CoreSettings, isDependencyUnavailable, workerRedisOptions } from '@app/core';
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, FactoryProvider, Logger } from '@nestjs/common';
 import { DelayedError, Job, WorkerOptions } from 'bullmq';
 import { DeliveryError } from '../messages.errors';
 import { messageJobs } from './delivery.metrics';
 import { DeliverMessageJobData, MESSAGES_QUEUE } from '../messages.queue';
+import { MessagingSettings } from '../messaging.settings';
 import { DeliveryOutcome, MessageDelivery } from './message-delivery.service';
 
-/**
- * @nestjs/bullmq takes worker options from the decorator, which cannot see the Environment. The
- * constructor fills this object in; Nest constructs every provider before it creates the worker.
- */
-const workerOptions: Partial<WorkerOptions> = {};
-
-/** Runs delivery jobs; imported by the worker app only. */
-@Processor(MESSAGES_QUEUE, workerOptions)
+/** Runs delivery jobs; provided by `messagesProcessorProvider`, in the worker app only. */
 export class MessagesProcessor extends WorkerHost implements BeforeApplicationShutdown {
   private readonly logger = new Logger(MessagesProcessor.name);
   private readonly retryDelayMs: number;
 
   constructor(
     private readonly delivery: MessageDelivery,
-    env: Environment,
+    settings: MessagingSettings,
   ) {
     super();
-    this.retryDelayMs = env.MESSAGES_BACKOFF_MS;
-    Object.assign(workerOptions, {
-      // Unlike the queue's connection, which fails fast for the request path, the worker's waits out
-      // a Redis outage, and reconnects within 2 s of its end (BullMQ's default backs off to 20 s).
-      connection: {
-        ...redisConnectionOptions(env.REDIS_URL),
-        retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
-      },
-      concurrency: env.WORKER_CONCURRENCY,
-      lockDuration: env.WORKER_LOCK_DURATION_MS,
-      stalledInterval: env.WORKER_LOCK_DURATION_MS,
-      // A message whose delivery keeps killing workers ends like one that keeps failing.
-      maxStalledCount: env.MESSAGES_MAX_ATTEMPTS,
-    } satisfies Partial<WorkerOptions>);
+    this.retryDelayMs = settings.MESSAGES_BACKOFF_MS;
   }
 
   async process(job: Job<DeliverMessageJobData>, token?: string): Promise<DeliveryOutcome> {
@@ -76,3 +57,31 @@ export class MessagesProcessor extends WorkerHost implements BeforeApplicationSh
     await this.worker.close();
   }
 }
+
+/** The delivery worker's options, from the settings. */
+export function deliveryWorkerOptions(settings: MessagingSettings, core: CoreSettings): Partial<WorkerOptions> {
+  return {
+    connection: workerRedisOptions(core.REDIS_URL),
+    concurrency: settings.WORKER_CONCURRENCY,
+    lockDuration: settings.WORKER_LOCK_DURATION_MS,
+    stalledInterval: settings.WORKER_LOCK_DURATION_MS,
+    // A message whose delivery keeps killing workers ends like one that keeps failing.
+    maxStalledCount: settings.MESSAGES_MAX_ATTEMPTS,
+  };
+}
+
+/**
+ * @nestjs/bullmq builds a processor's Worker from the options of its class's `@Processor`, which a
+ * decorator cannot read from injected settings; for a processor provided by a factory it reads them
+ * from the instance's class. So the factory applies `@Processor` to a subclass, with options from the
+ * settings.
+ */
+export const messagesProcessorProvider: FactoryProvider<MessagesProcessor> = {
+  provide: MessagesProcessor,
+  inject: [MessageDelivery, MessagingSettings, CoreSettings],
+  useFactory: (delivery: MessageDelivery, settings: MessagingSettings, core: CoreSettings) => {
+    class ConfiguredMessagesProcessor extends MessagesProcessor {}
+    Processor(MESSAGES_QUEUE, deliveryWorkerOptions(settings, core))(ConfiguredMessagesProcessor);
+    return new ConfiguredMessagesProcessor(delivery, settings);
+  },
+};

@@ -1,6 +1,6 @@
-import type { Environment } from '@app/core';
 import type { Queue } from 'bullmq';
 import type { MessagesService } from '../messages.service';
+import type { MessagingSettings } from '../messaging.settings';
 import { MessagesReconciler } from './messages.reconciler';
 
 function setUp() {
@@ -21,7 +21,7 @@ function setUp() {
   const reconciler = new MessagesReconciler(
     messages as unknown as MessagesService,
     queue as unknown as Queue,
-    { MESSAGES_RECONCILE_INTERVAL_MS: 10000 } as Environment,
+    { MESSAGES_RECONCILE_INTERVAL_MS: 10000 } as MessagingSettings,
   );
   return { reconciler, messages, jobs };
 }

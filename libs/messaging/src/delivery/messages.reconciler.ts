@@ -1,9 +1,10 @@
-import { Environment, PeriodicTask } from '@app/core';
+import { PeriodicTask } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { DeliverMessageJobData, MESSAGES_QUEUE } from '../messages.queue';
 import { MessagesService } from '../messages.service';
+import { MessagingSettings } from '../messaging.settings';
 
 const BATCH = 500;
 
@@ -21,11 +22,11 @@ export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestr
   constructor(
     private readonly messages: MessagesService,
     @InjectQueue(MESSAGES_QUEUE) private readonly queue: Queue<DeliverMessageJobData>,
-    private readonly env: Environment,
+    private readonly settings: MessagingSettings,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.task.start(this.env.MESSAGES_RECONCILE_INTERVAL_MS);
+    this.task.start(this.settings.MESSAGES_RECONCILE_INTERVAL_MS);
   }
 
   onModuleDestroy(): Promise<void> {
@@ -41,7 +42,7 @@ export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestr
   private async enqueueStored(): Promise<void> {
     let ids: string[];
     do {
-      ids = await this.messages.findUnenqueued(this.env.MESSAGES_RECONCILE_INTERVAL_MS, BATCH);
+      ids = await this.messages.findUnenqueued(this.settings.MESSAGES_RECONCILE_INTERVAL_MS, BATCH);
       if (ids.length > 0 && !(await this.messages.enqueue(ids))) return;
       // Recorded before the next query, which would otherwise find the same messages again.
       await this.messages.flushEnqueued();
@@ -55,7 +56,7 @@ export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestr
    */
   private async settleStopped(): Promise<void> {
     const jobless: string[] = [];
-    for (const id of await this.messages.findSending(this.env.MESSAGES_RECONCILE_INTERVAL_MS, BATCH)) {
+    for (const id of await this.messages.findSending(this.settings.MESSAGES_RECONCILE_INTERVAL_MS, BATCH)) {
       const job = await this.queue.getJob(id);
       if (!job) jobless.push(id);
       else if (await job.isFailed()) await this.messages.markFailed(id, job.failedReason || 'delivery failed');

@@ -3,13 +3,19 @@ import { MessagingModule } from '../messaging.module';
 import { QueueDepthMetric } from './delivery.metrics';
 import { MessageDelivery } from './message-delivery.service';
 import { messageTransportProvider } from './message-transport';
-import { MessagesProcessor } from './messages.processor';
+import { MessagesProcessor, messagesProcessorProvider } from './messages.processor';
 import { MessagesReconciler } from './messages.reconciler';
 
 /** Delivery: the processor, the transport and the reconciler. Imported by the worker app only. */
 @Module({
   imports: [MessagingModule],
-  providers: [MessagesProcessor, MessageDelivery, MessagesReconciler, messageTransportProvider, QueueDepthMetric],
+  providers: [
+    messagesProcessorProvider,
+    MessageDelivery,
+    MessagesReconciler,
+    messageTransportProvider,
+    QueueDepthMetric,
+  ],
   exports: [MessagesProcessor],
 })
 export class MessagingWorkerModule {}

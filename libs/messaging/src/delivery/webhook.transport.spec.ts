@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
-import type { Environment } from '@app/core';
+import { Webhook } from 'standardwebhooks';
 import type { MessageDto } from '../dto/message.dto';
+import type { MessagingSettings } from '../messaging.settings';
 import { WebhookTransport } from './webhook.transport';
 
 const MESSAGE: MessageDto = {
@@ -17,7 +18,7 @@ function setUp(answer: () => Promise<Response>) {
     MESSAGES_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
     MESSAGES_WEBHOOK_SECRET: SECRET,
     MESSAGES_WEBHOOK_TIMEOUT_MS: 2500,
-  } as Environment);
+  } as MessagingSettings);
   return { fetch, transport };
 }
 
@@ -34,11 +35,18 @@ describe('WebhookTransport', () => {
     const body = init!.body as string;
     expect(JSON.parse(body)).toEqual(MESSAGE);
     const expected = createHmac('sha256', SECRET).update(Buffer.from(body, 'utf8')).digest('hex');
-    expect(init!.headers).toEqual({
+    const headers = init!.headers as Record<string, string>;
+    expect(headers).toEqual({
       'Content-Type': 'application/json',
       'X-Message-Id': MESSAGE.id,
       'X-Signature': `sha256=${expected}`,
+      'webhook-id': MESSAGE.id,
+      'webhook-timestamp': expect.stringMatching(/^\d+$/),
+      'webhook-signature': expect.stringMatching(/^v1,/),
     });
+    // An independent implementation accepts it, keyed with the secret's UTF-8 bytes.
+    const verifier = new Webhook(Buffer.from(SECRET, 'utf8'), { format: 'raw' });
+    expect(verifier.verify(body, headers)).toEqual(MESSAGE);
   });
 
   it.each([500, 404, 302])('fails the attempt when the receiver answers %i', async (status) => {

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { Environment } from '@app/core';
+import { standardWebhookHeaders } from '@app/events';
+import type { MessagingSettings } from '../messaging.settings';
 import type { MessageDto } from '../dto/message.dto';
 import { DeliveryError } from '../messages.errors';
 import type { MessageTransport } from './message-transport';
@@ -16,7 +17,8 @@ function describeFailure(error: unknown, timeoutMs: number): string {
 }
 
 /**
- * POSTs the Message as JSON to `MESSAGES_WEBHOOK_URL`, signed in `X-Signature`. `X-Message-Id` is
+ * POSTs the Message as JSON to `MESSAGES_WEBHOOK_URL`, signed in `X-Signature` and in the Standard
+ * Webhooks headers (`webhook-id` is the message id). `X-Message-Id` is
  * the same on every attempt, so the receiver can drop a repeated delivery. Anything but a 2xx answer
  * within `MESSAGES_WEBHOOK_TIMEOUT_MS` fails the attempt.
  */
@@ -25,11 +27,11 @@ export class WebhookTransport implements MessageTransport {
   private readonly secret: string;
   private readonly timeoutMs: number;
 
-  constructor(env: Environment) {
+  constructor(settings: MessagingSettings) {
     // Configuration validation requires both when the webhook transport is chosen.
-    this.url = env.MESSAGES_WEBHOOK_URL!;
-    this.secret = env.MESSAGES_WEBHOOK_SECRET!;
-    this.timeoutMs = env.MESSAGES_WEBHOOK_TIMEOUT_MS;
+    this.url = settings.MESSAGES_WEBHOOK_URL!;
+    this.secret = settings.MESSAGES_WEBHOOK_SECRET!;
+    this.timeoutMs = settings.MESSAGES_WEBHOOK_TIMEOUT_MS;
   }
 
   async send(message: MessageDto): Promise<void> {
@@ -42,6 +44,8 @@ export class WebhookTransport implements MessageTransport {
           'Content-Type': 'application/json',
           'X-Message-Id': message.id,
           'X-Signature': webhookSignature(body, this.secret),
+          // The same signature the Standard Webhooks way (CONTRACT 11), keyed with the secret's UTF-8 bytes.
+          ...standardWebhookHeaders(message.id, body, Buffer.from(this.secret, 'utf8')),
         },
         body,
         // A redirect is not a delivery; following it would re-send the body somewhere else.

@@ -1,43 +1,76 @@
-import { CharacterCount, IsStorableText } from '@app/core';
-import { PageQueryDto } from '@app/http';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { PET_STATUSES, PetStatus } from '../pet-status';
+import { IsOptional } from 'class-validator';
+import {
+  AgeGroupField,
+  BreedField,
+  CategoryIdField,
+  DescriptionField,
+  LocationField,
+  NameField,
+  PetLocationDto,
+  PhotoUrlsField,
+  SexField,
+  SizeField,
+  StatusField,
+  TagsField,
+} from './pet-fields';
+import {
+  PET_AGE_GROUPS,
+  PET_SEXES,
+  PET_SIZES,
+  PET_STATUSES,
+  PetAgeGroup,
+  PetSex,
+  PetSize,
+  PetStatus,
+} from '../pet-status';
 
-const MAX_ID = Number.MAX_SAFE_INTEGER;
-
+/** The body of `POST /v1/pets`. */
 @ApiSchema({ name: 'NewPet' })
-export class NewPetDto {
-  @ApiProperty({ description: 'The animal’s name.', minLength: 1, maxLength: 100, example: 'Rex' })
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @CharacterCount(1, 100)
-  @IsStorableText()
+export class CreatePetDto {
+  @NameField()
   name: string;
 
-  @ApiProperty({
-    type: 'integer',
-    format: 'int64',
-    minimum: 1,
-    maximum: MAX_ID,
-    description: 'Identifier of the category the animal belongs to (see GET /categories).',
-    example: 1,
-  })
-  @IsInt()
-  @Min(1)
-  @Max(MAX_ID)
+  @CategoryIdField()
   categoryId: number;
 
-  @ApiPropertyOptional({
-    enum: PET_STATUSES,
-    enumName: 'PetStatus',
-    default: 'available',
-    description: 'Availability of the animal.',
-  })
+  @ApiPropertyOptional({ default: 'available' })
   @IsOptional()
-  @IsIn(PET_STATUSES)
+  @StatusField()
   status?: PetStatus;
+
+  @IsOptional()
+  @DescriptionField()
+  description?: string;
+
+  @IsOptional()
+  @BreedField()
+  breed?: string;
+
+  @ApiPropertyOptional({ default: 'unknown' })
+  @IsOptional()
+  @SexField()
+  sex?: PetSex;
+
+  @IsOptional()
+  @AgeGroupField()
+  ageGroup?: PetAgeGroup;
+
+  @IsOptional()
+  @SizeField()
+  size?: PetSize;
+
+  @IsOptional()
+  @TagsField()
+  tags?: string[];
+
+  @IsOptional()
+  @PhotoUrlsField()
+  photoUrls?: string[];
+
+  @IsOptional()
+  @LocationField()
+  location?: PetLocationDto;
 }
 
 @ApiSchema({ name: 'Pet' })
@@ -58,17 +91,43 @@ export class PetDto {
 
   @ApiProperty({ enum: PET_STATUSES, enumName: 'PetStatus', example: 'available' })
   status: PetStatus;
-}
 
-export class ListPetsQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ example: 'Calm, house-trained, good with children.' })
+  description?: string;
+
+  @ApiPropertyOptional({ example: 'Beagle' })
+  breed?: string;
+
+  @ApiProperty({ enum: PET_SEXES, enumName: 'PetSex', example: 'male' })
+  sex: PetSex;
+
+  @ApiPropertyOptional({ enum: PET_AGE_GROUPS, enumName: 'PetAgeGroup', example: 'adult' })
+  ageGroup?: PetAgeGroup;
+
+  @ApiPropertyOptional({ enum: PET_SIZES, enumName: 'PetSize', example: 'medium' })
+  size?: PetSize;
+
+  @ApiPropertyOptional({ type: [String], example: ['house-trained', 'good-with-kids'] })
+  tags?: string[];
+
+  @ApiPropertyOptional({ type: [String], example: ['https://photos.example.com/rex.jpg'] })
+  photoUrls?: string[];
+
+  @ApiPropertyOptional({ type: PetLocationDto })
+  location?: PetLocationDto;
+
   @ApiPropertyOptional({
-    enum: PET_STATUSES,
-    enumName: 'PetStatus',
-    description: 'Keeps only animals with this availability.',
+    type: 'number',
+    description: 'With `near`: kilometres from the point, rounded to 0.1.',
+    example: 3.2,
   })
-  @IsOptional()
-  @IsIn(PET_STATUSES)
-  status?: PetStatus;
+  distanceKm?: number;
+
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'When the animal was added.' })
+  createdAt: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time', description: 'When the animal’s record last changed.' })
+  updatedAt: string;
 }
 
 @ApiSchema({ name: 'Category' })

@@ -1,0 +1,54 @@
+import type { BudgetProbe } from './budget';
+import { HTTP_SCENARIOS, ScenarioContext } from './scenarios';
+import type { LoadRequest } from './support/load';
+
+/** The requests whose round trips the budget scenario counts, each with the budget for it. */
+export function budgetProbes(context: ScenarioContext): BudgetProbe[] {
+  const scenario = (name: string) => HTTP_SCENARIOS.find((candidate) => candidate.name === name)!;
+  const first = (name: string) => scenario(name).requests(context) as LoadRequest[];
+  const read = '≤ 1 Redis round trip, 1 SQL statement, no SQL for the key';
+  return [
+    {
+      name: 'GET /v1/pets?limit=20',
+      server: 'api',
+      request: first('list-20')[0]!,
+      budget: read,
+      maxSql: 1,
+      maxRedis: 1,
+    },
+    {
+      name: 'GET /v1/pets?status=available&limit=100',
+      server: 'api',
+      request: first('list-available-100')[0]!,
+      budget: read,
+      maxSql: 1,
+      maxRedis: 1,
+    },
+    {
+      name: 'POST /v1/pets',
+      server: 'api',
+      request: first('create-pet')[0]!,
+      budget: '≤ 1 Redis round trip, 1 SQL statement (the INSERT)',
+      maxSql: 1,
+      maxRedis: 1,
+    },
+    {
+      name: '429 (free key, banned)',
+      server: 'api',
+      request: first('rate-limited')[0]!,
+      budget: '≤ 1 Redis round trip, no SQL',
+      maxSql: 0,
+      maxRedis: 1,
+      // Past the free plan's 60 a minute and the ban threshold, however the key was used before.
+      warmUp: 120,
+    },
+    {
+      name: 'POST /messages',
+      server: 'messages',
+      request: first('send-message')[0]!,
+      budget: '≤ 1 round trip for limits + the enqueue; the INSERT, enqueued_at UPDATEs batched',
+      maxSql: 2,
+      maxRedis: 2,
+    },
+  ];
+}

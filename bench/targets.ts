@@ -1,0 +1,133 @@
+import { SEARCH_SCENARIOS } from './search-scenarios';
+import type { BenchResults, BenchSettings, TargetResult } from './support/report';
+
+const count = (value: number) => value.toLocaleString('en-US');
+
+/** The targets that compare two scenarios with each other: both are measured in the same turns. */
+const COMPARISONS = [
+  {
+    first: 'list-20',
+    second: 'deep-page',
+    what: (settings: BenchSettings) => `First page and a deep page (${count(settings.seedPets)} pets)`,
+  },
+  {
+    first: 'list-20',
+    second: 'limiter-hot',
+    what: (settings: BenchSettings) => `Limiter with ${count(settings.seedAccounts)} accounts vs one`,
+  },
+];
+/**
+ * The targets that hold one scenario to a multiple of another's figure measured in the same turns:
+ * at least `atLeast` times its rate, or at most `atMost` times its server CPU per answer.
+ */
+interface Relative {
+  name: string;
+  other: string;
+  atLeast?: number;
+  atMost?: number;
+  what: string;
+}
+const RELATIVE: Relative[] = [
+  // CONTRACT 9: any single filter or sort, first page or 90 % deep, within 2× the unfiltered first page.
+  ...SEARCH_SCENARIOS.map(({ name, title }) => ({
+    name,
+    other: 'list-20',
+    atMost: 2,
+    what: `\`${title.replace(/^GET /, '')}\` CPU/req vs the first page`,
+  })),
+  { name: 'patch-pet', other: 'create-pet', atMost: 1.5, what: '`PATCH /v1/pets/{petId}` CPU/req vs `POST /v1/pets`' },
+  { name: 'place-order', other: 'create-pet', atLeast: 0.5, what: '`POST /v1/store/orders` req/s vs `POST /v1/pets`' },
+  {
+    name: 'inventory',
+    other: 'categories',
+    atMost: 1.2,
+    what: '`GET /v1/store/inventory` CPU/req vs `GET /v1/categories`',
+  },
+];
+const COMPARED = [
+  ...COMPARISONS.flatMap(({ first, second }) => [first, second]),
+  ...RELATIVE.flatMap(({ name, other }) => [name, other]),
+];
+
+/**
+ * The groups measured in turns with the reference: the compared scenarios together, every other one
+ * alone. Each group's ratios are to the reference's runs in its own turns.
+ */
+export function measuredTogether<T extends { name: string }>(measurable: T[]): T[][] {
+  const compared = measurable.filter(({ name }) => COMPARED.includes(name));
+  const groups: T[][] = [];
+  for (const one of measurable) {
+    if (!COMPARED.includes(one.name)) groups.push([one]);
+    else if (one === compared[0]) groups.push(compared);
+  }
+  return groups;
+}
+
+/** Each target the results can tell, met or not; a target whose scenarios did not run is left out. */
+export function targets(results: BenchResults): TargetResult[] {
+  const byName = new Map(results.scenarios.map((scenario) => [scenario.name, scenario]));
+  const found: TargetResult[] = [];
+  const ratio = (name: string, minimum: number, what: string) => {
+    const scenario = byName.get(name);
+    if (scenario)
+      found.push({
+        target: `${what} ≥ ${minimum}× reference`,
+        // Three decimals: a ratio a hair under its target must not print as the target itself.
+        value: `${scenario.ratio.toFixed(3)}×`,
+        met: scenario.ratio >= minimum,
+      });
+  };
+  const within = (a: string, b: string, what: string) => {
+    const [first, second] = [byName.get(a), byName.get(b)];
+    if (!first || !second) return;
+    const spread = (x: number, y: number) => Math.max(x, y) / Math.min(x, y);
+    const rate = spread(first.perSecond, second.perSecond);
+    const cpu = spread(first.cpuMicrosPerRequest, second.cpuMicrosPerRequest);
+    // The two scenarios ran a minute apart on a machine others share: the server's CPU per answer
+    // compares their cost; req/s also moves with whatever else ran meanwhile.
+    found.push({
+      target: `${what} within 1.2× of each other (server CPU per answer)`,
+      value: `CPU/req ${cpu.toFixed(2)}×, req/s ${rate.toFixed(2)}×`,
+      met: cpu <= 1.2,
+    });
+  };
+  ratio('list-20', 0.25, '`GET /v1/pets?limit=20`');
+  const list = byName.get('list-20');
+  if (list)
+    found.push({
+      target: '`GET /v1/pets?limit=20` p99 ≤ 20 ms at 50 connections',
+      value: `${list.latencyMs.p99.toFixed(1)} ms`,
+      met: list.latencyMs.p99 <= 20,
+    });
+  ratio('create-pet', 0.15, '`POST /v1/pets`');
+  ratio('send-message', 0.15, '`POST /messages` accept');
+  ratio('rate-limited', 0.4, '429 answers');
+  for (const { first, second, what } of COMPARISONS) within(first, second, what(results.settings));
+  for (const { name, other, atLeast, atMost, what } of RELATIVE) {
+    const [one, reference] = [byName.get(name), byName.get(other)];
+    if (!one || !reference) continue;
+    const times =
+      atLeast !== undefined
+        ? one.perSecond / reference.perSecond
+        : one.cpuMicrosPerRequest / reference.cpuMicrosPerRequest;
+    found.push({
+      target: `${what} ${atLeast !== undefined ? `≥ ${atLeast}` : `≤ ${atMost}`}×`,
+      value: `${times.toFixed(3)}×`,
+      met: atLeast !== undefined ? times >= atLeast : times <= atMost!,
+    });
+  }
+  const [bare, worker] = [results.delivery[0], results.delivery[1]];
+  if (bare && worker)
+    found.push({
+      target: 'Delivery, 1 worker at default concurrency, ≥ 0.5× the bare BullMQ worker',
+      value: `${worker.ratio.toFixed(2)}×`,
+      met: worker.ratio >= 0.5,
+    });
+  for (const probe of results.budget)
+    found.push({
+      target: `${probe.name}: ${probe.budget}`,
+      value: `${probe.sqlPerRequest.toFixed(2)} SQL, ${probe.redisRoundTripsPerRequest.toFixed(2)} Redis`,
+      met: probe.met,
+    });
+  return found;
+}

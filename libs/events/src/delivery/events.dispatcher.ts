@@ -1,0 +1,65 @@
+import { PeriodicTask } from '@app/core';
+import { Sql } from '@app/database';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { subscribes } from '../event-types';
+import type { DeliverEventJobData } from '../events.queue';
+import { EventsRepository } from '../events.repository';
+import { EventsSettings } from '../events.settings';
+import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookJobsProducer } from './webhook-jobs.producer';
+
+const BATCH = 500;
+
+/**
+ * The outbox's reader, every `EVENTS_DISPATCH_INTERVAL_MS` in every worker: claims recorded events no
+ * dispatcher has handled, stores one delivery per subscribed enabled endpoint in the same transaction
+ * that marks them dispatched, then enqueues their jobs. Dispatchers running together skip each other's
+ * events; deliveries whose jobs did not reach Redis are the reconciler's.
+ */
+@Injectable()
+export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(EventsDispatcher.name);
+  private readonly task = new PeriodicTask('dispatch', this.logger, () => this.dispatchAll());
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly events: EventsRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly producer: WebhookJobsProducer,
+    private readonly settings: EventsSettings,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.task.start(this.settings.EVENTS_DISPATCH_INTERVAL_MS);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.task.stop();
+  }
+
+  async dispatchAll(): Promise<void> {
+    let claimed: number;
+    do claimed = await this.dispatch();
+    while (claimed === BATCH && !this.task.stopped);
+  }
+
+  /** Dispatches one batch of events; how many there were. */
+  async dispatch(): Promise<number> {
+    const { claimed, deliveries } = await this.sql.transaction(async () => {
+      const events = await this.events.claimUndispatched(BATCH);
+      if (events.length === 0) return { claimed: 0, deliveries: [] };
+      const subscribers = await this.endpoints.subscribers([...new Set(events.map((event) => event.accountId))]);
+      const deliveries: DeliverEventJobData[] = events.flatMap((event) =>
+        subscribers
+          .filter((endpoint) => endpoint.accountId === event.accountId && subscribes(endpoint.eventTypes, event.type))
+          .map((endpoint) => ({ eventId: event.id, endpointId: endpoint.id })),
+      );
+      await this.deliveries.create(deliveries);
+      return { claimed: events.length, deliveries };
+    });
+    if (deliveries.length > 0) await this.producer.enqueue(deliveries);
+    return claimed;
+  }
+}

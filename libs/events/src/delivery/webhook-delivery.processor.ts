@@ -1,0 +1,72 @@
+import { CoreSettings, isDependencyUnavailable, workerRedisOptions } from '@app/core';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { BeforeApplicationShutdown, FactoryProvider, Logger } from '@nestjs/common';
+import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
+import { DeliverEventJobData, WEBHOOKS_QUEUE } from '../events.queue';
+import { EventsSettings } from '../events.settings';
+import { WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
+
+/** Runs webhook delivery jobs; provided by `webhookDeliveryProcessorProvider`, in the worker app only. */
+export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(WebhookDeliveryProcessor.name);
+
+  constructor(
+    private readonly delivery: WebhookDelivery,
+    private readonly retryDelayMs: number,
+  ) {
+    super();
+  }
+
+  async process(job: Job<DeliverEventJobData>, token?: string): Promise<string> {
+    try {
+      return await this.delivery.attempt(job.data);
+    } catch (error) {
+      // The last attempt has been recorded as failed: the queue must not try again.
+      if (error instanceof WebhookAttemptFailedError && error.last) throw new UnrecoverableError(error.message);
+      // PostgreSQL being away is no failed attempt: try again later without using one up.
+      if (token && !(error instanceof WebhookAttemptFailedError) && isDependencyUnavailable(error)) {
+        await job.moveToDelayed(Date.now() + this.retryDelayMs, token);
+        throw new DelayedError();
+      }
+      throw error;
+    }
+  }
+
+  @OnWorkerEvent('failed')
+  onFailed(job: Job<DeliverEventJobData> | undefined, error: Error): void {
+    this.logger.debug({ ...job?.data, attemptsMade: job?.attemptsMade }, error.message);
+  }
+
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    this.logger.warn(`worker: ${error.message}`);
+  }
+
+  /** Takes no new jobs and lets running ones finish while PostgreSQL and Redis are still open. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker.close();
+  }
+}
+
+/** The delivery worker's options, from the settings. */
+export function webhookWorkerOptions(settings: EventsSettings, core: CoreSettings): Partial<WorkerOptions> {
+  return {
+    connection: workerRedisOptions(core.REDIS_URL),
+    concurrency: settings.WEBHOOK_WORKER_CONCURRENCY,
+    lockDuration: settings.WEBHOOK_LOCK_DURATION_MS,
+    stalledInterval: settings.WEBHOOK_LOCK_DURATION_MS,
+    // A delivery whose attempts keep killing workers ends like one that keeps failing.
+    maxStalledCount: settings.WEBHOOK_MAX_ATTEMPTS,
+  };
+}
+
+/** `@Processor` applied to a subclass with options from the settings, as `messagesProcessorProvider` does. */
+export const webhookDeliveryProcessorProvider: FactoryProvider<WebhookDeliveryProcessor> = {
+  provide: WebhookDeliveryProcessor,
+  inject: [WebhookDelivery, EventsSettings, CoreSettings],
+  useFactory: (delivery: WebhookDelivery, settings: EventsSettings, core: CoreSettings) => {
+    class ConfiguredWebhookDeliveryProcessor extends WebhookDeliveryProcessor {}
+    Processor(WEBHOOKS_QUEUE, webhookWorkerOptions(settings, core))(ConfiguredWebhookDeliveryProcessor);
+    return new ConfiguredWebhookDeliveryProcessor(delivery, settings.WEBHOOK_BACKOFF_MS);
+  },
+};

@@ -1,0 +1,67 @@
+import { AppEnv, CoreSettings } from '@app/core';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import type { DeliverEventJobData } from '../events.queue';
+import { EventsSettings } from '../events.settings';
+import { HOST_RESOLVER, HostResolver } from '../webhooks/public-addresses';
+import { standardWebhookHeaders } from '../webhooks/webhook-signature';
+import { signingKey, WebhookSecrets } from '../webhooks/webhook-secrets';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookSender } from './webhook-sender';
+
+/** An attempt that had no 2xx; `last` when no attempt follows it. */
+export class WebhookAttemptFailedError extends Error {
+  override name = 'WebhookAttemptFailedError';
+
+  constructor(
+    message: string,
+    readonly last: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One attempt of one delivery: count it and open its row, POST the signed Event, write the outcome.
+ * The `webhook-id` is the event id on every attempt; the timestamp and signature are the attempt's own.
+ */
+@Injectable()
+export class WebhookDelivery implements OnApplicationShutdown {
+  private readonly sender: WebhookSender;
+
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly secrets: WebhookSecrets,
+    private readonly settings: EventsSettings,
+    env: CoreSettings,
+    @Inject(HOST_RESOLVER) resolve: HostResolver,
+  ) {
+    this.sender = new WebhookSender({
+      timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
+      publicOnly: env.APP_ENV !== AppEnv.Development,
+      resolve,
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.sender.close();
+  }
+
+  /** Throws WebhookAttemptFailedError when the endpoint did not answer 2xx in time. */
+  async attempt(delivery: DeliverEventJobData): Promise<'succeeded' | 'skipped'> {
+    const started = await this.deliveries.startAttempt(delivery);
+    if (!started) {
+      // Settled already, or its endpoint is disabled or gone: nothing to send, now or later.
+      await this.deliveries.abandon(delivery);
+      return 'skipped';
+    }
+    const body = JSON.stringify(started.event);
+    const key = signingKey(this.secrets.open(started.secretCiphertext));
+    const outcome = await this.sender.send(started.url, body, {
+      ...standardWebhookHeaders(started.event.id, body, key),
+    });
+    const last = started.attempt >= this.settings.WEBHOOK_MAX_ATTEMPTS;
+    await this.deliveries.finishAttempt(delivery, started.attemptId, outcome, last);
+    if (!outcome.succeeded) throw new WebhookAttemptFailedError(outcome.error ?? 'failed', last);
+    return 'succeeded';
+  }
+}

@@ -1,0 +1,61 @@
+import { CoreSettings } from '@app/core';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { DELIVER_EVENT_JOB, DeliverEventJobData, deliveryJobId, WEBHOOKS_QUEUE } from '../events.queue';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+
+/** Jobs added with one wait for Redis. */
+const ENQUEUE_CHUNK = 100;
+
+/**
+ * Adds delivery jobs for deliveries already stored, and has `enqueued_at` recorded once Redis took them.
+ * Never throws: what Redis did not take, the reconciler enqueues again, and a second job is never added
+ * for the same delivery (the job id names it).
+ */
+@Injectable()
+export class WebhookJobsProducer {
+  private readonly logger = new Logger(WebhookJobsProducer.name);
+  private redisDown = false;
+
+  constructor(
+    @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverEventJobData>,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly env: CoreSettings,
+  ) {
+    // The connection reports outages itself; without a listener BullMQ would print every one again.
+    queue.on('error', () => undefined);
+  }
+
+  /** Whether Redis took every job. */
+  async enqueue(deliveries: DeliverEventJobData[]): Promise<boolean> {
+    for (let start = 0; start < deliveries.length; start += ENQUEUE_CHUNK) {
+      const chunk = deliveries.slice(start, start + ENQUEUE_CHUNK);
+      try {
+        await this.withTimeout(
+          Promise.all(
+            chunk.map((delivery) => this.queue.add(DELIVER_EVENT_JOB, delivery, { jobId: deliveryJobId(delivery) })),
+          ),
+        );
+      } catch (error) {
+        if (!this.redisDown)
+          this.logger.warn(`cannot enqueue deliveries, the reconciler will: ${(error as Error).message}`);
+        this.redisDown = true;
+        return false;
+      }
+      this.redisDown = false;
+      for (const delivery of chunk) this.deliveries.recordEnqueued(delivery);
+    }
+    return true;
+  }
+
+  /** The queue's connection does not hold commands while Redis is away; this bounds a Redis that stopped answering. */
+  private withTimeout<T>(promise: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const ms = this.env.REDIS_COMMAND_TIMEOUT_MS * 4;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  }
+}

@@ -1,0 +1,132 @@
+import { CharacterCount, IsStorableText } from '@app/core';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
+import { ALL_EVENT_TYPES, EVENT_TYPES } from '../event-types';
+import type { WebhookEndpoint } from '../webhooks/webhook-endpoints.repository';
+
+const SUBSCRIBABLE = [...EVENT_TYPES, ALL_EVENT_TYPES];
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+const URL_PROPERTY = {
+  description: '`https` (or `http` in development) URL that receives the events; at most 2048 characters.',
+  example: 'https://shelter.example/hooks/pets',
+  maxLength: 2048,
+};
+const EVENTS_PROPERTY = {
+  description: 'The event types to receive, or `["*"]` for every type.',
+  example: ['pet.created', 'message.failed'],
+  type: 'array',
+  items: { type: 'string', enum: SUBSCRIBABLE },
+  minItems: 1,
+} as const;
+
+@ApiSchema({ name: 'WebhookEndpoint' })
+export class WebhookEndpointDto {
+  @ApiProperty({ type: 'integer', format: 'int64', example: 3 })
+  id!: number;
+
+  @ApiProperty(URL_PROPERTY)
+  url!: string;
+
+  @ApiProperty(EVENTS_PROPERTY)
+  events!: string[];
+
+  @ApiPropertyOptional({ maxLength: 500, example: 'Shelter website' })
+  description?: string;
+
+  @ApiProperty({ description: 'Whether events are delivered to it.' })
+  enabled!: boolean;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  updatedAt!: string;
+
+  static from(endpoint: WebhookEndpoint): WebhookEndpointDto {
+    return {
+      id: endpoint.id,
+      url: endpoint.url,
+      events: endpoint.eventTypes,
+      ...(endpoint.description !== null && { description: endpoint.description }),
+      enabled: endpoint.enabled,
+      createdAt: endpoint.createdAt.toISOString(),
+      updatedAt: endpoint.updatedAt.toISOString(),
+    };
+  }
+}
+
+@ApiSchema({ name: 'WebhookEndpointWithSecret' })
+export class WebhookEndpointWithSecretDto extends WebhookEndpointDto {
+  @ApiProperty({
+    description:
+      'The signing secret: `whsec_` and the base64 of 32 random bytes. Shown only in this response: store it now.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw2uyqmN6yB+4=',
+  })
+  secret!: string;
+}
+
+/** Validation shared by creation and PATCH; `null` is refused by the type checks. */
+const UrlField = () => applyDecorators(IsString(), MaxLength(2048));
+const EventsField = () =>
+  applyDecorators(
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(SUBSCRIBABLE.length),
+    ArrayUnique(),
+    IsIn(SUBSCRIBABLE, { each: true }),
+  );
+const DescriptionField = () =>
+  applyDecorators(IsOptional(), Transform(trim), IsString(), CharacterCount(1, 500), IsStorableText());
+/** Optional in a PATCH, but never `null`. */
+const IfPresent = () => ValidateIf((_body: object, value: unknown) => value !== undefined);
+
+@ApiSchema({ name: 'NewWebhookEndpoint' })
+export class CreateWebhookEndpointDto {
+  @ApiProperty(URL_PROPERTY)
+  @UrlField()
+  url!: string;
+
+  @ApiProperty(EVENTS_PROPERTY)
+  @EventsField()
+  events!: string[];
+
+  @ApiPropertyOptional({ maxLength: 500, example: 'Shelter website' })
+  @DescriptionField()
+  description?: string;
+}
+
+@ApiSchema({ name: 'WebhookEndpointChange' })
+export class UpdateWebhookEndpointDto {
+  @ApiPropertyOptional(URL_PROPERTY)
+  @IfPresent()
+  @UrlField()
+  url?: string;
+
+  @ApiPropertyOptional(EVENTS_PROPERTY)
+  @IfPresent()
+  @EventsField()
+  events?: string[];
+
+  @ApiPropertyOptional({ maxLength: 500, nullable: true, description: '`null` removes the description.' })
+  @DescriptionField()
+  description?: string | null;
+
+  @ApiPropertyOptional({ description: '`false` stops deliveries to it until it is enabled again.' })
+  @IfPresent()
+  @IsBoolean()
+  enabled?: boolean;
+}

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import { Sql } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import { EventsRepository, NewEvent } from './events.repository';
+
+/** `evt_` and 24 base64url characters (144 bits from the CSPRNG): ids never collide. */
+export function newEventId(): string {
+  return `evt_${randomBytes(18).toString('base64url')}`;
+}
+
+/**
+ * The one way a context emits events. The rows are inserted on the caller's transaction, so an event
+ * commits with its change or not at all; the worker's dispatcher delivers them afterwards.
+ */
+@Injectable()
+export class EventsRecorder {
+  constructor(
+    private readonly sql: Sql,
+    private readonly events: EventsRepository,
+  ) {}
+
+  record(event: NewEvent): Promise<void> {
+    return this.recordAll([event]);
+  }
+
+  /** Every event with one INSERT. Throws outside `sql.transaction`: an event alone could outlive its change. */
+  async recordAll(events: readonly NewEvent[]): Promise<void> {
+    if (!this.sql.inTransaction) throw new Error('events are recorded inside the transaction of their change');
+    if (events.length === 0) return;
+    await this.events.insert(
+      events.map(() => newEventId()),
+      events,
+    );
+  }
+}

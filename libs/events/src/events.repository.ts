@@ -1,0 +1,111 @@
+import { Sql } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import type { EventDto } from './dto/event.dto';
+import type { EventType } from './event-types';
+
+/** An event to record: who receives it, what happened, and the resource right after the change. */
+export interface NewEvent {
+  recipientAccountId: number;
+  type: EventType;
+  object: object;
+}
+
+interface EventRow {
+  id: string;
+  seq: string;
+  type: EventType;
+  object: Record<string, unknown>;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, seq, type, object, created_at';
+
+function toEvent(row: EventRow): EventDto {
+  return { id: row.id, type: row.type, createdAt: row.created_at.toISOString(), data: { object: row.object } };
+}
+
+export interface EventPage {
+  events: EventDto[];
+  /** Position of the last event returned, when older ones follow. */
+  lastSeq?: number;
+}
+
+/** An event the dispatcher has claimed: its recipient and type decide which endpoints it goes to. */
+export interface UndispatchedEvent {
+  id: string;
+  accountId: number;
+  type: EventType;
+}
+
+/** The `events` table: the outbox the dispatcher reads and each account's feed. */
+@Injectable()
+export class EventsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** One INSERT for all of them, on the caller's transaction. */
+  async insert(ids: string[], events: readonly NewEvent[]): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO events (id, account_id, type, object)
+       SELECT id, account_id, type, object::jsonb FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[])
+           AS t (id, account_id, type, object)`,
+      [
+        ids,
+        events.map((event) => event.recipientAccountId),
+        events.map((event) => event.type),
+        events.map((event) => JSON.stringify(event.object)),
+      ],
+    );
+  }
+
+  async findOne(accountId: number, id: string): Promise<EventDto | undefined> {
+    const rows = await this.sql.rows<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = $1 AND account_id = $2`, [
+      id,
+      accountId,
+    ]);
+    return rows[0] && toEvent(rows[0]);
+  }
+
+  /** The account's events, newest first, keyset-paginated by `seq`. */
+  async list(accountId: number, options: { limit: number; type?: EventType; beforeSeq?: number }): Promise<EventPage> {
+    const conditions = ['account_id = $1'];
+    const params: unknown[] = [accountId];
+    if (options.type) conditions.push(`type = $${params.push(options.type)}`);
+    if (options.beforeSeq !== undefined) conditions.push(`seq < $${params.push(options.beforeSeq)}`);
+    // One row beyond the page tells whether another page follows.
+    const rows = await this.sql.rows<EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT $${params.push(options.limit + 1)}`,
+      params,
+    );
+    const page = rows.slice(0, options.limit);
+    return {
+      events: page.map(toEvent),
+      lastSeq: rows.length > options.limit ? Number(page[page.length - 1]!.seq) : undefined,
+    };
+  }
+
+  /**
+   * Claims up to `limit` events no dispatcher has handled and marks them dispatched, inside the caller's
+   * transaction: rows another dispatcher holds are skipped, so dispatchers running together share the
+   * work, and what a failed dispatch claimed is free again once its transaction rolls back.
+   */
+  async claimUndispatched(limit: number): Promise<UndispatchedEvent[]> {
+    const rows = await this.sql.rows<{ id: string; account_id: string; type: EventType }>(
+      `WITH claimed AS (
+         SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+       UPDATE events e SET dispatched_at = now() FROM claimed WHERE e.id = claimed.id
+       RETURNING e.id, e.account_id, e.type`,
+      [limit],
+    );
+    return rows.map((row) => ({ id: row.id, accountId: Number(row.account_id), type: row.type }));
+  }
+
+  /** Deletes up to `limit` events recorded before `days` ago (their deliveries go with them); how many. */
+  async deleteOlderThan(days: number, limit: number): Promise<number> {
+    const result = await this.sql.query(
+      `DELETE FROM events WHERE id IN (
+         SELECT id FROM events WHERE created_at < now() - $1 * interval '1 day' ORDER BY created_at LIMIT $2)`,
+      [days, limit],
+    );
+    return result.rowCount ?? 0;
+  }
+}

@@ -1,0 +1,13 @@
+export * from './delivery/events-worker.module';
+export * from './dto/event.dto';
+export * from './event-types';
+export * from './events-http.module';
+export * from './events-openapi';
+export * from './events.errors';
+export * from './events.module';
+export * from './events.queue';
+export * from './events.recorder';
+export { type NewEvent } from './events.repository';
+export * from './events.settings';
+export * from './webhooks/webhook-signature';
+export { HOST_RESOLVER, type HostResolver } from './webhooks/public-addresses';

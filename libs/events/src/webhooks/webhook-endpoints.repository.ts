@@ -1,0 +1,147 @@
+import { Sql } from '@app/database';
+import { Injectable } from '@nestjs/common';
+
+/**
+ * Class of the advisory lock an endpoint's creation takes on its account (the object is a hash of the
+ * account id), so that two creations at once cannot both find nine endpoints and make twelve.
+ */
+export const ENDPOINTS_CAP_LOCK_CLASS = 731_044_205;
+
+export interface WebhookEndpoint {
+  id: number;
+  accountId: number;
+  url: string;
+  eventTypes: string[];
+  description: string | null;
+  enabled: boolean;
+  secretCiphertext: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface EndpointRow {
+  id: string;
+  account_id: string;
+  url: string;
+  event_types: string[];
+  description: string | null;
+  enabled: boolean;
+  secret_ciphertext: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'id, account_id, url, event_types, description, enabled, secret_ciphertext, created_at, updated_at';
+
+function toEndpoint(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: Number(row.id),
+    accountId: Number(row.account_id),
+    url: row.url,
+    eventTypes: row.event_types,
+    description: row.description,
+    enabled: row.enabled,
+    secretCiphertext: row.secret_ciphertext,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export interface NewWebhookEndpoint {
+  url: string;
+  eventTypes: string[];
+  description?: string;
+  secretCiphertext: string;
+}
+
+export interface WebhookEndpointChange {
+  url?: string;
+  eventTypes?: string[];
+  description?: string | null;
+  enabled?: boolean;
+}
+
+/** Which column each field of a change sets. */
+const CHANGE_COLUMNS: Record<keyof WebhookEndpointChange, string> = {
+  url: 'url',
+  eventTypes: 'event_types',
+  description: 'description',
+  enabled: 'enabled',
+};
+
+/** The enabled endpoints of an account that the dispatcher may send events to. */
+export interface Subscriber {
+  id: number;
+  accountId: number;
+  eventTypes: string[];
+}
+
+/** `webhook_endpoints`: each account's endpoints, their subscriptions and sealed secrets. */
+@Injectable()
+export class WebhookEndpointsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** The new endpoint, or undefined when the account already has `max`. */
+  create(accountId: number, endpoint: NewWebhookEndpoint, max: number): Promise<WebhookEndpoint | undefined> {
+    return this.sql.transaction(async () => {
+      await this.sql.query('SELECT pg_advisory_xact_lock($1, hashtext($2::text))', [
+        ENDPOINTS_CAP_LOCK_CLASS,
+        accountId,
+      ]);
+      // A statement of its own after the lock, so that it counts what the previous holder committed.
+      const rows = await this.sql.rows<EndpointRow>(
+        `INSERT INTO webhook_endpoints (account_id, url, event_types, description, secret_ciphertext)
+         SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM webhook_endpoints WHERE account_id = $1) < $6
+         RETURNING ${COLUMNS}`,
+        [accountId, endpoint.url, endpoint.eventTypes, endpoint.description ?? null, endpoint.secretCiphertext, max],
+      );
+      return rows[0] && toEndpoint(rows[0]);
+    });
+  }
+
+  async list(accountId: number): Promise<WebhookEndpoint[]> {
+    const rows = await this.sql.rows<EndpointRow>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = $1 ORDER BY id`,
+      [accountId],
+    );
+    return rows.map(toEndpoint);
+  }
+
+  async findOne(accountId: number, id: number): Promise<WebhookEndpoint | undefined> {
+    const rows = await this.sql.rows<EndpointRow>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND account_id = $2`,
+      [id, accountId],
+    );
+    return rows[0] && toEndpoint(rows[0]);
+  }
+
+  async update(accountId: number, id: number, change: WebhookEndpointChange): Promise<WebhookEndpoint | undefined> {
+    const params: unknown[] = [id, accountId];
+    const assignments = Object.entries(change)
+      .filter(([, value]) => value !== undefined)
+      .map(([field, value]) => `${CHANGE_COLUMNS[field as keyof WebhookEndpointChange]} = $${params.push(value)}`);
+    const rows = await this.sql.rows<EndpointRow>(
+      `UPDATE webhook_endpoints SET ${assignments.join(', ')}, updated_at = now()
+        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
+      params,
+    );
+    return rows[0] && toEndpoint(rows[0]);
+  }
+
+  async delete(accountId: number, id: number): Promise<boolean> {
+    const result = await this.sql.query('DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2', [
+      id,
+      accountId,
+    ]);
+    return result.rowCount === 1;
+  }
+
+  /** The enabled endpoints of these accounts. */
+  async subscribers(accountIds: number[]): Promise<Subscriber[]> {
+    const rows = await this.sql.rows<{ id: string; account_id: string; event_types: string[] }>(
+      'SELECT id, account_id, event_types FROM webhook_endpoints WHERE enabled AND account_id = ANY($1)',
+      [accountIds],
+    );
+    return rows.map((row) => ({ id: Number(row.id), accountId: Number(row.account_id), eventTypes: row.event_types }));
+  }
+}

@@ -1,0 +1,47 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { EventsSettings } from '../events.settings';
+
+const SECRET_PREFIX = 'whsec_';
+/** Names the scheme of a stored secret, so that a later one can sit beside it. */
+const STORED_PREFIX = 'v1.';
+/** Stands in when WEBHOOK_SECRETS_KEY is unset: enough for development, no protection anywhere else. */
+const DEVELOPMENT_KEY = createHash('sha256').update('pet-adoption-service development webhook secrets').digest();
+
+/** A new signing secret: `whsec_` and the base64 of 32 bytes from the CSPRNG. */
+export function newWebhookSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+}
+
+/** The bytes an HMAC is keyed with: the secret's base64 part, decoded. */
+export function signingKey(secret: string): Buffer {
+  return Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+}
+
+/**
+ * Endpoints' secrets must be read to sign, so they are stored encrypted, not hashed: AES-256-GCM under
+ * WEBHOOK_SECRETS_KEY, a fresh IV each, the tag checked on reading. A copy of the database alone does
+ * not reveal them.
+ */
+@Injectable()
+export class WebhookSecrets {
+  private readonly key: Buffer;
+
+  constructor(settings: EventsSettings) {
+    this.key = settings.WEBHOOK_SECRETS_KEY ? Buffer.from(settings.WEBHOOK_SECRETS_KEY, 'base64') : DEVELOPMENT_KEY;
+  }
+
+  seal(secret: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+    return `${STORED_PREFIX}${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64')}`;
+  }
+
+  open(stored: string): string {
+    const bytes = Buffer.from(stored.slice(STORED_PREFIX.length), 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+  }
+}

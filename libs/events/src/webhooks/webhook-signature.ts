@@ -1,0 +1,23 @@
+import { createHmac } from 'node:crypto';
+
+/** The Standard Webhooks headers of one attempt (CONTRACT 11). */
+export interface StandardWebhookHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+/**
+ * `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with `key`: the
+ * decoded bytes of a `whsec_` secret, or the UTF-8 bytes of the messages app's shared secret.
+ */
+export function standardWebhookHeaders(
+  id: string,
+  body: string,
+  key: Buffer,
+  at: Date = new Date(),
+): StandardWebhookHeaders {
+  const timestamp = String(Math.floor(at.getTime() / 1000));
+  const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
+}

@@ -1,0 +1,36 @@
+import { ValidationFailedError } from '@app/core';
+
+/** What an `If-Match` or `If-None-Match` header asks for: any current representation, or one of these tags. */
+export type EntityTagCondition = '*' | Array<{ tag: string; weak: boolean }>;
+
+const ENTITY_TAG = /^\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*$/;
+
+/** RFC 9110 section 8.8.3: a strong entity tag for an opaque value. */
+export function formatEntityTag(opaque: string): string {
+  return `"${opaque}"`;
+}
+
+/**
+ * Parses `If-Match` or `If-None-Match` (RFC 9110 13.1.1, 13.1.2): `*`, or a comma-separated list of entity
+ * tags. Undefined when the header is absent; a malformed one is a `400` naming it.
+ */
+export function parseEntityTagCondition(header: string | undefined, name: string): EntityTagCondition | undefined {
+  if (header === undefined) return undefined;
+  if (header.trim() === '*') return '*';
+  const tags = header.split(',').map((part) => ENTITY_TAG.exec(part));
+  if (tags.some((match) => match === null)) {
+    throw new ValidationFailedError(`${name} must be * or a list of entity tags such as "abc"`, [
+      { field: name, message: `${name} is malformed` },
+    ]);
+  }
+  return tags.map((match) => ({ tag: match![2]!, weak: match![1] !== undefined }));
+}
+
+/**
+ * The opaque values of a condition's tags that may match, under the strong comparison `If-Match` uses (weak
+ * tags never match) or the weak one of `If-None-Match`; undefined for `*` (any current representation).
+ */
+export function conditionTags(condition: EntityTagCondition, comparison: 'strong' | 'weak'): string[] | undefined {
+  if (condition === '*') return undefined;
+  return condition.filter((entry) => comparison === 'weak' || !entry.weak).map((entry) => entry.tag);
+}

@@ -1,0 +1,11 @@
+export * from './dto/order.dto';
+export * from './expiry/orders-worker.module';
+export * from './order-transitions';
+export * from './order-view';
+export * from './orders.errors';
+export * from './orders-openapi';
+export * from './orders.module';
+export * from './orders.queue';
+export * from './orders.service';
+export * from './orders.settings';
+export { type StoredOrder } from './orders.repository';

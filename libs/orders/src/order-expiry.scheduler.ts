@@ -1,0 +1,41 @@
+import { CoreSettings, withTimeout } from '@app/core';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { EXPIRE_ORDER_JOB, ExpireOrderJobData, expiryJobId, ORDERS_QUEUE } from './orders.queue';
+
+/**
+ * Adds the delayed job that cancels a placed order when its hold runs out. Never fails: a hold whose
+ * job could not be added (Redis away, or not answering within REDIS_COMMAND_TIMEOUT_MS) is found by
+ * the worker's sweep.
+ */
+@Injectable()
+export class OrderExpiryScheduler {
+  private readonly logger = new Logger(OrderExpiryScheduler.name);
+  private redisDown = false;
+
+  constructor(
+    @InjectQueue(ORDERS_QUEUE) private readonly queue: Queue<ExpireOrderJobData>,
+    private readonly settings: CoreSettings,
+  ) {
+    // The connection reports outages itself; without a listener BullMQ would print every one again.
+    queue.on('error', () => undefined);
+  }
+
+  async schedule(orderId: number, expiresAt: Date): Promise<void> {
+    try {
+      await withTimeout(
+        this.queue.add(
+          EXPIRE_ORDER_JOB,
+          { orderId },
+          { jobId: expiryJobId(orderId), delay: Math.max(0, expiresAt.getTime() - Date.now()) },
+        ),
+        this.settings.REDIS_COMMAND_TIMEOUT_MS,
+      );
+      this.redisDown = false;
+    } catch (error) {
+      if (!this.redisDown) this.logger.warn(`cannot schedule hold expiry, the sweep will: ${(error as Error).message}`);
+      this.redisDown = true;
+    }
+  }
+}

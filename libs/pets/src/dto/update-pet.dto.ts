@@ -1,0 +1,78 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsOptional, ValidateIf } from 'class-validator';
+import type { PetAgeGroup, PetSex, PetSize, PetStatus } from '../pet-status';
+import {
+  AgeGroupField,
+  BreedField,
+  CategoryIdField,
+  DescriptionField,
+  LocationField,
+  NameField,
+  PetLocationDto,
+  PhotoUrlsField,
+  SexField,
+  SizeField,
+  StatusField,
+  TagsField,
+} from './pet-fields';
+
+/** May be omitted, but not cleared: a null is validated, and refused. */
+const Kept = () =>
+  applyDecorators(
+    ApiPropertyOptional(),
+    ValidateIf((_, value) => value !== undefined),
+  );
+/** May be omitted, or null to clear it. */
+const Clearable = () => applyDecorators(ApiPropertyOptional({ nullable: true }), IsOptional());
+
+/**
+ * The body of `PATCH /v1/pets/{petId}` (JSON or an RFC 7396 merge patch): the fields to change, at least
+ * one; `null` clears an optional field (`sex` back to `unknown`). `location` is replaced as a whole.
+ */
+@ApiSchema({ name: 'PetChange' })
+export class UpdatePetDto {
+  @Kept()
+  @NameField()
+  name?: string;
+
+  @Kept()
+  @CategoryIdField()
+  categoryId?: number;
+
+  @Kept()
+  @StatusField()
+  status?: PetStatus;
+
+  @Clearable()
+  @DescriptionField()
+  description?: string | null;
+
+  @Clearable()
+  @BreedField()
+  breed?: string | null;
+
+  @Clearable()
+  @SexField()
+  sex?: PetSex | null;
+
+  @Clearable()
+  @AgeGroupField()
+  ageGroup?: PetAgeGroup | null;
+
+  @Clearable()
+  @SizeField()
+  size?: PetSize | null;
+
+  @Clearable()
+  @TagsField()
+  tags?: string[] | null;
+
+  @Clearable()
+  @PhotoUrlsField()
+  photoUrls?: string[] | null;
+
+  @Clearable()
+  @LocationField()
+  location?: PetLocationDto | null;
+}

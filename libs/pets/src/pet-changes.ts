@@ -1,0 +1,33 @@
+/**
+ * How every statement that changes a pet sets `updated_at`: the one rule for the whole of libs/pets
+ * (PetsRepository's inserts and PATCH, PetHoldsRepository's status changes through orders).
+ *
+ * A walk sorted by `updatedAt` pages by `(updated_at, id)`. It skips nothing only if a change that commits
+ * after a reader has seen a given `updated_at` carries a later one. So the time of a change is drawn from
+ * the one row of `pet_change_clock`, whose row lock the changing transaction then holds until it commits:
+ * the next change, on any process, waits for that commit before drawing its own time, which is strictly
+ * later (one microsecond at least, even if the server's clock stepped back). Times are thus unique per
+ * change, in commit order, so `updated_at` also serves as the pet's version (its ETag).
+ *
+ * Rules for a statement that changes a pet:
+ * - Join `PET_CHANGE` (`WITH ${PET_CHANGE} UPDATE pets SET …, updated_at = pet_change.changed_at
+ *   FROM pet_change WHERE …`) and set `updated_at` from it, never from now() or a parameter.
+ * - Draw the time before locking any pet row in the transaction (joining it in the first statement that
+ *   touches pets does this): every changing transaction then takes the clock first, and none can hold a
+ *   pet another waits for while waiting for the clock itself.
+ * - Commit promptly: every change of every pet waits while the clock is held.
+ * A removal (DELETE) draws no time: a removed pet is in no walk.
+ */
+export const PET_CHANGE = petChangeAfter();
+
+/**
+ * PET_CHANGE drawn only once the CTE `after` has run: for a statement that takes another lock first
+ * (the INSERT's PET_IDS_LOCK), so that it never holds the clock while waiting for that lock.
+ */
+export function petChangeAfter(after?: string): string {
+  return `pet_change AS (
+    UPDATE pet_change_clock SET changed_at = greatest(clock_timestamp(), changed_at + interval '1 microsecond')
+      ${after ? `FROM ${after}` : ''}
+    RETURNING changed_at
+  )`;
+}

@@ -1,0 +1,90 @@
+import { Sql } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import { PET_CHANGE } from './pet-changes';
+import type { PetStatus } from './pet-status';
+
+/** What placing an order needs to know of a pet. */
+export interface PetForOrder {
+  status: PetStatus;
+  /** The account that listed it; null for pets created before listers were recorded. */
+  listerAccountId: number | null;
+  /** The order that holds it, while one is `placed` or `approved`. */
+  openOrderId: number | null;
+}
+
+/**
+ * The statements the store makes on pets: an order holds its pet through `pets.open_order_id`, and
+ * sets the status of the pet it holds. Each is one guarded UPDATE, so a hold taken or a status changed
+ * meanwhile by another transaction is seen (the UPDATE changes nothing) rather than overwritten; the
+ * catalogue's own PATCH and DELETE refuse a held pet in the same way (`WHERE open_order_id IS NULL`).
+ * Each sets `updated_at` by the change clock (`pet-changes.ts`), and is the last statement on pets of its
+ * transaction, so the clock is held only until the commit that follows.
+ */
+@Injectable()
+export class PetHoldsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** The pets named, by id; a pet that does not exist is absent. */
+  async findMany(petIds: number[]): Promise<Map<number, PetForOrder>> {
+    const rows = await this.sql.rows<{
+      id: string;
+      status: PetStatus;
+      lister_account_id: string | null;
+      open_order_id: string | null;
+    }>('SELECT id, status, lister_account_id, open_order_id FROM pets WHERE id = ANY($1::bigint[])', [petIds]);
+    return new Map(
+      rows.map((row) => [
+        Number(row.id),
+        {
+          status: row.status,
+          listerAccountId: row.lister_account_id === null ? null : Number(row.lister_account_id),
+          openOrderId: row.open_order_id === null ? null : Number(row.open_order_id),
+        },
+      ]),
+    );
+  }
+
+  /**
+   * Holds each pet for its order and makes it `pending`, if it is still available, unheld and listed by
+   * the lister read before; one statement, one change time for them all. Returns the ids of the pets held.
+   */
+  async holdMany(holds: Array<{ petId: number; orderId: number; listerAccountId: number }>): Promise<Set<number>> {
+    const rows = await this.sql.rows<{ id: string }>(
+      `WITH ${PET_CHANGE}
+       UPDATE pets SET status = 'pending', open_order_id = hold.order_id, updated_at = pet_change.changed_at
+         FROM pet_change, unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS hold (pet_id, order_id, lister_account_id)
+        WHERE pets.id = hold.pet_id AND pets.status = 'available' AND pets.open_order_id IS NULL
+          AND pets.lister_account_id = hold.lister_account_id
+       RETURNING pets.id`,
+      [holds.map((hold) => hold.petId), holds.map((hold) => hold.orderId), holds.map((hold) => hold.listerAccountId)],
+    );
+    return new Set(rows.map((row) => Number(row.id)));
+  }
+
+  /**
+   * Sets the status of the pet `orderId` holds, keeping the hold or releasing it; false when the order
+   * holds no pet (its pet was removed after a hold was released, which cannot happen while it is held).
+   */
+  async setHeldStatus(orderId: number, petId: number, status: PetStatus, release: boolean): Promise<boolean> {
+    const result = await this.sql.query(
+      `WITH ${PET_CHANGE}
+       UPDATE pets SET status = $3, open_order_id = CASE WHEN $4 THEN NULL ELSE open_order_id END,
+              updated_at = pet_change.changed_at
+         FROM pet_change
+        WHERE id = $2 AND open_order_id = $1`,
+      [orderId, petId, status, release],
+    );
+    return result.rowCount === 1;
+  }
+
+  /** Sets the status of a pet no order holds; false when it is held or gone. */
+  async setUnheldStatus(petId: number, status: PetStatus): Promise<boolean> {
+    const result = await this.sql.query(
+      `WITH ${PET_CHANGE}
+       UPDATE pets SET status = $2, updated_at = pet_change.changed_at FROM pet_change
+        WHERE id = $1 AND open_order_id IS NULL`,
+      [petId, status],
+    );
+    return result.rowCount === 1;
+  }
+}

@@ -1,0 +1,74 @@
+import type { PetDto } from './dto/pet.dto';
+import type { PetAgeGroup, PetSex, PetSize, PetStatus } from './pet-status';
+
+/**
+ * A pet's version, its ETag: `updated_at` in microseconds, unique to each change (pet-changes.ts). An
+ * expression of the row, so that a guarded UPDATE or DELETE compares it in its WHERE.
+ */
+export const PET_VERSION = `(extract(epoch FROM updated_at) * 1000000)::bigint`;
+
+/** The columns every read of a pet selects, in the order `PetRow` names them. */
+export const PET_COLUMNS = `id, name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls,
+  latitude, longitude, created_at, updated_at, lister_account_id, open_order_id IS NOT NULL AS has_open_order,
+  ${PET_VERSION} AS version`;
+
+export interface PetRow {
+  id: string;
+  name: string;
+  category_id: string;
+  status: PetStatus;
+  description: string | null;
+  breed: string | null;
+  sex: PetSex;
+  age_group: PetAgeGroup | null;
+  size: PetSize | null;
+  tags: string[] | null;
+  photo_urls: string[] | null;
+  latitude: number | null;
+  longitude: number | null;
+  created_at: Date;
+  updated_at: Date;
+  lister_account_id: string | null;
+  has_open_order: boolean;
+  version: string;
+}
+
+/** The Pet as clients see it: fields never set are left out, and the lister is never shown. */
+export function toPet(row: PetRow): PetDto {
+  const pet: PetDto = {
+    id: Number(row.id),
+    name: row.name,
+    categoryId: Number(row.category_id),
+    status: row.status,
+    sex: row.sex,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+  if (row.description !== null) pet.description = row.description;
+  if (row.breed !== null) pet.breed = row.breed;
+  if (row.age_group !== null) pet.ageGroup = row.age_group;
+  if (row.size !== null) pet.size = row.size;
+  if (row.tags !== null) pet.tags = row.tags;
+  if (row.photo_urls !== null) pet.photoUrls = row.photo_urls;
+  if (row.latitude !== null && row.longitude !== null) {
+    pet.location = { latitude: row.latitude, longitude: row.longitude };
+  }
+  return pet;
+}
+
+/** A pet with what the service needs to guard a change of it, none of which clients see. */
+export interface StoredPet {
+  pet: PetDto;
+  version: string;
+  listerAccountId?: number;
+  hasOpenOrder: boolean;
+}
+
+export function toStoredPet(row: PetRow): StoredPet {
+  return {
+    pet: toPet(row),
+    version: row.version,
+    listerAccountId: row.lister_account_id === null ? undefined : Number(row.lister_account_id),
+    hasOpenOrder: row.has_open_order,
+  };
+}

@@ -1,0 +1,76 @@
+import { createApiApp } from './support/api-app';
+import { createPet, signUp, TestAccount } from './support/factories';
+import type { TestHttpApp } from './support/http-app';
+import { OrderBody, placeOrder, transition } from './support/orders';
+
+interface EventBody {
+  id: string;
+  type: string;
+  data: { object: Record<string, unknown> };
+}
+
+/** The events each change of the catalogue and the store records, and to whom (CONTRACT 11's table). */
+describe('events recorded by pets and orders', () => {
+  let app: TestHttpApp;
+
+  /** The account's events, oldest first. */
+  const feed = async (account: TestAccount): Promise<EventBody[]> =>
+    ((await app.http.get('/v1/events?limit=100').set(account.auth).expect(200)).body as EventBody[]).reverse();
+  const mergePatch = (account: TestAccount, petId: number, body: object) =>
+    app.http
+      .patch(`/v1/pets/${petId}`)
+      .set(account.auth)
+      .set('Content-Type', 'application/merge-patch+json')
+      .send(JSON.stringify(body));
+
+  beforeAll(async () => {
+    app = await createApiApp();
+  });
+  afterAll(() => app.close());
+
+  it('records pet.updated and pet.deleted for the lister, each with the pet as it was right after the change', async () => {
+    const lister = await signUp(app.http);
+    const created = await createPet(app.http, lister, { name: 'Rex' });
+    const updated = (await mergePatch(lister, created.id, { name: 'Max', tags: ['calm'] }).expect(200)).body;
+    // A change that does not apply records nothing.
+    await mergePatch(await signUp(app.http), created.id, { name: 'Stolen' }).expect(403);
+    await app.http.delete(`/v1/pets/${created.id}`).set(lister.auth).expect(204);
+
+    expect((await feed(lister)).map(({ type, data }) => ({ type, object: data.object }))).toEqual([
+      { type: 'pet.created', object: created },
+      { type: 'pet.updated', object: updated },
+      { type: 'pet.deleted', object: updated },
+    ]);
+  });
+
+  it('records each order transition for both parties, each with its own role', async () => {
+    const [lister, adopter] = [await signUp(app.http), await signUp(app.http)];
+    const pet = await createPet(app.http, lister);
+    const seen: OrderBody[] = [await placeOrder(app.http, adopter, pet.id)];
+    for (const operation of ['approve', 'deliver', 'return'])
+      seen.push((await transition(app.http, lister, seen[0]!.id, operation).expect(200)).body);
+    // Asking again for the state reached changes nothing and records nothing.
+    await transition(app.http, lister, seen[0]!.id, 'return').expect(200);
+    const second = await placeOrder(app.http, adopter, pet.id);
+    const cancelled = (await transition(app.http, adopter, second.id, 'cancel', { reason: 'moved' }).expect(200))
+      .body as OrderBody;
+    seen.push(second, cancelled);
+
+    const orderEvents = async (account: TestAccount) =>
+      (await feed(account))
+        .filter(({ type }) => type.startsWith('order.'))
+        .map(({ type, data }) => ({ type, object: data.object }));
+    const expected = (role: string) =>
+      seen.map((order) => ({ type: `order.${order.status}`, object: { ...order, role } }));
+    expect(await orderEvents(adopter)).toEqual(expected('adopter'));
+    expect(await orderEvents(lister)).toEqual(expected('lister'));
+    expect((await orderEvents(adopter)).map(({ type }) => type)).toEqual([
+      'order.placed',
+      'order.approved',
+      'order.delivered',
+      'order.returned',
+      'order.placed',
+      'order.cancelled',
+    ]);
+  });
+});

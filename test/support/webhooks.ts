@@ -1,0 +1,92 @@
+import { WEBHOOKS_QUEUE } from '@app/events';
+import { Queue } from 'bullmq';
+import { Webhook } from 'standardwebhooks';
+import type TestAgent from 'supertest/lib/agent';
+import type { TestAccount } from './factories';
+import type { Delivery, WebhookReceiver } from './messages';
+import { waitFor } from './processes';
+import { TEST_REDIS_URL } from './test-env';
+
+/** Short enough for tests, same semantics: shared by the api (job options) and the workers. */
+export const WEBHOOK_TEST_ENV = {
+  EVENTS_DISPATCH_INTERVAL_MS: '50',
+  EVENTS_RECONCILE_INTERVAL_MS: '500',
+  WEBHOOK_BACKOFF_MS: '50',
+  WEBHOOK_MAX_ATTEMPTS: '3',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_LOCK_DURATION_MS: '1000',
+};
+
+/** Empties the test webhooks queue (and its stalled-check key) for a suite that starts workers. */
+export async function emptyWebhooksQueue(): Promise<void> {
+  const queue = new Queue(WEBHOOKS_QUEUE, { connection: { url: TEST_REDIS_URL } });
+  try {
+    await queue.obliterate({ force: true });
+  } finally {
+    await queue.close();
+  }
+}
+
+export interface CreatedEndpoint {
+  id: number;
+  secret: string;
+}
+
+export async function createEndpoint(
+  http: TestAgent,
+  account: TestAccount,
+  url: string,
+  events: string[] = ['*'],
+): Promise<CreatedEndpoint> {
+  return (await http.post('/v1/webhook-endpoints').set(account.auth).send({ url, events }).expect(201)).body;
+}
+
+/** The deliveries of one event (one `webhook-id`) the receiver has had. */
+export function deliveriesOf(receiver: WebhookReceiver, eventId: string): Delivery[] {
+  return receiver.deliveries.filter((delivery) => delivery.headers['webhook-id'] === eventId);
+}
+
+export async function waitForDeliveries(
+  receiver: WebhookReceiver,
+  eventId: string,
+  count: number,
+  timeoutMs = 20000,
+): Promise<Delivery[]> {
+  await waitFor(
+    async () => deliveriesOf(receiver, eventId).length >= count,
+    timeoutMs,
+    `${count} deliveries of ${eventId}`,
+  );
+  return deliveriesOf(receiver, eventId);
+}
+
+/** The Event a delivery carries, verified the Standard Webhooks way by an independent implementation. */
+export function verified(delivery: Delivery, secret: string): unknown {
+  return new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+}
+
+/** The latest event of `type` in the account's feed. */
+export async function latestEvent(http: TestAgent, account: TestAccount, type: string): Promise<{ id: string }> {
+  const events = (await http.get(`/v1/events?type=${type}&limit=1`).set(account.auth).expect(200)).body;
+  return events[0];
+}
+
+export interface DeliveryAttempt {
+  eventId: string;
+  attempt: number;
+  status: string;
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+}
+
+export async function attemptsOf(
+  http: TestAgent,
+  account: TestAccount,
+  endpointId: number,
+  eventId: string,
+): Promise<DeliveryAttempt[]> {
+  const all = (await http.get(`/v1/webhook-endpoints/${endpointId}/deliveries?limit=100`).set(account.auth).expect(200))
+    .body as DeliveryAttempt[];
+  return all.filter((attempt) => attempt.eventId === eventId);
+}
