@@ -168,6 +168,17 @@ describe('creating pets', () => {
       for (const field of ['ageGroup', 'size', 'photoUrls', 'location']) expect(pet).not.toHaveProperty(field);
     });
 
+    it('stores a coordinate too small for any real place as 0', async () => {
+      const pet = await createPet(app.http, account, { location: { latitude: 5e-324, longitude: -1e-310 } });
+      expect(pet.location).toEqual({ latitude: 0, longitude: 0 });
+      const changed = await app.http
+        .patch(`/v1/pets/${pet.id}`)
+        .set(account.auth)
+        .send({ location: { latitude: 45, longitude: 5e-324 } })
+        .expect(200);
+      expect(changed.body.location).toEqual({ latitude: 45, longitude: 0 });
+    });
+
     it('counts lengths in code points', async () => {
       const pet = await createPet(app.http, account, { breed: '🐕'.repeat(100), tags: ['🐾'.repeat(30)] });
       expect(pet.breed).toBe('🐕'.repeat(100));

@@ -130,8 +130,19 @@ export const PhotoUrlsField = () =>
     IsUrl({ protocols: ['https'], require_protocol: true, require_tld: false }, { each: true }),
   );
 
+/**
+ * Below this magnitude a coordinate is stored as 0: it is far below any real position, and earthdistance's
+ * arithmetic underflows on the smallest doubles (an error, not a place).
+ */
+const NEGLIGIBLE_DEGREES = 1e-300;
+
 const coordinate = (limit: number) =>
-  applyDecorators(IsNumber({ allowNaN: false, allowInfinity: false }), Min(-limit), Max(limit));
+  applyDecorators(
+    Transform(({ value }) => (typeof value === 'number' && Math.abs(value) < NEGLIGIBLE_DEGREES ? 0 : value)),
+    IsNumber({ allowNaN: false, allowInfinity: false }),
+    Min(-limit),
+    Max(limit),
+  );
 
 @ApiSchema({ name: 'PetLocation' })
 export class PetLocationDto {
