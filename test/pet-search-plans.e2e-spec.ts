@@ -32,7 +32,7 @@ describe('the plans of searches', () => {
       await client.query('SET plan_cache_mode = force_custom_plan');
       const full: PetSearch = { radiusKm: 50, sort: 'id', limit: 20, ...search };
       const { rows } = await client.query(
-        `EXPLAIN (FORMAT JSON) ${searchStatement(full.sort)}`,
+        `EXPLAIN (FORMAT JSON) ${searchStatement(full)}`,
         searchParameters(full),
       );
       return (rows[0]['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan;

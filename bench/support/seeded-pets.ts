@@ -150,8 +150,8 @@ export function seededPet(id: number): SeededPet {
   if (spread(id, 23, 100) < 85) {
     const [latitude, longitude] = pick(CITIES, id, 613);
     pet.location = {
-      latitude: latitude + (spread(id, 37, 200) - 100) / 1000,
-      longitude: longitude + (spread(id, 41, 200) - 100) / 1000,
+      latitude: latitude + (spread(id, 37, 1999) - 999) / 10000,
+      longitude: longitude + (spread(id, 41, 2003) - 1001) / 10000,
     };
   }
   return pet;
@@ -187,11 +187,11 @@ export const SEED_PETS = `
          CASE WHEN (i * 19) % 10 < 6 THEN ARRAY['https://photos.example.com/pets/' || i || '/1.jpg'] END,
          CASE WHEN (i * 23) % 100 < 85 THEN
            (ARRAY[${CITIES.map(([latitude]) => latitude).join(', ')}]::float8[])[(1 + (i * 613) % ${CITIES.length})::int]
-             + ((i * 37) % 200 - 100)::float8 / 1000
+             + ((i * 37) % 1999 - 999)::float8 / 10000
          END,
          CASE WHEN (i * 23) % 100 < 85 THEN
            (ARRAY[${CITIES.map(([, longitude]) => longitude).join(', ')}]::float8[])[(1 + (i * 613) % ${CITIES.length})::int]
-             + ((i * 41) % 200 - 100)::float8 / 1000
+             + ((i * 41) % 2003 - 1001)::float8 / 10000
          END
     FROM generate_series(1, $1::bigint) AS i,
          LATERAL (SELECT timestamptz '2024-01-01T00:00:00Z' + i * ${CREATED_EVERY_S} * interval '1 second') AS t (created)`;

@@ -7,3 +7,4 @@ export * from './advisory-locks';
 export * from './batcher';
 export * from './database.module';
 export * from './database.settings';
+export * from './shared-reads';
