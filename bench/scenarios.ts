@@ -1,7 +1,7 @@
 import { encodeCursor } from '@app/http';
 import { listSeededPets, resetOrders, Stores } from './support/database';
 import type { LoadRequest } from './support/load';
-import { nextLink, PATCH_SCENARIO, SEARCH_SCENARIOS } from './search-scenarios';
+import { nextLink, PATCH_SCENARIO, SEARCH_SCENARIOS, SEARCH_SPREAD_SCENARIO } from './search-scenarios';
 
 /** The concurrent connections of every scenario's load. */
 export const CONNECTIONS = 50;
@@ -114,6 +114,7 @@ export const HTTP_SCENARIOS: HttpScenario[] = [
   },
   PATCH_SCENARIO,
   ...SEARCH_SCENARIOS,
+  SEARCH_SPREAD_SCENARIO,
   {
     name: 'place-order',
     title: 'POST /v1/store/orders, each for another pet',
