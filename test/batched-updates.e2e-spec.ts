@@ -1,21 +1,24 @@
 import { AccountsService } from '@app/accounts';
+import { PetsService } from '@app/pets';
 import { LastUsedRecorder } from '../libs/accounts/src/api-keys/last-used-recorder';
 import { MessagesRepository } from '../libs/messaging/src/messages.repository';
 import { MessagesService } from '../libs/messaging/src/messages.service';
+import { createApiApp } from './support/api-app';
 import { otherSessions, statisticsOnceAlone, withDatabase } from './support/database';
-import type { TestAccount } from './support/factories';
+import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { createAccount, createMessagesApp, emptyMessagesQueue, startWorker, storedMessage } from './support/messages';
 import { AppProcess, waitFor } from './support/processes';
 import { together } from './support/rate-limiting';
 import { TEST_DATABASE_URL } from './support/test-env';
 
-/** A messages app whose connections plan with `settings`, so that each statement visits rows in a known order. */
-function messagesAppPlanning(settings: string[]): Promise<TestHttpApp> {
+/** An app whose connections plan with `settings`, so that each statement visits rows in a known order. */
+function appPlanning(create: typeof createMessagesApp, settings: string[]): Promise<TestHttpApp> {
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set('options', settings.map((setting) => `-c ${setting}`).join(' '));
-  return createMessagesApp({ env: { DATABASE_URL: url.toString() } });
+  return create({ env: { DATABASE_URL: url.toString() } });
 }
+const messagesAppPlanning = (settings: string[]) => appPlanning(createMessagesApp, settings);
 
 const SCAN_BY_ID = ['enable_seqscan=off', 'enable_bitmapscan=off'];
 const SCAN_BY_HEAP = ['enable_indexscan=off', 'enable_indexonlyscan=off', 'enable_bitmapscan=off'];
@@ -111,6 +114,41 @@ describe('batched updates of shared rows', () => {
       await byId.close();
       await byHeap.close();
     }
+  });
+
+  it('change the same pets from two processes, in opposite orders, without a deadlock', async () => {
+    const deadlocksBefore = await deadlocksSoFar();
+    const [one, other] = [await appPlanning(createApiApp, JOIN_BY_LIST), await appPlanning(createApiApp, JOIN_BY_LIST)];
+    try {
+      const lister = await signUp(one.http);
+      const pets = [(await createPet(one.http, lister)).id, (await createPet(one.http, lister)).id].sort(
+        (a, b) => a - b,
+      );
+      // Each process changes both pets in one batch, and its UPDATE visits them in the order given. Locking
+      // as it goes, the second would hold the higher pet while the first, given the lower one, waits for it.
+      const changeAll = (app: TestHttpApp, order: number[], name: string) => () =>
+        Promise.all(
+          order.map((petId) =>
+            app.app.get(PetsService).update({ petId, listerAccountId: lister.accountId, patch: { name } }),
+          ),
+        );
+      await meetBehindHeldRow(
+        'pets',
+        pets[0],
+        changeAll(one, pets, 'One'),
+        changeAll(other, [...pets].reverse(), 'Other'),
+      );
+
+      // The change clock made the second batch wait for the first one's commit, before it locked any pet.
+      const names = await withDatabase(
+        async (client) => (await client.query('SELECT name FROM pets WHERE id = ANY($1)', [pets])).rows,
+      );
+      expect(names).toEqual([{ name: 'Other' }, { name: 'Other' }]);
+    } finally {
+      await one.close();
+      await other.close();
+    }
+    expect(await deadlocksSoFar()).toBe(deadlocksBefore);
   });
 });
 

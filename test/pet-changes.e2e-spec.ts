@@ -1,8 +1,25 @@
 import { AccountsService } from '@app/accounts';
+import { Sql } from '@app/database';
+import { PetsService } from '@app/pets';
 import { createApiApp } from './support/api-app';
 import { withDatabase } from './support/database';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
+
+type PetChange = Parameters<PetsService['update']>[0];
+type Outcome = PromiseSettledResult<Awaited<ReturnType<PetsService['update']>>>;
+
+/** The pet after a change that applied. */
+function applied(outcome: Outcome | undefined) {
+  if (outcome?.status !== 'fulfilled') throw new Error(`the change was refused: ${String(outcome?.reason)}`);
+  return outcome.value.pet;
+}
+
+/** The error of a change that was refused. */
+function refusal(outcome: Outcome | undefined): { code: string; status: number; message: string } {
+  if (outcome?.status !== 'rejected') throw new Error('the change applied');
+  return outcome.reason;
+}
 
 /** CONTRACT 8: changes and removal of a pet by its lister, conditional requests and the open-order guard. */
 describe('changing and removing pets', () => {
@@ -181,6 +198,89 @@ describe('changing and removing pets', () => {
         const fetched = await app.http.get(`/v1/pets/${created.body.id}`).set(lister.auth).expect(200);
         expect(fetched.body.name).toBe(winner.body.name);
       }
+    });
+  });
+
+  describe('changes made together', () => {
+    /** Makes the changes in one turn of the event loop, as concurrent requests do, so they share a batch. */
+    const together = (changes: Array<Omit<PetChange, 'listerAccountId'>>) =>
+      Promise.allSettled(
+        changes.map((change) => app.app.get(PetsService).update({ ...change, listerAccountId: lister.accountId })),
+      );
+    const versionOf = async (petId: number) =>
+      JSON.parse((await app.http.get(`/v1/pets/${petId}`).set(lister.auth).expect(200)).headers.etag as string);
+    const updatesOf = async (petId: number) =>
+      withDatabase(async (client) => {
+        const { rows } = await client.query<{ object: { name: string; description?: string } }>(
+          `SELECT object FROM events WHERE type = 'pet.updated' AND (object ->> 'id')::bigint = $1 ORDER BY seq`,
+          [petId],
+        );
+        return rows.map(({ object }) => ({ name: object.name, description: object.description }));
+      });
+
+    it('answers each change as if it were alone: a good one, an unknown category, a stale If-Match, and three of one pet', async () => {
+      const [good, unknownCategory, stale, contested] = [
+        await createPet(app.http, lister, { name: 'Good' }),
+        await createPet(app.http, lister, { name: 'Unknown category' }),
+        await createPet(app.http, lister, { name: 'Stale' }),
+        await createPet(app.http, lister, { name: 'Contested' }),
+      ];
+      const staleVersion = await versionOf(stale.id);
+      const changedMeanwhile = await patch(stale.id, { name: 'Changed meanwhile' }).expect(200);
+      const contestedVersion = await versionOf(contested.id);
+
+      const [kept, refusedCategory, refusedStale, first, second, third] = await together([
+        { petId: good.id, patch: { name: 'Better' } },
+        { petId: unknownCategory.id, patch: { categoryId: 999, name: 'Never' } },
+        { petId: stale.id, patch: { name: 'Late' }, versions: [staleVersion] },
+        { petId: contested.id, patch: { name: 'First' }, versions: [contestedVersion] },
+        { petId: contested.id, patch: { name: 'Second' }, versions: [contestedVersion] },
+        { petId: contested.id, patch: { description: 'Third' } },
+      ]);
+
+      expect(applied(kept)).toMatchObject({ name: 'Better' });
+      expect(refusal(refusedCategory)).toMatchObject({ code: 'validation_failed', status: 400 });
+      expect(refusal(refusedCategory).message).toContain('categoryId');
+      expect(refusal(refusedStale)).toMatchObject({ code: 'precondition_failed', status: 412 });
+      expect(applied(first)).toMatchObject({ name: 'First' });
+      expect(refusal(second)).toMatchObject({ code: 'precondition_failed', status: 412 });
+      expect(applied(third)).toMatchObject({ name: 'First', description: 'Third' });
+      // One statement changed the first pets together, at one time; the third change of the contested pet
+      // came after the first, later.
+      expect(applied(first).updatedAt).toBe(applied(kept).updatedAt);
+      expect(Date.parse(applied(third).updatedAt)).toBeGreaterThan(Date.parse(applied(first).updatedAt));
+
+      const fetched = async (petId: number) =>
+        (await app.http.get(`/v1/pets/${petId}`).set(lister.auth).expect(200)).body;
+      expect(await fetched(good.id)).toEqual(applied(kept));
+      expect(await fetched(unknownCategory.id)).toEqual(unknownCategory);
+      expect(await fetched(stale.id)).toEqual(changedMeanwhile.body);
+      expect(await fetched(contested.id)).toEqual(applied(third));
+      // An event for each change that applied, in the order they applied, and none for the others.
+      expect(await updatesOf(good.id)).toEqual([{ name: 'Better' }]);
+      expect(await updatesOf(unknownCategory.id)).toEqual([]);
+      expect(await updatesOf(stale.id)).toEqual([{ name: 'Changed meanwhile' }]);
+      expect(await updatesOf(contested.id)).toEqual([{ name: 'First' }, { name: 'First', description: 'Third' }]);
+    });
+
+    it('applies a change made inside a transaction on its connection, committed or rolled back with the rest', async () => {
+      const pet = await createPet(app.http, lister, { name: 'Rex' });
+      const sql = app.app.get(Sql);
+      const refused = new Error('the rest of the work failed');
+      await expect(
+        sql.transaction(async () => {
+          const [rolledBack] = await together([{ petId: pet.id, patch: { name: 'Rolled back' } }]);
+          expect(applied(rolledBack).name).toBe('Rolled back');
+          throw refused;
+        }),
+      ).rejects.toBe(refused);
+      expect((await app.http.get(`/v1/pets/${pet.id}`).set(lister.auth).expect(200)).body).toEqual(pet);
+      expect(await updatesOf(pet.id)).toEqual([]);
+
+      const [committed] = await sql.transaction(() => together([{ petId: pet.id, patch: { name: 'Committed' } }]));
+      expect(applied(committed).name).toBe('Committed');
+      expect((await app.http.get(`/v1/pets/${pet.id}`).set(lister.auth).expect(200)).body.name).toBe('Committed');
+      expect(await updatesOf(pet.id)).toEqual([{ name: 'Committed' }]);
     });
   });
 

@@ -14,6 +14,7 @@ const ROW_AT_FAULT = /^2[23]/;
  * Inserts the rows that requests add close together with one statement, one commit for them all,
  * and gives each request its own row back. Should the database refuse a row of the batch, each row
  * is then inserted alone, one after another, so that the row at fault fails its own request and no other.
+ * It serves any batched write whose failed batch leaves nothing behind (an UPDATE of rows, too).
  */
 export class InsertBatcher<T, R> {
   private readonly batches = new Batcher<T, Inserted<R>>((items) => this.insertBatch(items), 0);

@@ -67,6 +67,21 @@ function setUp() {
         ];
       });
     }
+    if (text.includes('UPDATE pets')) {
+      const batch = JSON.parse(values[0] as string) as Array<{
+        pet_id: number;
+        patch: { name?: string };
+        lister: number;
+        versions: string[] | null;
+      }>;
+      // The guard, as far as these tests need it: the pet exists, is the lister's and at one of the versions.
+      return batch.flatMap((change, i) => {
+        const current = catalogue.find((row) => Number(row.id) === change.pet_id);
+        if (!current || Number(current.lister_account_id) !== change.lister) return [];
+        if (change.versions && !change.versions.includes(current.version)) return [];
+        return [{ ...current, ...change.patch, position: String(i + 1) }];
+      });
+    }
     const [first, second, third] = values as Values;
     return first.flatMap((status, i) =>
       catalogue
@@ -141,7 +156,41 @@ describe('PetsRepository', () => {
     ]);
   });
 
-  it('runs each read and insert alone inside a transaction', async () => {
+  it('applies the changes made together with one guarded statement under the change clock, a second change of a pet in a statement after the first, and records their events with one INSERT', async () => {
+    const { repository, rows, transaction, recordAll } = setUp();
+    const updated = await Promise.all([
+      repository.update({ petId: 2, listerAccountId: 1, patch: { name: 'Max' } }),
+      repository.update({ petId: 4, listerAccountId: 2, patch: { name: 'Not mine' } }),
+      repository.update({ petId: 2, listerAccountId: 1, patch: { name: 'Again' }, versions: ['1780272000000000'] }),
+      repository.update({ petId: 9, listerAccountId: 1, patch: { categoryId: 3, location: null, sex: null } }),
+    ]);
+
+    expect(rows).toHaveBeenCalledTimes(2);
+    expect(rows.mock.calls[0]![0]).toMatch(/UPDATE pet_change_clock.*UPDATE pets p.*FROM pet_change, change/s);
+    expect(rows.mock.calls.map(([, values]) => JSON.parse(values![0] as string))).toEqual([
+      [
+        { pet_id: 2, patch: { name: 'Max' }, lister: 1, versions: null },
+        { pet_id: 4, patch: { name: 'Not mine' }, lister: 2, versions: null },
+        {
+          pet_id: 9,
+          patch: { category_id: 3, latitude: null, longitude: null, sex: 'unknown' },
+          lister: 1,
+          versions: null,
+        },
+      ],
+      [{ pet_id: 2, patch: { name: 'Again' }, lister: 1, versions: ['1780272000000000'] }],
+    ]);
+    expect(updated.map((stored) => stored?.pet.name)).toEqual(['Max', undefined, 'Again', undefined]);
+    // Their events, in the order the changes applied, with one INSERT in the batch's transaction.
+    expect(transaction).toHaveBeenCalledTimes(1);
+    expect(recordAll).toHaveBeenCalledTimes(1);
+    expect(recordAll).toHaveBeenCalledWith([
+      { recipientAccountId: 1, type: 'pet.updated', object: updated[0]!.pet },
+      { recipientAccountId: 1, type: 'pet.updated', object: updated[2]!.pet },
+    ]);
+  });
+
+  it('runs each read, insert and change alone inside a transaction', async () => {
     const { repository, rows, inTransaction } = setUp();
     inTransaction.mockReturnValue(true);
     await Promise.all([repository.readPage({ afterId: 0, limit: 2 }), repository.readPage({ afterId: 0, limit: 2 })]);
@@ -149,9 +198,17 @@ describe('PetsRepository', () => {
       repository.insert({ name: 'Rex', categoryId: 1, listerAccountId: 1 }),
       repository.insert({ name: 'Tom', categoryId: 1, listerAccountId: 1 }),
     ]);
+    await Promise.all([
+      repository.update({ petId: 2, listerAccountId: 1, patch: { name: 'Max' } }),
+      repository.update({ petId: 4, listerAccountId: 1, patch: { name: 'Toby' } }),
+    ]);
     const names = rows.mock.calls.map(([text, values]) =>
-      text.includes('INSERT') ? JSON.parse(values![0] as string).map((row: { name: string }) => row.name) : values![0],
+      /INSERT|UPDATE/.test(text)
+        ? JSON.parse(values![0] as string).map(
+            (row: { name?: string; patch?: { name: string } }) => row.name ?? row.patch?.name,
+          )
+        : values![0],
     );
-    expect(names).toEqual([[null], [null], ['Rex'], ['Tom']]);
+    expect(names).toEqual([[null], [null], ['Rex'], ['Tom'], ['Max'], ['Toby']]);
   });
 });

@@ -1,5 +1,5 @@
 import { Batcher, InsertBatcher, Sql } from '@app/database';
-import { EventsRecorder } from '@app/events';
+import { EventsRecorder, NewEvent } from '@app/events';
 import { Injectable } from '@nestjs/common';
 import type { CreatePetDto, PetDto } from './dto/pet.dto';
 import { PET_CHANGE, petChangeAfter } from './pet-changes';
@@ -78,23 +78,58 @@ function toPatchRow(patch: PetPatch): Record<string, unknown> {
 /** The row's writable columns, set from the patch merged over the row. */
 const WRITABLE = `name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls, latitude, longitude`;
 
-/**
- * One guarded statement: the lister, the versions of If-Match and the open order are checked in its WHERE,
- * which PostgreSQL re-evaluates on the latest row when a concurrent change got there first, so that of
- * two changes made against one version exactly one applies. updated_at follows pet-changes.ts.
- */
-const UPDATE_PET = `
-  WITH ${PET_CHANGE}
-  UPDATE pets p
-     SET (${WRITABLE}) = (SELECT ${WRITABLE} FROM jsonb_populate_record(p, $2::jsonb)),
-         updated_at = pet_change.changed_at
-    FROM pet_change
-   WHERE p.id = $1 AND p.lister_account_id = $3
-     AND ($4::bigint[] IS NULL OR ${PET_VERSION} = ANY ($4::bigint[]))
-     AND (p.open_order_id IS NULL OR NOT $2::jsonb ? 'status')
-  RETURNING ${PET_COLUMNS}`;
+/** A change as the UPDATE reads it from its JSON batch (`versions` as text: they exceed a double's precision). */
+function toChangeRow(change: PetChange) {
+  return {
+    pet_id: change.petId,
+    patch: toPatchRow(change.patch),
+    lister: change.listerAccountId,
+    versions: change.versions ?? null,
+  };
+}
 
-/** The removal's guard, as UPDATE_PET's: any open order stops it. */
+/**
+ * One guarded statement for a batch of changes, each of a different pet: the lister, the versions of
+ * If-Match, the open order (when the change sets the status) and the new category's existence are checked
+ * in its WHERE, which PostgreSQL re-evaluates on the latest row when a concurrent change got there first, so
+ * that of two changes made against one version exactly one applies. A change that fails its guard is left
+ * out of RETURNING, and costs the others nothing. All the batch's pets take one time (pet-changes.ts),
+ * and are locked only once the clock is drawn: so no lock order is needed, as no other change can hold a
+ * pet meanwhile, on any process.
+ */
+const UPDATE_PETS = `
+  WITH ${PET_CHANGE}, change AS (
+    SELECT * FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (pet_id bigint, patch jsonb, lister bigint, versions bigint[]))
+      WITH ORDINALITY AS c (pet_id, patch, lister, versions, position)
+  )
+  UPDATE pets p
+     SET (${WRITABLE}) = (SELECT ${WRITABLE} FROM jsonb_populate_record(p, change.patch)),
+         updated_at = pet_change.changed_at
+    FROM pet_change, change
+   WHERE p.id = change.pet_id AND p.lister_account_id = change.lister
+     AND (change.versions IS NULL OR ${PET_VERSION} = ANY (change.versions))
+     AND (p.open_order_id IS NULL OR NOT change.patch ? 'status')
+     AND (NOT change.patch ? 'category_id'
+          OR EXISTS (SELECT FROM categories c WHERE c.id = (change.patch ->> 'category_id')::bigint))
+  RETURNING change.position, ${PET_COLUMNS}`;
+
+/**
+ * The batch's changes in rounds, each of which has at most one change per pet, in the order they came:
+ * a statement that matched one pet twice would apply one change of the two, arbitrarily, and leave the other
+ * to look refused. Each round sees the rounds before it, as if the changes had come one after another.
+ */
+function rounds(batch: PetChange[]): Array<Array<{ change: PetChange; index: number }>> {
+  const rounds: Array<Array<{ change: PetChange; index: number }>> = [];
+  const changesOfPet = new Map<number, number>();
+  batch.forEach((change, index) => {
+    const round = changesOfPet.get(change.petId) ?? 0;
+    changesOfPet.set(change.petId, round + 1);
+    (rounds[round] ??= []).push({ change, index });
+  });
+  return rounds;
+}
+
+/** The removal's guard, as UPDATE_PETS's: any open order stops it. */
 const DELETE_PET = `
   DELETE FROM pets
    WHERE id = $1 AND lister_account_id = $2 AND open_order_id IS NULL
@@ -183,6 +218,11 @@ function toPage(rows: PetRow[], limit: number): PetPage {
 export class PetsRepository {
   /** Pets added close together are inserted with one statement, one commit for them all. */
   private readonly inserts = new InsertBatcher<NewPet, StoredPet | undefined>((batch) => this.insertBatch(batch));
+  /**
+   * Changes asked for close together are applied with one statement (per round, `rounds`) and one commit for
+   * them all: the change clock is then held for one commit per batch rather than per change.
+   */
+  private readonly changes = new InsertBatcher<PetChange, StoredPet | undefined>((batch) => this.updateBatch(batch));
   /** Pages asked for close together are read with one statement: one round trip and one plan for them all. */
   private readonly pageReads = new Batcher<PageRead, PetPage>((pages) => this.readPages(pages), 0);
 
@@ -210,17 +250,12 @@ export class PetsRepository {
 
   /**
    * Applies `change` to the pet if the guard lets it: undefined when the pet is missing, is not the
-   * lister's, has none of the versions (when given), or has an open order while the change sets its status.
-   * Rejects with SQLSTATE 23503 when the new category does not exist.
+   * lister's, has none of the versions (when given), has an open order while the change sets its status,
+   * or the new category does not exist. Its `pet.updated` event commits with it. Rejects with SQLSTATE
+   * 23503 when the new category was removed during the UPDATE.
    */
-  async update(change: PetChange): Promise<StoredPet | undefined> {
-    const rows = await this.sql.rows<PetRow>(UPDATE_PET, [
-      change.petId,
-      JSON.stringify(toPatchRow(change.patch)),
-      change.listerAccountId,
-      change.versions ?? null,
-    ]);
-    return rows[0] && toStoredPet(rows[0]);
+  update(change: PetChange): Promise<StoredPet | undefined> {
+    return this.sql.batched(this.changes, change);
   }
 
   /**
@@ -284,6 +319,31 @@ export class PetsRepository {
       for (const row of rows) created[Number(row.position) - 1] = toStoredPet(row);
       await this.events.recordAll(created.flatMap((stored) => (stored ? petEvents('pet.created', stored) : [])));
       return created;
+    });
+  }
+
+  /**
+   * The pets after the changes, in the batch's order, undefined for a change whose guard refused it. Their
+   * `pet.updated` events, to each pet's lister, commit with them: one more INSERT per batch, not per change.
+   */
+  private updateBatch(batch: PetChange[]): Promise<Array<StoredPet | undefined>> {
+    return this.sql.transaction(async () => {
+      const updated: Array<StoredPet | undefined> = batch.map(() => undefined);
+      const events: NewEvent[] = [];
+      for (const round of rounds(batch)) {
+        const rows = await this.sql.rows<PetRow & { position: string }>(UPDATE_PETS, [
+          JSON.stringify(round.map(({ change }) => toChangeRow(change))),
+        ]);
+        const applied: Array<StoredPet | undefined> = round.map(() => undefined);
+        for (const row of rows) applied[Number(row.position) - 1] = toStoredPet(row);
+        applied.forEach((stored, i) => {
+          if (!stored) return;
+          updated[round[i]!.index] = stored;
+          events.push(...petEvents('pet.updated', stored));
+        });
+      }
+      await this.events.recordAll(events);
+      return updated;
     });
   }
 }

@@ -125,6 +125,18 @@ describe('PetsService', () => {
       expect(repository.update).toHaveBeenCalledTimes(2);
     });
 
+    it('refuses a category that does not exist once the pet itself lets the change through', async () => {
+      const { service, repository, finder } = setUp();
+      repository.update.mockResolvedValue(undefined);
+      repository.findById.mockResolvedValue(stored({ version: '99' }));
+      finder.categoryExists.mockResolvedValue(false);
+      await expect(
+        service.update({ petId: 7, listerAccountId: 1, patch: { categoryId: 9 }, versions: ['99'] }),
+      ).rejects.toBeInstanceOf(UnknownCategoryError);
+      expect(finder.categoryExists).toHaveBeenCalledWith(9);
+      expect(repository.update).toHaveBeenCalledTimes(1);
+    });
+
     it('lets a change that sets no status through an open order', async () => {
       const { service, repository } = setUp();
       repository.update.mockResolvedValueOnce(undefined).mockResolvedValueOnce(stored({}));
@@ -134,28 +146,24 @@ describe('PetsService', () => {
     });
   });
 
-  it.each([
-    ['update', 'pet.updated'],
-    ['delete', 'pet.deleted'],
-  ] as const)(
-    'records the event of a %s the statement applied, to the lister, in its transaction',
-    async (operation, type) => {
-      const { service, repository, sql, events } = setUp();
-      const changed: StoredPet = {
-        pet: { id: 7 } as StoredPet['pet'],
-        version: '101',
-        listerAccountId: 3,
-        hasOpenOrder: false,
-      };
-      let inTransaction = false;
-      sql.transaction.mockImplementation(async (work) => {
-        inTransaction = true;
-        return work().finally(() => (inTransaction = false));
-      });
-      events.recordAll.mockImplementation(async () => expect(inTransaction).toBe(true));
-      repository[operation].mockResolvedValue(changed);
-      await service[operation]({ petId: 7, listerAccountId: 3, patch: { name: 'Rex' } });
-      expect(events.recordAll).toHaveBeenCalledWith([{ recipientAccountId: 3, type, object: changed.pet }]);
-    },
-  );
+  it('records the event of a removal the statement applied, to the lister, in its transaction', async () => {
+    const { service, repository, sql, events } = setUp();
+    const removed: StoredPet = {
+      pet: { id: 7 } as StoredPet['pet'],
+      version: '101',
+      listerAccountId: 3,
+      hasOpenOrder: false,
+    };
+    let inTransaction = false;
+    sql.transaction.mockImplementation(async (work) => {
+      inTransaction = true;
+      return work().finally(() => (inTransaction = false));
+    });
+    events.recordAll.mockImplementation(async () => expect(inTransaction).toBe(true));
+    repository.delete.mockResolvedValue(removed);
+    await service.delete({ petId: 7, listerAccountId: 3 });
+    expect(events.recordAll).toHaveBeenCalledWith([
+      { recipientAccountId: 3, type: 'pet.deleted', object: removed.pet },
+    ]);
+  });
 });

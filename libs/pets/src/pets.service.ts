@@ -11,7 +11,7 @@ import {
 import { PetEventType, petEvents } from './pet-events';
 import type { StoredPet } from './pet-row';
 import { PetSearch, PetSearchRepository, SearchPage } from './pet-search.repository';
-import { NewPet, PetChange, PetsRepository } from './pets.repository';
+import { NewPet, PetChange, PetPatch, PetsRepository } from './pets.repository';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 /**
@@ -64,22 +64,23 @@ export class PetsService {
     return pet;
   }
 
-  /** Applies a change by the pet's lister, if the pet is at one of `versions` (If-Match). */
+  /**
+   * Applies a change by the pet's lister, if the pet is at one of `versions` (If-Match); its `pet.updated`
+   * event is recorded with the batched UPDATE.
+   */
   async update(change: PetChange): Promise<StoredPet> {
     for (let attempt = 1; ; attempt++) {
       const { categoryId } = change.patch;
-      const updated = await this.withCategory(categoryId ?? 0, () =>
-        this.withEvent('pet.updated', () => this.pets.update(change)),
-      );
+      const updated = await this.withCategory(categoryId ?? 0, () => this.pets.update(change));
       if (updated) return updated;
-      await this.refusal(change, 'status' in change.patch, attempt);
+      await this.refusal(change, change.patch, attempt);
     }
   }
 
   /** Removes a pet at the request of its lister, if it is at one of `versions` (If-Match). */
   async delete(removal: Omit<PetChange, 'patch'>): Promise<void> {
     for (let attempt = 1; !(await this.withEvent('pet.deleted', () => this.pets.delete(removal))); attempt++) {
-      await this.refusal(removal, true, attempt);
+      await this.refusal(removal, undefined, attempt);
     }
   }
 
@@ -88,22 +89,31 @@ export class PetsService {
   }
 
   /**
-   * Why a guarded change of the pet did not apply, read after the fact: thrown as the error the client
-   * gets (the precondition before the rest, RFC 9110 13.2.2). When nothing is wrong any more, a concurrent
-   * change made the guard fail and has since gone: the caller tries again.
+   * Why a guarded change of the pet (a removal, when `patch` is undefined) did not apply, read after the
+   * fact: thrown as the error the client gets (the precondition before the rest, RFC 9110 13.2.2, and the
+   * pet before the category it names). When nothing is wrong any more, a concurrent change made the guard
+   * fail and has since gone: the caller tries again.
    */
-  private async refusal(change: Omit<PetChange, 'patch'>, changesStatus: boolean, attempt: number): Promise<void> {
+  private async refusal(change: Omit<PetChange, 'patch'>, patch: PetPatch | undefined, attempt: number): Promise<void> {
     const current = await this.pets.findById(change.petId);
     if (!current) throw new PetNotFoundError(change.petId);
     if (current.listerAccountId !== change.listerAccountId) throw new NotListerError(change.petId);
     if (change.versions && !change.versions.includes(current.version)) {
       throw new PreconditionFailedError(change.petId);
     }
-    if (changesStatus && current.hasOpenOrder) throw new PetHasOpenOrderError(change.petId);
+    // An open order stops a removal as it stops a change of status.
+    if ((!patch || 'status' in patch) && current.hasOpenOrder) throw new PetHasOpenOrderError(change.petId);
+    const categoryId = patch?.categoryId;
+    if (typeof categoryId === 'number' && !(await this.finder.categoryExists(categoryId))) {
+      throw new UnknownCategoryError(categoryId);
+    }
     if (attempt >= CHANGE_ATTEMPTS) throw new PreconditionFailedError(change.petId);
   }
 
-  /** Runs a change of one pet and records its event in the same transaction, when the change applied. */
+  /**
+   * Runs a guarded write of one pet and records its event in the same transaction, when the write applied
+   * (a removal: PATCHes record theirs with their batch, PetsRepository.update).
+   */
   private withEvent(type: PetEventType, change: () => Promise<StoredPet | undefined>): Promise<StoredPet | undefined> {
     return this.sql.transaction(async () => {
       const changed = await change();
