@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PetSearch } from '../libs/pets/src/pet-search.repository';
 import { searchParameters, searchStatement } from '../libs/pets/src/pet-search.repository';
+import { READ_PAGES } from '../libs/pets/src/pets.repository';
 import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
 
 /** Every plan node's index names, depth first. */
@@ -31,10 +32,7 @@ describe('the plans of searches', () => {
     withDatabase(async (client) => {
       await client.query('SET plan_cache_mode = force_custom_plan');
       const full: PetSearch = { radiusKm: 50, sort: 'id', limit: 20, ...search };
-      const { rows } = await client.query(
-        `EXPLAIN (FORMAT JSON) ${searchStatement(full)}`,
-        searchParameters(full),
-      );
+      const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${searchStatement(full)}`, searchParameters(full));
       return (rows[0]['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan;
     }, database.url);
 
@@ -63,5 +61,13 @@ describe('the plans of searches', () => {
     const indexes = indexesOf(root);
     expect(JSON.stringify(root)).not.toContain('Seq Scan');
     expect(indexes).toContain(index);
+  });
+
+  it('reads a deep page of one status, in a batch of pages, through the (status, id) index', async () => {
+    const root = await withDatabase(async (client) => {
+      const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${READ_PAGES}`, [['pending'], [deep.id], [21]]);
+      return (rows[0]['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan;
+    }, database.url);
+    expect(indexesOf(root)).toContain('pets_status_id_idx');
   });
 });

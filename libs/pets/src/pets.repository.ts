@@ -150,11 +150,11 @@ function pageKey(page: PageRead): string {
 
 /**
  * Every page of a batch in one statement, each a LATERAL subquery over its own index: the primary key
- * for any status, the (status, id) index for one. The planner cannot see which status a page asks for,
- * and would walk the primary key filtering by status; the row comparison makes the range an index
- * condition of (status, id), so it takes that index.
+ * for any status, the (status, id) index for one. The planner cannot see which status a page asks for;
+ * given `status = q.status` it would walk the primary key filtering by status (900,000 pets for a page 90 %
+ * deep). The range written as two bounds of (status, id) instead is that index's own range, so it takes it.
  */
-const READ_PAGES = `
+export const READ_PAGES = `
   SELECT q.position, p.*
     FROM unnest($1::text[], $2::bigint[], $3::int[]) WITH ORDINALITY AS q (status, after_id, row_count, position)
    CROSS JOIN LATERAL (
@@ -163,7 +163,7 @@ const READ_PAGES = `
        ORDER BY id LIMIT q.row_count)
      UNION ALL
      (SELECT ${PET_COLUMNS} FROM pets
-       WHERE q.status IS NOT NULL AND status = q.status AND (status, id) > (q.status, q.after_id)
+       WHERE q.status IS NOT NULL AND (status, id) > (q.status, q.after_id) AND status <= q.status
        ORDER BY status, id LIMIT q.row_count)
    ) p
    ORDER BY q.position, p.id`;
