@@ -209,6 +209,10 @@ async function main(): Promise<void> {
         scenarios.push(toResult(scenario, measured[index]!, scenario.load.server.name, ownReference));
       }
     }
+  } catch (error) {
+    // Delivery would stop it; a run that ends here must not leave it running.
+    await messages.server.stop();
+    throw error;
   } finally {
     await Promise.all([api.server.stop(), noOutboxApi?.server.stop(), reference.server.stop(), ceiling?.server.stop()]);
   }
