@@ -112,6 +112,7 @@ export function measureDelivery(options: DeliveryOptions): Promise<DeliveryVaria
       workers(2),
     ],
     options.runs,
+    options.messages,
     () => clear(options),
   );
 }

@@ -144,6 +144,7 @@ export async function measureWebhooks(options: WebhooksOptions): Promise<Deliver
         },
       ],
       options.runs,
+      options.events,
       async () => {
         await withClient(options.stores, (client) => client.query('TRUNCATE events CASCADE'));
         await emptyQueues(options.stores, WEBHOOKS_QUEUE);

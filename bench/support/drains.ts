@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { JobsOptions, Queue } from 'bullmq';
 import type { Stores } from './database';
 import { medianBy } from './load';
-import { freePort, ServerProcess, startServer } from './processes';
+import { freePort, ServerProcess, startServer, watchProcesses } from './processes';
 
 /** The queue bare workers take their jobs from. */
 const BARE_QUEUE = 'bench-bare';
@@ -16,6 +16,10 @@ export interface DeliveryVariant {
   /** perSecond over the first variant's (the bare worker's), measured in the same turns. */
   ratio: number;
   peakRssMiB: number;
+  /** CPU time of the variant's processes per item, over all its runs, from their start to the last delivery. */
+  cpuMicrosPerItem: number;
+  /** PostgreSQL's and Redis's CPU time per item meanwhile: the same two cores serve them. */
+  storesCpuMicrosPerItem: number;
 }
 
 function redisConnection(redisUrl: string) {
@@ -89,6 +93,7 @@ export function startWorkers(count: number, env: Record<string, string>, logDir:
         env: { ...env, WORKER_METRICS_PORT: String(port) },
         ready: { url: `http://127.0.0.1:${port}/health/ready` },
         logFile: join(logDir, `worker-${i + 1}.log`),
+        nodeFlags: process.env.BENCH_WORKER_NODE_FLAGS?.split(' ').map((flag) => flag.replace('{n}', String(i + 1))),
       });
     }),
   );
@@ -112,19 +117,25 @@ export interface Drain {
 export async function measureDrains(
   drains: Drain[],
   runs: number,
+  items: number,
   clear: () => Promise<void>,
 ): Promise<DeliveryVariant[]> {
-  const measured = drains.map(() => ({ runs: [] as number[], peakRssMiB: 0 }));
+  const measured = drains.map(() => ({ runs: [] as number[], peakRssMiB: 0, cpuSec: 0, storesCpuSec: 0 }));
   for (let run = 0; run < runs; run++) {
     for (const [index, drain] of drains.entries()) {
       await clear();
       await drain.load();
       const processes = await drain.start();
+      const watch = watchProcesses(processes);
       const drainMeasured = measured[index]!;
       try {
         drainMeasured.runs.push(await drain.rate());
+        const usage = watch.stop();
+        drainMeasured.cpuSec += Object.values(usage.cpuSec).reduce((sum, seconds) => sum + seconds, 0);
+        drainMeasured.storesCpuSec += usage.storesCpuSec;
         drainMeasured.peakRssMiB = Math.max(drainMeasured.peakRssMiB, ...processes.map((one) => one.peakRssMiB()));
       } finally {
+        watch.stop();
         await Promise.all(processes.map((one) => one.stop()));
       }
     }
@@ -138,5 +149,7 @@ export async function measureDrains(
     perSecond: perSecond[index]!,
     ratio: perSecond[index]! / perSecond[0]!,
     peakRssMiB: measured[index]!.peakRssMiB,
+    cpuMicrosPerItem: (measured[index]!.cpuSec * 1e6) / (items * runs),
+    storesCpuMicrosPerItem: (measured[index]!.storesCpuSec * 1e6) / (items * runs),
   }));
 }

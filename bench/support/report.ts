@@ -121,12 +121,22 @@ export function markdown(results: BenchResults): string {
     sections.push(
       `### ${what} (${measured}, ${fixed(deliveryMessages)} ${unit}, ${deliveryRuns} run(s) of each, in turns)`,
       table(
-        ['Variant', `${unit}/s`, '× bare worker', 'runs', 'peak RSS MiB'],
+        [
+          'Variant',
+          `${unit}/s`,
+          '× bare worker',
+          'runs',
+          'CPU µs per item',
+          'PostgreSQL + Redis CPU µs per item',
+          'peak RSS MiB',
+        ],
         variants.map((variant) => [
           `${variant.title} (\`${variant.name}\`)`,
           fixed(variant.perSecond),
           `${fixed(variant.ratio, 2)}×`,
           variant.runs.map((rate) => fixed(rate)).join(', '),
+          fixed(variant.cpuMicrosPerItem),
+          fixed(variant.storesCpuMicrosPerItem),
           fixed(variant.peakRssMiB),
         ]),
       ),
