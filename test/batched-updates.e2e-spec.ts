@@ -2,58 +2,24 @@ import { AccountsService } from '@app/accounts';
 import { LastUsedRecorder } from '../libs/accounts/src/api-keys/last-used-recorder';
 import { MessagesRepository } from '../libs/messaging/src/messages.repository';
 import { MessagesService } from '../libs/messaging/src/messages.service';
-import { otherSessions, statisticsOnceAlone, withDatabase } from './support/database';
+import {
+  deadlocksSoFar,
+  JOIN_BY_LIST,
+  meetBehindHeldRow,
+  SCAN_BY_HEAP,
+  SCAN_BY_ID,
+  testDatabasePlanning,
+  withDatabase,
+} from './support/database';
 import type { TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { createAccount, createMessagesApp, emptyMessagesQueue, startWorker, storedMessage } from './support/messages';
 import { AppProcess, waitFor } from './support/processes';
 import { together } from './support/rate-limiting';
-import { TEST_DATABASE_URL } from './support/test-env';
 
 /** A messages app whose connections plan with `settings`, so that each statement visits rows in a known order. */
 function messagesAppPlanning(settings: string[]): Promise<TestHttpApp> {
-  const url = new URL(TEST_DATABASE_URL);
-  url.searchParams.set('options', settings.map((setting) => `-c ${setting}`).join(' '));
-  return createMessagesApp({ env: { DATABASE_URL: url.toString() } });
-}
-
-const SCAN_BY_ID = ['enable_seqscan=off', 'enable_bitmapscan=off'];
-const SCAN_BY_HEAP = ['enable_indexscan=off', 'enable_indexonlyscan=off', 'enable_bitmapscan=off'];
-/** A join with a list of ids then visits the rows in the list's order. */
-const JOIN_BY_LIST = ['enable_hashjoin=off', 'enable_mergejoin=off'];
-
-/** Deadlocks PostgreSQL has counted in the test database. */
-function deadlocksSoFar(): Promise<number> {
-  return statisticsOnceAlone(async (client) => {
-    const { rows } = await client.query<{ deadlocks: string }>(
-      'SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()',
-    );
-    return Number(rows[0]!.deadlocks);
-  });
-}
-
-const waitingForLocks = () => otherSessions(`wait_event_type = 'Lock'`);
-
-/**
- * Runs two batched updates that both need the row `id` of `table` while a transaction holds it: the
- * first starts and waits for the row, then the second starts and waits too, then the row is let go.
- */
-async function meetBehindHeldRow(
-  table: string,
-  id: unknown,
-  first: () => Promise<unknown>,
-  second: () => Promise<unknown>,
-): Promise<void> {
-  await withDatabase(async (holder) => {
-    await holder.query('BEGIN');
-    await holder.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE`, [id]);
-    const firstDone = first();
-    await waitFor(async () => (await waitingForLocks()) === 1, 5000, 'the first batch to wait for the held row');
-    const secondDone = second();
-    await waitFor(async () => (await waitingForLocks()) === 2, 5000, 'the second batch to wait for it too');
-    await holder.query('COMMIT');
-    await Promise.all([firstDone, secondDone]);
-  });
+  return createMessagesApp({ env: { DATABASE_URL: testDatabasePlanning(settings) } });
 }
 
 describe('batched updates of shared rows', () => {
@@ -68,7 +34,7 @@ describe('batched updates of shared rows', () => {
         for (const keyId of order) recorder.record(keyId);
         return recorder.flush();
       };
-      await meetBehindHeldRow('api_keys', keys[0], flushUses(one, keys), flushUses(other, [...keys].reverse()));
+      await meetBehindHeldRow('api_keys', { id: keys[0] }, flushUses(one, keys), flushUses(other, [...keys].reverse()));
     } finally {
       await one.close();
       await other.close();
@@ -96,7 +62,7 @@ describe('batched updates of shared rows', () => {
       const recorder = byId.app.get(MessagesRepository);
       await meetBehindHeldRow(
         'messages',
-        low,
+        { id: low },
         () => {
           for (const id of [low, high]) recorder.recordEnqueued(id);
           return recorder.flushEnqueued();
