@@ -1,22 +1,11 @@
-import { join } from 'node:path';
-import { Queue } from 'bullmq';
-import { MESSAGES_QUEUE } from '@app/messaging';
+import { MESSAGES_QUEUE, MessagingSettings } from '@app/messaging';
 import { Stores, withClient } from './support/database';
-import { medianBy, runLoad } from './support/load';
-import { freePort, ServerProcess, startServer, waitFor } from './support/processes';
+import { bareWorker, DeliveryVariant, emptyQueues, measureDrains, startWorkers } from './support/drains';
+import { runLoad } from './support/load';
+import { waitFor } from './support/processes';
 
-const BARE_QUEUE = 'bench-bare';
 /** The issue's ceiling for BullMQ with one UPDATE per job was measured at this concurrency. */
 const BARE_CONCURRENCY = 50;
-
-export interface DeliveryVariant {
-  name: string;
-  title: string;
-  /** Messages per second from the first to the last `sent`, one entry per run. */
-  runs: number[];
-  perSecond: number;
-  peakRssMiB: number;
-}
 
 interface DeliveryOptions {
   stores: Stores;
@@ -29,19 +18,13 @@ interface DeliveryOptions {
   appEnv: Record<string, string>;
 }
 
-function redisConnection(redisUrl: string) {
-  const url = new URL(redisUrl);
-  return { host: url.hostname, port: Number(url.port), db: Number(url.pathname.slice(1)) };
-}
-
-/** Empties the messages table and both queues, so every run starts from nothing. */
+/**
+ * Empties the messages table and both queues, so every run starts from nothing. The events go too: a
+ * worker's dispatcher would otherwise spend the run on the backlog the HTTP scenarios recorded.
+ */
 async function clear(options: DeliveryOptions): Promise<void> {
-  await withClient(options.stores, (client) => client.query('TRUNCATE messages'));
-  for (const name of [MESSAGES_QUEUE, BARE_QUEUE]) {
-    const queue = new Queue(name, { connection: redisConnection(options.stores.redisUrl) });
-    await queue.obliterate({ force: true });
-    await queue.close();
-  }
+  await withClient(options.stores, (client) => client.query('TRUNCATE messages, events CASCADE'));
+  await emptyQueues(options.stores, MESSAGES_QUEUE);
 }
 
 /** Accepts the messages through the real POST /messages, while no worker runs. */
@@ -64,11 +47,8 @@ async function acceptThroughApp(options: DeliveryOptions): Promise<void> {
   }
 }
 
-/**
- * Stores the rows and adds the jobs directly for the bare worker, with the job options the messages
- * queue uses by default (messaging.module.ts), so Redis does the same bookkeeping per job.
- */
-async function loadForBareWorker(options: DeliveryOptions): Promise<void> {
+/** Stores the rows and adds the jobs directly for the bare worker. */
+async function loadForBareWorker(options: DeliveryOptions, bare: ReturnType<typeof bareWorker>): Promise<void> {
   const { rows } = await withClient(options.stores, (client) =>
     client.query<{ id: string }>(
       `INSERT INTO messages (id, account_id, message, enqueued_at)
@@ -77,51 +57,7 @@ async function loadForBareWorker(options: DeliveryOptions): Promise<void> {
       [options.accountId, options.messages],
     ),
   );
-  const queue = new Queue(BARE_QUEUE, { connection: redisConnection(options.stores.redisUrl) });
-  await queue.addBulk(
-    rows.map(({ id }) => ({
-      name: 'deliver',
-      data: { messageId: id },
-      opts: {
-        jobId: id,
-        attempts: 5,
-        backoff: { type: 'exponential', delay: 1000 },
-        removeOnComplete: { age: 86400, count: 10_000 },
-        removeOnFail: { age: 7 * 86400 },
-      },
-    })),
-  );
-  await queue.close();
-}
-
-async function startWorkers(options: DeliveryOptions, variant: 'bare' | number): Promise<ServerProcess[]> {
-  if (variant === 'bare') {
-    return [
-      await startServer('bare-worker', join('bench', 'bare-worker.js'), {
-        core: 0,
-        env: {
-          BENCH_DATABASE_URL: options.stores.databaseUrl,
-          BENCH_REDIS_URL: options.stores.redisUrl,
-          BENCH_QUEUE: BARE_QUEUE,
-          BENCH_CONCURRENCY: String(BARE_CONCURRENCY),
-        },
-        ready: { logLine: 'ready' },
-        logFile: join(options.logDir, 'bare-worker.log'),
-      }),
-    ];
-  }
-  return Promise.all(
-    Array.from({ length: variant }, async (_, i) => {
-      const port = await freePort();
-      // Each worker gets a core of its own while it can: the question is whether a second process adds throughput.
-      return startServer(`worker-${i + 1}`, join('apps', 'worker', 'src', 'main.js'), {
-        core: i % 2,
-        env: { ...options.appEnv, WORKER_METRICS_PORT: String(port) },
-        ready: { url: `http://127.0.0.1:${port}/health/ready` },
-        logFile: join(options.logDir, `worker-${i + 1}.log`),
-      });
-    }),
-  );
+  await bare.add(rows.map(({ id }) => ({ id, data: { messageId: id } })));
 }
 
 /** Waits for every message to be `sent` (bounded), then measures from the first `sent_at` to the last. */
@@ -148,43 +84,35 @@ async function drainRate(options: DeliveryOptions): Promise<number> {
  * Delivery throughput, accept → `sent`: the messages are accepted first (no worker running), then
  * the workers start and drain them. Compared with the bare worker in the same run.
  */
-export async function measureDelivery(options: DeliveryOptions): Promise<DeliveryVariant[]> {
-  const variants: Array<{ name: string; title: string; workers: 'bare' | number }> = [
-    {
-      name: 'bare-worker',
-      title: `bare BullMQ worker, one guarded UPDATE per job (concurrency ${BARE_CONCURRENCY})`,
-      workers: 'bare',
-    },
-    { name: 'worker-1', title: '1 worker process, log transport, default concurrency', workers: 1 },
-    { name: 'worker-2', title: '2 worker processes, log transport, default concurrency', workers: 2 },
-  ];
-  const measured = variants.map(() => ({ runs: [] as number[], peakRssMiB: 0 }));
-  // In turns, like the HTTP scenarios: each variant's runs see the machine as the bare worker's do.
-  for (let run = 0; run < options.runs; run++) {
-    for (const [index, variant] of variants.entries()) {
-      await clear(options);
-      if (variant.workers === 'bare') await loadForBareWorker(options);
-      else await acceptThroughApp(options);
-      const workers = await startWorkers(options, variant.workers);
-      const variantMeasured = measured[index]!;
-      try {
-        variantMeasured.runs.push(await drainRate(options));
-        variantMeasured.peakRssMiB = Math.max(
-          variantMeasured.peakRssMiB,
-          ...workers.map((worker) => worker.peakRssMiB()),
-        );
-      } finally {
-        await Promise.all(workers.map((worker) => worker.stop()));
-      }
-    }
-  }
-  const results: DeliveryVariant[] = variants.map((variant, index) => ({
-    name: variant.name,
-    title: variant.title,
-    runs: measured[index]!.runs,
-    perSecond: medianBy(measured[index]!.runs, (rate) => rate),
-    peakRssMiB: measured[index]!.peakRssMiB,
-  }));
-  await clear(options);
-  return results;
+export function measureDelivery(options: DeliveryOptions): Promise<DeliveryVariant[]> {
+  const defaults = new MessagingSettings();
+  const bare = bareWorker(options.stores, options.logDir, {
+    job: 'update',
+    concurrency: BARE_CONCURRENCY,
+    attempts: defaults.MESSAGES_MAX_ATTEMPTS,
+    backoffMs: defaults.MESSAGES_BACKOFF_MS,
+  });
+  const workers = (count: number) => ({
+    name: `worker-${count}`,
+    title: `${count} worker process${count > 1 ? 'es' : ''}, log transport, default concurrency`,
+    load: () => acceptThroughApp(options),
+    start: () => startWorkers(count, options.appEnv, options.logDir),
+    rate: () => drainRate(options),
+  });
+  return measureDrains(
+    [
+      {
+        name: 'bare-worker',
+        title: `bare BullMQ worker, one guarded UPDATE per job (concurrency ${BARE_CONCURRENCY})`,
+        load: () => loadForBareWorker(options, bare),
+        start: bare.start,
+        rate: () => drainRate(options),
+      },
+      workers(1),
+      workers(2),
+    ],
+    options.runs,
+    options.messages,
+    () => clear(options),
+  );
 }

@@ -8,13 +8,15 @@ import { parseArgs } from 'node:util';
 import { checkBudget } from './budget';
 import { budgetProbes } from './budget-probes';
 import { measureDelivery } from './delivery';
+import { LOOPBACK_ALLOWED, measureWebhooks } from './webhooks';
 import { CONNECTIONS, HTTP_SCENARIOS, HttpScenario, ScenarioContext } from './scenarios';
 import { measuredTogether, targets } from './targets';
 import { monotonicMicros, ProfileSummary, summariseProfile } from './support/cpu-profile';
 import { createAccount, resetStores, seedAccounts, seedPets, storesFor } from './support/database';
+import type { DeliveryVariant } from './support/drains';
 import { describeMachine } from './support/machine';
 import { addUsage, Measured, measureInTurns, medianBy, runLoad, ScenarioRuns } from './support/load';
-import { freePort, ServerProcess, startServer } from './support/processes';
+import { BUILD_ROOT, freePort, ServerProcess, startServer } from './support/processes';
 import { BenchResults, BenchSettings, ScenarioResult } from './support/report';
 import { toResult, writeResults } from './support/results';
 import { seededPet } from './support/seeded-pets';
@@ -44,7 +46,13 @@ const settings: BenchSettings = {
   deliveryMessages: quick ? 2_000 : 10_000,
   deliveryRuns: quick ? 1 : 3,
 };
-const SCENARIO_NAMES = ['ceiling', ...HTTP_SCENARIOS.map((scenario) => scenario.name), 'delivery', 'budget'];
+const SCENARIO_NAMES = [
+  'ceiling',
+  ...HTTP_SCENARIOS.map((scenario) => scenario.name),
+  'delivery',
+  'webhooks',
+  'budget',
+];
 const selected = new Set(flags.scenario ?? SCENARIO_NAMES);
 for (const name of selected) {
   if (!SCENARIO_NAMES.includes(name)) throw new Error(`unknown scenario ${name}; known: ${SCENARIO_NAMES.join(', ')}`);
@@ -62,15 +70,25 @@ function log(message: string): void {
   console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 }
 
-async function startApp(app: 'api' | 'messages', extra: Record<string, string> = {}, nodeFlags: string[] = []) {
+type AppName = HttpScenario['server'] | 'webhooks-api';
+/** Which app each process the bench starts runs, and what it starts with beyond the bench's settings. */
+const APPS: Record<AppName, { app: 'api' | 'messages'; preload?: string; env?: Record<string, string> }> = {
+  api: { app: 'api' },
+  messages: { app: 'messages' },
+  'api-no-outbox': { app: 'api', preload: join(BUILD_ROOT, 'bench', 'no-outbox.js') },
+  'webhooks-api': { app: 'api', env: LOOPBACK_ALLOWED },
+};
+
+async function startApp(name: AppName, nodeFlags: string[] = []) {
+  const { app, preload, env } = APPS[name];
   const port = await freePort();
   const portVariable = app === 'api' ? 'PORT' : 'MESSAGES_PORT';
-  const server = await startServer(app, join('apps', app, 'src', 'main.js'), {
+  const server = await startServer(name, join('apps', app, 'src', 'main.js'), {
     core: 0,
-    env: { ...appEnv, ...extra, [portVariable]: String(port) },
+    env: { ...appEnv, ...env, [portVariable]: String(port) },
     ready: { url: `http://127.0.0.1:${port}/health/ready` },
-    logFile: join(logDir, `${app}.log`),
-    nodeFlags,
+    logFile: join(logDir, `${name}.log`),
+    nodeFlags: [...(preload ? ['--require', preload] : []), ...nodeFlags],
   });
   return { server, url: `http://127.0.0.1:${port}` };
 }
@@ -81,6 +99,7 @@ interface Measurable {
   title: string;
   counted?: number;
   load: Measured;
+  check?: () => Promise<void>;
 }
 
 /** The reference app serving its static page, or with `fromStores` its page read through raw pg after one EVALSHA. */
@@ -104,7 +123,7 @@ async function startReference(fromStores: boolean): Promise<{ server: ServerProc
 /** A CPU profile of a fresh server process while the scenario's load runs, start-up and warm-up left out. */
 async function profileDuring(scenario: HttpScenario, context: ScenarioContext): Promise<ProfileSummary> {
   const profileDir = join(logDir, `profile-${scenario.name}`);
-  const profiled = await startApp(scenario.server, {}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+  const profiled = await startApp(scenario.server, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
   // The first second warms up, so the profile shows the steady state rather than the JIT at work.
   const window = { from: monotonicMicros() + 1_000_000, to: 0 };
   try {
@@ -127,6 +146,7 @@ async function main(): Promise<void> {
   await resetStores(STORES);
   const account = await createAccount(STORES, 'bench@bench.example', UNTHROTTLED);
   const free = await createAccount(STORES, 'bench-free@bench.example');
+  const noOutbox = await createAccount(STORES, 'bench-no-outbox@bench.example', UNTHROTTLED);
   log(`seeding ${settings.seedPets} pets and ${settings.seedAccounts} accounts`);
   await seedPets(STORES, settings.seedPets);
   const seededKeys = await seedAccounts(STORES, settings.seedAccounts);
@@ -136,6 +156,7 @@ async function main(): Promise<void> {
   const ceiling = selected.has('ceiling') ? await startReference(true) : undefined;
   const api = await startApp('api');
   const messages = await startApp('messages');
+  const noOutboxApi = selected.has('create-pet-no-outbox') ? await startApp('api-no-outbox') : undefined;
   const context: ScenarioContext = {
     apiUrl: api.url,
     messagesUrl: messages.url,
@@ -144,6 +165,7 @@ async function main(): Promise<void> {
     seededKeys,
     seedPets: settings.seedPets,
     accountId: account.accountId,
+    noOutbox,
     stores: STORES,
   };
   const firstPage = await fetch(`${api.url}/v1/pets?limit=20`, { headers: { Authorization: `Bearer ${account.key}` } });
@@ -157,10 +179,9 @@ async function main(): Promise<void> {
       title: 'Ceiling: the reference reading its page with raw pg after one EVALSHA',
       load: ceiling,
     });
-  const servers: Record<HttpScenario['server'], ServerProcess> = { api: api.server, messages: messages.server };
+  const apps = { api, messages, 'api-no-outbox': noOutboxApi };
   for (const scenario of HTTP_SCENARIOS.filter(({ name }) => selected.has(name))) {
-    const server = servers[scenario.server];
-    const url = context[scenario.server === 'api' ? 'apiUrl' : 'messagesUrl'];
+    const { server, url } = apps[scenario.server]!;
     measurable.push({
       ...scenario,
       load: {
@@ -168,6 +189,7 @@ async function main(): Promise<void> {
         spec: { url, connections: CONNECTIONS, requests: await scenario.requests(context), dealt: scenario.dealt },
         prepare: scenario.prepare && (() => scenario.prepare!(context)),
       },
+      check: scenario.check && (() => scenario.check!(context)),
     });
   }
 
@@ -183,11 +205,16 @@ async function main(): Promise<void> {
       const [ownReference, ...measured] = await measureInTurns([reference, ...group.map(({ load }) => load)], timing);
       referenceRuns.push(ownReference!);
       for (const [index, scenario] of group.entries()) {
+        await scenario.check?.();
         scenarios.push(toResult(scenario, measured[index]!, scenario.load.server.name, ownReference));
       }
     }
+  } catch (error) {
+    // Delivery would stop it; a run that ends here must not leave it running.
+    await messages.server.stop();
+    throw error;
   } finally {
-    await Promise.all([api.server.stop(), reference.server.stop(), ceiling?.server.stop()]);
+    await Promise.all([api.server.stop(), noOutboxApi?.server.stop(), reference.server.stop(), ceiling?.server.stop()]);
   }
   const allReferenceRuns = referenceRuns.flatMap(({ runs }) => runs);
   const referenceResult = toResult(
@@ -200,22 +227,44 @@ async function main(): Promise<void> {
     'reference',
   );
 
-  const delivery = selected.has('delivery')
-    ? await (async () => {
-        log('delivery');
-        const variants = await measureDelivery({
-          stores: STORES,
-          messagesUrl: messages.url,
-          key: account.key,
-          accountId: account.accountId,
-          messages: settings.deliveryMessages,
-          runs: settings.deliveryRuns,
-          logDir,
-          appEnv,
-        });
-        return variants.map((variant) => ({ ...variant, ratio: variant.perSecond / variants[0]!.perSecond }));
-      })().finally(() => messages.server.stop())
-    : await messages.server.stop().then(() => []);
+  let delivery: DeliveryVariant[] = [];
+  try {
+    if (selected.has('delivery')) {
+      log('delivery');
+      delivery = await measureDelivery({
+        stores: STORES,
+        messagesUrl: messages.url,
+        key: account.key,
+        accountId: account.accountId,
+        messages: settings.deliveryMessages,
+        runs: settings.deliveryRuns,
+        logDir,
+        appEnv,
+      });
+    }
+  } finally {
+    await messages.server.stop();
+  }
+
+  let webhooks: DeliveryVariant[] = [];
+  if (selected.has('webhooks')) {
+    log('webhooks');
+    const webhooksApi = await startApp('webhooks-api');
+    try {
+      const { key } = await createAccount(STORES, 'bench-webhooks@bench.example', UNTHROTTLED);
+      webhooks = await measureWebhooks({
+        stores: STORES,
+        apiUrl: webhooksApi.url,
+        key,
+        events: settings.deliveryMessages,
+        runs: settings.deliveryRuns,
+        logDir,
+        appEnv,
+      });
+    } finally {
+      await webhooksApi.server.stop();
+    }
+  }
 
   let budget: BenchResults['budget'] = [];
   if (selected.has('budget')) {
@@ -244,6 +293,7 @@ async function main(): Promise<void> {
     reference: referenceResult,
     scenarios,
     delivery,
+    webhooks,
     budget,
     targets: [],
     profiles,

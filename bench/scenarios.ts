@@ -1,5 +1,5 @@
 import { encodeCursor } from '@app/http';
-import { listSeededPets, resetOrders, Stores } from './support/database';
+import { BenchAccount, listSeededPets, resetOrders, Stores, withClient } from './support/database';
 import type { LoadRequest } from './support/load';
 import { nextLink, PATCH_SCENARIO, SEARCH_SCENARIOS, SEARCH_SPREAD_SCENARIO } from './search-scenarios';
 
@@ -19,13 +19,16 @@ export interface ScenarioContext {
   seedPets: number;
   /** The enterprise key's account: the lister of the pets the store's scenarios order. */
   accountId: number;
+  /** An enterprise account of its own for `create-pet-no-outbox`, so what that api wrote can be told apart. */
+  noOutbox: BenchAccount;
   stores: Stores;
 }
 
 export interface HttpScenario {
   name: string;
   title: string;
-  server: 'api' | 'messages';
+  /** `api-no-outbox` is the api whose outbox INSERT is a no-op (bench/no-outbox.ts). */
+  server: 'api' | 'messages' | 'api-no-outbox';
   /** Counts only answers with this status as the scenario's rate (the 429 scenario). */
   counted?: number;
   /** Deals the requests out among the connections (long lists) rather than each cycling through all. */
@@ -33,6 +36,8 @@ export interface HttpScenario {
   requests: (context: ScenarioContext) => LoadRequest[] | Promise<LoadRequest[]>;
   /** Restores what a run used up, before each run (unmeasured). */
   prepare?: (context: ScenarioContext) => Promise<void>;
+  /** After its runs: throws when they did not measure what the scenario says. */
+  check?: (context: ScenarioContext) => Promise<void>;
 }
 
 /**
@@ -58,7 +63,7 @@ const listFirstPage = (key: string): LoadRequest => ({
   path: '/v1/pets?limit=20',
   headers: bearer(key),
 });
-const createPet = (key: string): LoadRequest => ({
+export const createPet = (key: string): LoadRequest => ({
   method: 'POST',
   path: '/v1/pets',
   headers: json(key),
@@ -111,6 +116,26 @@ export const HTTP_SCENARIOS: HttpScenario[] = [
     title: 'POST /v1/pets',
     server: 'api',
     requests: ({ key }) => [createPet(key)],
+  },
+  {
+    name: 'create-pet-no-outbox',
+    title: 'POST /v1/pets, on an api whose outbox INSERT is a no-op',
+    server: 'api-no-outbox',
+    requests: ({ noOutbox }) => [createPet(noOutbox.key)],
+    // Without this, a preload that stopped patching would have both scenarios measure the same thing.
+    check: ({ stores, noOutbox }) =>
+      withClient(stores, async (client) => {
+        const { rows } = await client.query<{ pets: string; events: string }>(
+          `SELECT (SELECT count(*) FROM pets WHERE lister_account_id = $1) AS pets,
+                  (SELECT count(*) FROM events WHERE account_id = $1) AS events`,
+          [noOutbox.accountId],
+        );
+        const [pets, events] = [Number(rows[0]!.pets), Number(rows[0]!.events)];
+        if (pets === 0 || events > 0)
+          throw new Error(
+            `create-pet-no-outbox created ${pets} pets and recorded ${events} events: expected pets, no events`,
+          );
+      }),
   },
   PATCH_SCENARIO,
   ...SEARCH_SCENARIOS,

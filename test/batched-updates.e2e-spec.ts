@@ -4,60 +4,26 @@ import { LastUsedRecorder } from '../libs/accounts/src/api-keys/last-used-record
 import { MessagesRepository } from '../libs/messaging/src/messages.repository';
 import { MessagesService } from '../libs/messaging/src/messages.service';
 import { createApiApp } from './support/api-app';
-import { otherSessions, statisticsOnceAlone, withDatabase } from './support/database';
+import {
+  deadlocksSoFar,
+  JOIN_BY_LIST,
+  meetBehindHeldRow,
+  SCAN_BY_HEAP,
+  SCAN_BY_ID,
+  testDatabasePlanning,
+  withDatabase,
+} from './support/database';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { createAccount, createMessagesApp, emptyMessagesQueue, startWorker, storedMessage } from './support/messages';
 import { AppProcess, waitFor } from './support/processes';
 import { together } from './support/rate-limiting';
-import { TEST_DATABASE_URL } from './support/test-env';
 
 /** An app whose connections plan with `settings`, so that each statement visits rows in a known order. */
 function appPlanning(create: typeof createMessagesApp, settings: string[]): Promise<TestHttpApp> {
-  const url = new URL(TEST_DATABASE_URL);
-  url.searchParams.set('options', settings.map((setting) => `-c ${setting}`).join(' '));
-  return create({ env: { DATABASE_URL: url.toString() } });
+  return create({ env: { DATABASE_URL: testDatabasePlanning(settings) } });
 }
 const messagesAppPlanning = (settings: string[]) => appPlanning(createMessagesApp, settings);
-
-const SCAN_BY_ID = ['enable_seqscan=off', 'enable_bitmapscan=off'];
-const SCAN_BY_HEAP = ['enable_indexscan=off', 'enable_indexonlyscan=off', 'enable_bitmapscan=off'];
-/** A join with a list of ids then visits the rows in the list's order. */
-const JOIN_BY_LIST = ['enable_hashjoin=off', 'enable_mergejoin=off'];
-
-/** Deadlocks PostgreSQL has counted in the test database. */
-function deadlocksSoFar(): Promise<number> {
-  return statisticsOnceAlone(async (client) => {
-    const { rows } = await client.query<{ deadlocks: string }>(
-      'SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()',
-    );
-    return Number(rows[0]!.deadlocks);
-  });
-}
-
-const waitingForLocks = () => otherSessions(`wait_event_type = 'Lock'`);
-
-/**
- * Runs two batched updates that both need the row `id` of `table` while a transaction holds it: the
- * first starts and waits for the row, then the second starts and waits too, then the row is let go.
- */
-async function meetBehindHeldRow(
-  table: string,
-  id: unknown,
-  first: () => Promise<unknown>,
-  second: () => Promise<unknown>,
-): Promise<void> {
-  await withDatabase(async (holder) => {
-    await holder.query('BEGIN');
-    await holder.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE`, [id]);
-    const firstDone = first();
-    await waitFor(async () => (await waitingForLocks()) === 1, 5000, 'the first batch to wait for the held row');
-    const secondDone = second();
-    await waitFor(async () => (await waitingForLocks()) === 2, 5000, 'the second batch to wait for it too');
-    await holder.query('COMMIT');
-    await Promise.all([firstDone, secondDone]);
-  });
-}
 
 describe('batched updates of shared rows', () => {
   it('record the uses of the same keys from two processes, in opposite orders, without a deadlock', async () => {
@@ -71,7 +37,7 @@ describe('batched updates of shared rows', () => {
         for (const keyId of order) recorder.record(keyId);
         return recorder.flush();
       };
-      await meetBehindHeldRow('api_keys', keys[0], flushUses(one, keys), flushUses(other, [...keys].reverse()));
+      await meetBehindHeldRow('api_keys', { id: keys[0] }, flushUses(one, keys), flushUses(other, [...keys].reverse()));
     } finally {
       await one.close();
       await other.close();
@@ -99,7 +65,7 @@ describe('batched updates of shared rows', () => {
       const recorder = byId.app.get(MessagesRepository);
       await meetBehindHeldRow(
         'messages',
-        low,
+        { id: low },
         () => {
           for (const id of [low, high]) recorder.recordEnqueued(id);
           return recorder.flushEnqueued();
@@ -134,7 +100,7 @@ describe('batched updates of shared rows', () => {
         );
       await meetBehindHeldRow(
         'pets',
-        pets[0],
+        { id: pets[0] },
         changeAll(one, pets, 'One'),
         changeAll(other, [...pets].reverse(), 'Other'),
       );

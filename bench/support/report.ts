@@ -1,6 +1,6 @@
 import type { BudgetResult } from '../budget';
-import type { DeliveryVariant } from '../delivery';
 import type { ProfileSummary } from './cpu-profile';
+import type { DeliveryVariant } from './drains';
 import type { LoadResult } from './load';
 
 export interface ScenarioResult {
@@ -54,7 +54,9 @@ export interface BenchResults {
   durationSec: number;
   reference: ScenarioResult;
   scenarios: ScenarioResult[];
-  delivery: Array<DeliveryVariant & { ratio: number }>;
+  delivery: DeliveryVariant[];
+  /** Webhook deliveries, event → delivered. */
+  webhooks: DeliveryVariant[];
   budget: BudgetResult[];
   targets: TargetResult[];
   profiles: Array<{ scenario: string; server: string; summary: ProfileSummary }>;
@@ -112,19 +114,36 @@ export function markdown(results: BenchResults): string {
       ],
       http,
     ),
-    `### Message delivery (accept → sent, ${fixed(results.settings.deliveryMessages)} messages, ` +
-      `${results.settings.deliveryRuns} run(s) of each, in turns)`,
-    table(
-      ['Variant', 'messages/s', '× bare worker', 'runs', 'peak RSS MiB'],
-      results.delivery.map((variant) => [
-        `${variant.title} (\`${variant.name}\`)`,
-        fixed(variant.perSecond),
-        `${fixed(variant.ratio, 2)}×`,
-        variant.runs.map((rate) => fixed(rate)).join(', '),
-        fixed(variant.peakRssMiB),
-      ]),
-    ),
   ];
+  const drains = (what: string, measured: string, unit: string, variants: DeliveryVariant[]) => {
+    if (variants.length === 0) return;
+    const { deliveryMessages, deliveryRuns } = results.settings;
+    sections.push(
+      `### ${what} (${measured}, ${fixed(deliveryMessages)} ${unit}, ${deliveryRuns} run(s) of each, in turns)`,
+      table(
+        [
+          'Variant',
+          `${unit}/s`,
+          '× bare worker',
+          'runs',
+          'CPU µs per item',
+          'PostgreSQL + Redis CPU µs per item',
+          'peak RSS MiB',
+        ],
+        variants.map((variant) => [
+          `${variant.title} (\`${variant.name}\`)`,
+          fixed(variant.perSecond),
+          `${fixed(variant.ratio, 2)}×`,
+          variant.runs.map((rate) => fixed(rate)).join(', '),
+          fixed(variant.cpuMicrosPerItem),
+          fixed(variant.storesCpuMicrosPerItem),
+          fixed(variant.peakRssMiB),
+        ]),
+      ),
+    );
+  };
+  drains('Message delivery', 'accept → sent', 'messages', results.delivery);
+  drains('Webhook delivery', 'event → delivered to a local receiver answering 204', 'events', results.webhooks);
   if (results.budget.length > 0) {
     sections.push(
       '### Per-request budget (PostgreSQL statements counted by a wire-protocol proxy, Redis by MONITOR)',

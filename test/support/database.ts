@@ -39,6 +39,57 @@ export async function statisticsOnceAlone<T>(read: (client: Client) => Promise<T
   return withDatabase(read);
 }
 
+/** The test database's URL, for connections that plan with `settings` (so that a statement visits rows in a known order). */
+export function testDatabasePlanning(settings: string[]): string {
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('options', settings.map((setting) => `-c ${setting}`).join(' '));
+  return url.toString();
+}
+
+/** Planner settings under which a statement visits rows in index order, or in the order they were stored. */
+export const SCAN_BY_ID = ['enable_seqscan=off', 'enable_bitmapscan=off'];
+export const SCAN_BY_HEAP = ['enable_indexscan=off', 'enable_indexonlyscan=off', 'enable_bitmapscan=off'];
+/** A join with a list of ids then visits the rows in the list's order. */
+export const JOIN_BY_LIST = ['enable_hashjoin=off', 'enable_mergejoin=off'];
+
+/** Deadlocks PostgreSQL has counted in the test database. */
+export function deadlocksSoFar(): Promise<number> {
+  return statisticsOnceAlone(async (client) => {
+    const { rows } = await client.query<{ deadlocks: string }>(
+      'SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Number(rows[0]!.deadlocks);
+  });
+}
+
+const waitingForLocks = () => otherSessions(`wait_event_type = 'Lock'`);
+
+/**
+ * Runs two batched updates that both need the row of `table` with the columns of `key` while a
+ * transaction holds it: the first starts and waits for the row, then the second starts and waits too,
+ * then the row is let go.
+ */
+export async function meetBehindHeldRow(
+  table: string,
+  key: Record<string, unknown>,
+  first: () => Promise<unknown>,
+  second: () => Promise<unknown>,
+): Promise<void> {
+  const where = Object.keys(key)
+    .map((column, index) => `${column} = $${index + 1}`)
+    .join(' AND ');
+  await withDatabase(async (holder) => {
+    await holder.query('BEGIN');
+    await holder.query(`SELECT 1 FROM ${table} WHERE ${where} FOR UPDATE`, Object.values(key));
+    const firstDone = first();
+    await waitFor(async () => (await waitingForLocks()) === 1, 5000, 'the first batch to wait for the held row');
+    const secondDone = second();
+    await waitFor(async () => (await waitingForLocks()) === 2, 5000, 'the second batch to wait for it too');
+    await holder.query('COMMIT');
+    await Promise.all([firstDone, secondDone]);
+  });
+}
+
 /** The server's maintenance database, from which databases are created and dropped. */
 function maintenanceUrl(): string {
   const url = new URL(TEST_DATABASE_URL);

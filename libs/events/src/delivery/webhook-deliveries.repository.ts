@@ -2,7 +2,7 @@ import { Batcher, Sql } from '@app/database';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EventDto } from '../dto/event.dto';
 import type { EventType } from '../event-types';
-import type { DeliverEventJobData } from '../events.queue';
+import { DeliverEventJobData, deliveryJobId } from '../events.queue';
 
 /** An attempt under way: what to send, where, and the row its outcome goes to. */
 export interface StartedAttempt {
@@ -38,8 +38,78 @@ export interface AttemptPage {
   lastId?: number;
 }
 
+/** An attempt's outcome to write, and whether it settles its delivery. */
+interface FinishedAttempt {
+  delivery: DeliverEventJobData;
+  attemptId: number;
+  outcome: AttemptOutcome;
+  last: boolean;
+}
+
 /** How long deliveries whose job Redis took wait to share one UPDATE: short next to the reconciler's interval. */
 const ENQUEUED_FLUSH_DELAY_MS = 10;
+
+/**
+ * Deliveries' rows, given as `unnest($1::text[], $2::bigint[])`, locked in key order: statements that
+ * change several deliveries at once (attempts started, settled, enqueued) can then never deadlock.
+ */
+const LOCK_DELIVERIES = (condition: string) => `locked AS MATERIALIZED (
+    SELECT d.event_id, d.endpoint_id FROM webhook_deliveries d
+     WHERE (d.event_id, d.endpoint_id) IN (SELECT * FROM unnest($1::text[], $2::bigint[])) AND ${condition}
+     ORDER BY d.event_id, d.endpoint_id FOR NO KEY UPDATE)`;
+
+/**
+ * Counts an attempt of each pending delivery to an enabled endpoint and opens its `pending` attempt
+ * row; returns what to send for each.
+ */
+const START_ATTEMPTS = `WITH ${LOCK_DELIVERIES(`d.status = 'pending'`)},
+  delivery AS (
+    UPDATE webhook_deliveries d SET attempts = d.attempts + 1, attempted_at = now()
+      FROM locked, webhook_endpoints w
+     WHERE d.event_id = locked.event_id AND d.endpoint_id = locked.endpoint_id AND w.id = d.endpoint_id AND w.enabled
+    RETURNING d.event_id, d.endpoint_id, d.attempts, w.url, w.secret_ciphertext
+  ), attempt AS (
+    INSERT INTO webhook_attempts (endpoint_id, event_id, event_type, attempt)
+    SELECT delivery.endpoint_id, e.id, e.type, delivery.attempts FROM delivery JOIN events e ON e.id = delivery.event_id
+    RETURNING id, event_id, endpoint_id, attempt
+  )
+  SELECT attempt.id AS attempt_id, attempt.attempt, attempt.endpoint_id, delivery.url, delivery.secret_ciphertext,
+         e.id, e.type, e.object, e.created_at
+    FROM attempt JOIN delivery USING (event_id, endpoint_id) JOIN events e ON e.id = attempt.event_id`;
+
+/**
+ * Writes attempts' outcomes ($3 to $7) and settles the deliveries given in $1, $2 with their status
+ * $8, from `pending` only.
+ */
+const FINISH_ATTEMPTS = `WITH ${LOCK_DELIVERIES(`d.status = 'pending'`)},
+  attempt AS (
+    UPDATE webhook_attempts a
+       SET status = o.status, response_status = o.response_status, duration_ms = o.duration_ms, error = o.error
+      FROM unnest($3::bigint[], $4::text[], $5::int[], $6::int[], $7::text[])
+           AS o (id, status, response_status, duration_ms, error)
+     WHERE a.id = o.id
+  )
+  UPDATE webhook_deliveries d SET status = t.status
+    FROM locked, unnest($1::text[], $2::bigint[], $8::text[]) AS t (event_id, endpoint_id, status)
+   WHERE d.event_id = locked.event_id AND d.endpoint_id = locked.endpoint_id
+     AND t.event_id = locked.event_id AND t.endpoint_id = locked.endpoint_id`;
+
+/** `enqueued_at` of the deliveries that have none yet. */
+const RECORD_ENQUEUED = `WITH ${LOCK_DELIVERIES('d.enqueued_at IS NULL')}
+  UPDATE webhook_deliveries d SET enqueued_at = now()
+    FROM locked WHERE d.event_id = locked.event_id AND d.endpoint_id = locked.endpoint_id`;
+
+interface StartedRow {
+  attempt_id: string;
+  attempt: number;
+  endpoint_id: string;
+  url: string;
+  secret_ciphertext: string;
+  id: string;
+  type: EventType;
+  object: Record<string, unknown>;
+  created_at: Date;
+}
 
 /**
  * `webhook_deliveries` (one row per event and endpoint: what a job stands for) and `webhook_attempts`
@@ -54,6 +124,16 @@ export class WebhookDeliveriesRepository {
     (deliveries) => this.writeEnqueued(deliveries),
     ENQUEUED_FLUSH_DELAY_MS,
   );
+
+  /**
+   * Attempts that jobs running at once start (and then finish) share one statement: under load a
+   * statement and a commit serve many deliveries, and the batches grow rather than the connections.
+   */
+  private readonly starts = new Batcher<DeliverEventJobData, StartedAttempt | undefined>(
+    (deliveries) => this.startBatch(deliveries),
+    0,
+  );
+  private readonly finishes = new Batcher<FinishedAttempt>((attempts) => this.finishBatch(attempts), 0);
 
   constructor(private readonly sql: Sql) {}
 
@@ -97,74 +177,24 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Counts an attempt of a pending delivery to an enabled endpoint and opens its `pending` attempt row,
-   * in one statement; undefined when the delivery is settled, or its endpoint disabled or gone.
+   * with the attempts other jobs start meanwhile; undefined when the delivery is settled, or its
+   * endpoint disabled or gone.
    */
-  async startAttempt(delivery: DeliverEventJobData): Promise<StartedAttempt | undefined> {
-    const rows = await this.sql.rows<{
-      attempt_id: string;
-      attempt: number;
-      url: string;
-      secret_ciphertext: string;
-      id: string;
-      type: EventType;
-      object: Record<string, unknown>;
-      created_at: Date;
-    }>(
-      `WITH delivery AS (
-         UPDATE webhook_deliveries d SET attempts = d.attempts + 1, attempted_at = now()
-           FROM webhook_endpoints w
-          WHERE d.event_id = $1 AND d.endpoint_id = $2 AND d.status = 'pending' AND w.id = d.endpoint_id AND w.enabled
-         RETURNING d.attempts, w.url, w.secret_ciphertext
-       ), attempt AS (
-         INSERT INTO webhook_attempts (endpoint_id, event_id, event_type, attempt)
-         SELECT $2, e.id, e.type, delivery.attempts FROM delivery, events e WHERE e.id = $1
-         RETURNING id, attempt
-       )
-       SELECT attempt.id AS attempt_id, attempt.attempt, delivery.url, delivery.secret_ciphertext,
-              e.id, e.type, e.object, e.created_at
-         FROM attempt, delivery, events e WHERE e.id = $1`,
-      [delivery.eventId, delivery.endpointId],
-    );
-    const row = rows[0];
-    return (
-      row && {
-        attemptId: Number(row.attempt_id),
-        attempt: row.attempt,
-        url: row.url,
-        secretCiphertext: row.secret_ciphertext,
-        event: { id: row.id, type: row.type, createdAt: row.created_at.toISOString(), data: { object: row.object } },
-      }
-    );
+  startAttempt(delivery: DeliverEventJobData): Promise<StartedAttempt | undefined> {
+    return this.sql.batched(this.starts, delivery);
   }
 
   /**
    * Writes an attempt's outcome, and settles its delivery when it succeeded or was the last: `succeeded`
-   * or `failed`, from `pending` only.
+   * or `failed`, from `pending` only; with the outcomes other jobs write meanwhile.
    */
-  async finishAttempt(
+  finishAttempt(
     delivery: DeliverEventJobData,
     attemptId: number,
     outcome: AttemptOutcome,
     last: boolean,
   ): Promise<void> {
-    const status = outcome.succeeded ? 'succeeded' : 'failed';
-    await this.sql.query(
-      `WITH attempt AS (
-         UPDATE webhook_attempts SET status = $4, response_status = $5, duration_ms = $6, error = $7 WHERE id = $3
-       )
-       UPDATE webhook_deliveries SET status = $4
-        WHERE event_id = $1 AND endpoint_id = $2 AND status = 'pending' AND ($4 = 'succeeded' OR $8)`,
-      [
-        delivery.eventId,
-        delivery.endpointId,
-        attemptId,
-        status,
-        outcome.responseStatus ?? null,
-        outcome.durationMs,
-        outcome.error ?? null,
-        last,
-      ],
-    );
+    return this.sql.batched(this.finishes, { delivery, attemptId, outcome, last });
   }
 
   /** Settles a pending delivery as failed without an attempt (its endpoint was disabled, or its job failed for good). */
@@ -229,15 +259,58 @@ export class WebhookDeliveriesRepository {
   /** Never throws: a lost batch is the reconciler's to repair. */
   private async writeEnqueued(deliveries: DeliverEventJobData[]): Promise<void> {
     try {
-      await this.sql.query(
-        `UPDATE webhook_deliveries d SET enqueued_at = now()
-           FROM unnest($1::text[], $2::bigint[]) AS t (event_id, endpoint_id)
-          WHERE d.event_id = t.event_id AND d.endpoint_id = t.endpoint_id AND d.enqueued_at IS NULL`,
-        [deliveries.map((delivery) => delivery.eventId), deliveries.map((delivery) => delivery.endpointId)],
-      );
+      await this.sql.query(RECORD_ENQUEUED, [
+        deliveries.map((delivery) => delivery.eventId),
+        deliveries.map((delivery) => delivery.endpointId),
+      ]);
     } catch (error) {
       this.logger.warn(`${deliveries.length} enqueued deliveries left to the reconciler: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * One statement for the batch's deliveries, each once: a delivery that came twice (a job run again
+   * while its first run was still under way) starts its second attempt in a statement after this one.
+   */
+  private async startBatch(deliveries: DeliverEventJobData[]): Promise<Array<StartedAttempt | undefined>> {
+    const keys = deliveries.map(deliveryJobId);
+    const isFirst = keys.map((key, index) => keys.indexOf(key) === index);
+    const first = deliveries.filter((_delivery, index) => isFirst[index]);
+    const rows = await this.sql.rows<StartedRow>(START_ATTEMPTS, [
+      first.map((delivery) => delivery.eventId),
+      first.map((delivery) => delivery.endpointId),
+    ]);
+    const started = new Map(
+      rows.map((row) => [
+        deliveryJobId({ eventId: row.id, endpointId: Number(row.endpoint_id) }),
+        {
+          attemptId: Number(row.attempt_id),
+          attempt: row.attempt,
+          url: row.url,
+          secretCiphertext: row.secret_ciphertext,
+          event: { id: row.id, type: row.type, createdAt: row.created_at.toISOString(), data: { object: row.object } },
+        },
+      ]),
+    );
+    if (first.length === deliveries.length) return keys.map((key) => started.get(key));
+    const startedAgain = await this.startBatch(deliveries.filter((_delivery, index) => !isFirst[index]));
+    return keys.map((key, index) => (isFirst[index] ? started.get(key) : startedAgain.shift()));
+  }
+
+  private async finishBatch(attempts: FinishedAttempt[]): Promise<void> {
+    // Attempt rows in id order, as each is locked; deliveries are locked in key order by the statement.
+    const byId = [...attempts].sort((a, b) => a.attemptId - b.attemptId);
+    const settling = attempts.filter(({ outcome, last }) => outcome.succeeded || last);
+    await this.sql.query(FINISH_ATTEMPTS, [
+      settling.map(({ delivery }) => delivery.eventId),
+      settling.map(({ delivery }) => delivery.endpointId),
+      byId.map(({ attemptId }) => attemptId),
+      byId.map(({ outcome }) => (outcome.succeeded ? 'succeeded' : 'failed')),
+      byId.map(({ outcome }) => outcome.responseStatus ?? null),
+      byId.map(({ outcome }) => outcome.durationMs),
+      byId.map(({ outcome }) => outcome.error ?? null),
+      settling.map(({ outcome }) => (outcome.succeeded ? 'succeeded' : 'failed')),
+    ]);
   }
 
   private async deliveries(sql: string, params: unknown[]): Promise<DeliverEventJobData[]> {

@@ -4,7 +4,7 @@ import type { DeliverEventJobData } from '../events.queue';
 import { EventsSettings } from '../events.settings';
 import { HOST_RESOLVER, HostResolver } from '../webhooks/public-addresses';
 import { standardWebhookHeaders } from '../webhooks/webhook-signature';
-import { signingKey, WebhookSecrets } from '../webhooks/webhook-secrets';
+import { WebhookSecrets } from '../webhooks/webhook-secrets';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSender } from './webhook-sender';
 
@@ -55,7 +55,7 @@ export class WebhookDelivery implements OnApplicationShutdown {
       return 'skipped';
     }
     const body = JSON.stringify(started.event);
-    const key = signingKey(this.secrets.open(started.secretCiphertext));
+    const key = this.secrets.signingKey(started.secretCiphertext);
     const outcome = await this.sender.send(started.url, body, {
       ...standardWebhookHeaders(started.event.id, body, key),
     });

@@ -1,10 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, KeyObject, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EventsSettings } from '../events.settings';
 
 const SECRET_PREFIX = 'whsec_';
 /** Names the scheme of a stored secret, so that a later one can sit beside it. */
 const STORED_PREFIX = 'v1.';
+/** Opened signing keys one process keeps: far more than the endpoints it delivers to at once. */
+const MAX_OPEN_KEYS = 1000;
 /** Stands in when WEBHOOK_SECRETS_KEY is unset: enough for development, no protection anywhere else. */
 const DEVELOPMENT_KEY = createHash('sha256').update('pet-adoption-service development webhook secrets').digest();
 
@@ -26,6 +28,12 @@ export function signingKey(secret: string): Buffer {
 @Injectable()
 export class WebhookSecrets {
   private readonly key: Buffer;
+  /**
+   * HMAC keys by the sealed secret they were opened from. A secret sealed again, or another one, is
+   * another string (a fresh IV each time), so a kept key is never stale: the delivery reads the sealed
+   * secret with its attempt and looks it up here.
+   */
+  private readonly openKeys = new Map<string, KeyObject>();
 
   constructor(settings: EventsSettings) {
     this.key = settings.WEBHOOK_SECRETS_KEY ? Buffer.from(settings.WEBHOOK_SECRETS_KEY, 'base64') : DEVELOPMENT_KEY;
@@ -36,6 +44,17 @@ export class WebhookSecrets {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
     return `${STORED_PREFIX}${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64')}`;
+  }
+
+  /** The HMAC key of a sealed `whsec_` secret: opened once, then kept (the oldest dropped past MAX_OPEN_KEYS). */
+  signingKey(stored: string): KeyObject {
+    let key = this.openKeys.get(stored);
+    if (!key) {
+      key = createSecretKey(signingKey(this.open(stored)));
+      if (this.openKeys.size >= MAX_OPEN_KEYS) this.openKeys.delete(this.openKeys.keys().next().value!);
+      this.openKeys.set(stored, key);
+    }
+    return key;
   }
 
   open(stored: string): string {
