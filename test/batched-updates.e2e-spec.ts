@@ -46,41 +46,50 @@ describe('batched updates of shared rows', () => {
     expect(await deadlocksSoFar()).toBe(deadlocksBefore);
   });
 
-  it('record messages enqueued and mark them sent over the same rows, visited in opposite orders, without a deadlock', async () => {
-    const byId = await messagesAppPlanning(SCAN_BY_ID);
-    const byHeap = await messagesAppPlanning(SCAN_BY_HEAP);
-    try {
-      const account = await createAccount(byId);
-      // The higher id is stored first, so a heap scan meets it first and an index scan last.
-      const [low, high] = [`msg_lock_${Date.now()}_a`, `msg_lock_${Date.now()}_b`];
-      await withDatabase((client) =>
-        client.query(
-          `INSERT INTO messages (id, account_id, message, status) VALUES ($1, $3, 'x', 'sending'), ($2, $3, 'x', 'sending')`,
-          [high, low, account.accountId],
-        ),
-      );
+  // The worker's batches (claiming messages for sending, marking them sent) against the messages app's
+  // `enqueued_at` batch, each over the same two rows from the status its transition leaves.
+  it.each([
+    { batch: 'claim them for sending', from: 'queued', to: 'sending', run: 'startSending' },
+    { batch: 'mark them sent', from: 'sending', to: 'sent', run: 'markSent' },
+  ] as const)(
+    'record messages enqueued and $batch over the same rows, visited in opposite orders, without a deadlock',
+    async ({ from, to, run }) => {
+      const byId = await messagesAppPlanning(SCAN_BY_ID);
+      const byHeap = await messagesAppPlanning(SCAN_BY_HEAP);
+      try {
+        const account = await createAccount(byId);
+        // The higher id is stored first, so a heap scan meets it first and an index scan last.
+        const [low, high] = [`msg_lock_${Date.now()}_a`, `msg_lock_${Date.now()}_b`];
+        await withDatabase((client) =>
+          client.query(
+            `INSERT INTO messages (id, account_id, message, status) VALUES ($1, $3, 'x', $4), ($2, $3, 'x', $4)`,
+            [high, low, account.accountId, from],
+          ),
+        );
 
-      // Locking as their scans go, the sent batch would hold the higher row while it waits for the lower
-      // one, and the enqueued batch, once given the lower row, would wait for the higher: a deadlock.
-      const recorder = byId.app.get(MessagesRepository);
-      await meetBehindHeldRow(
-        'messages',
-        { id: low },
-        () => {
-          for (const id of [low, high]) recorder.recordEnqueued(id);
-          return recorder.flushEnqueued();
-        },
-        () => Promise.all([low, high].map((id) => byHeap.app.get(MessagesService).markSent(id))),
-      );
+        // Locking as their scans go, the worker's batch would hold the higher row while it waits for the
+        // lower one, and the enqueued batch, once given the lower row, would wait for the higher: a deadlock.
+        const recorder = byId.app.get(MessagesRepository);
+        const messages = byHeap.app.get(MessagesService);
+        await meetBehindHeldRow(
+          'messages',
+          { id: low },
+          () => {
+            for (const id of [low, high]) recorder.recordEnqueued(id);
+            return recorder.flushEnqueued();
+          },
+          () => Promise.all([low, high].map((id) => messages[run](id))),
+        );
 
-      for (const id of [low, high]) {
-        expect(await storedMessage(id)).toMatchObject({ status: 'sent', enqueued_at: expect.any(Date) });
+        for (const id of [low, high]) {
+          expect(await storedMessage(id)).toMatchObject({ status: to, enqueued_at: expect.any(Date) });
+        }
+      } finally {
+        await byId.close();
+        await byHeap.close();
       }
-    } finally {
-      await byId.close();
-      await byHeap.close();
-    }
-  });
+    },
+  );
 
   it('change the same pets from two processes, in opposite orders, without a deadlock', async () => {
     const deadlocksBefore = await deadlocksSoFar();

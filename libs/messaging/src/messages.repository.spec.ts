@@ -9,9 +9,13 @@ const CREATED_AT = new Date('2026-06-01T12:00:00.000Z');
 function setUp() {
   const sql = new Sql({} as ConstructorParameters<typeof Sql>[0]);
   const rows = jest.spyOn(sql, 'rows').mockImplementation(async (text: string, values: unknown[] = []) => {
-    if (text.includes("status = 'sent'")) {
+    for (const status of ['sending', 'sent']) {
+      if (!text.includes(`status = '${status}'`)) continue;
+      // A message already sent is left out: the rows after it no longer line up with the ids asked for.
       const [ids] = values as [string[]];
-      return ids.map((id) => ({ id, seq: '1', message: id, status: 'sent', created_at: CREATED_AT, account_id: '7' }));
+      return ids
+        .filter((id) => !id.endsWith('_sent'))
+        .map((id) => ({ id, seq: '1', message: id, status, created_at: CREATED_AT, account_id: '7' }));
     }
     if (!text.includes('INSERT INTO messages')) return [];
     const [ids, , texts] = values as [string[], number[], string[]];
@@ -59,6 +63,26 @@ describe('MessagesRepository', () => {
     const { repository, rows, inTransaction } = setUp();
     inTransaction.mockReturnValue(true);
     await Promise.all([repository.insert(message('msg_a', 1, 'one')), repository.insert(message('msg_b', 1, 'two'))]);
+    expect(rows.mock.calls.map(([, values]) => values![0])).toEqual([['msg_a'], ['msg_b']]);
+  });
+
+  it('claims the messages of jobs started together with one guarded UPDATE, each job getting its own or none', async () => {
+    const { repository, rows } = setUp();
+    const claimed = await Promise.all(['msg_a', 'msg_sent', 'msg_b'].map((id) => repository.startSending(id)));
+    expect(claimed.map((message) => message && [message.id, message.status])).toEqual([
+      ['msg_a', 'sending'],
+      undefined,
+      ['msg_b', 'sending'],
+    ]);
+    expect(rows).toHaveBeenCalledTimes(1);
+    expect(rows.mock.calls[0]![0]).toMatch(/ORDER BY id FOR NO KEY UPDATE.*UPDATE messages SET status = 'sending'/s);
+    expect(rows.mock.calls[0]![1]).toEqual([['msg_a', 'msg_sent', 'msg_b'], TRANSITIONS.startSending]);
+  });
+
+  it('claims a message alone inside a transaction', async () => {
+    const { repository, rows, inTransaction } = setUp();
+    inTransaction.mockReturnValue(true);
+    await Promise.all([repository.startSending('msg_a'), repository.startSending('msg_b')]);
     expect(rows.mock.calls.map(([, values]) => values![0])).toEqual([['msg_a'], ['msg_b']]);
   });
 

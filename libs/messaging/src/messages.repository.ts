@@ -14,7 +14,7 @@ export const MESSAGE_SEQS_LOCK = 7_310_442_003;
 const COLUMNS = 'id, seq, message, status, created_at';
 /** How long messages whose job Redis confirmed wait to share one UPDATE: short next to the reconciler's interval. */
 const ENQUEUED_FLUSH_DELAY_MS = 10;
-/** The worker marks the same messages `sent` in batches of its own: both lock in id order. */
+/** The worker claims the same messages and marks them `sent` in batches of its own: all lock in id order. */
 const RECORD_ENQUEUED = `${lockInIdOrder('messages', 'enqueued_at IS NULL')}
   UPDATE messages SET enqueued_at = now() WHERE id IN (SELECT id FROM locked)`;
 
@@ -56,6 +56,19 @@ export class MessagesRepository implements OnApplicationShutdown {
    * time, so under load the batches grow, not the connections.
    */
   private readonly inserts = new InsertBatcher<NewMessage, MessageDto>((batch) => this.insertBatch(batch));
+  /**
+   * Jobs that start close together claim their messages together: one UPDATE per batch instead of one per
+   * job, each job getting its own message, or none when it may not be sent.
+   */
+  private readonly sendingBatches = new Batcher<string, MessageDto | undefined>(async (ids) => {
+    const claimed = await this.transition(
+      'startSending',
+      ids,
+      `status = 'sending', sending_at = now(), attempts = attempts + 1`,
+    );
+    const byId = new Map(claimed.map((row) => [row.id, toMessage(row)]));
+    return ids.map((id) => byId.get(id));
+  }, 0);
   /** Delivered messages are marked `sent` together: one UPDATE per batch instead of one per job. */
   private readonly sentBatches = new Batcher<string>(async (ids) => {
     await this.settle('message.sent', () => this.transition('markSent', ids, `status = 'sent', sent_at = now()`));
@@ -108,14 +121,12 @@ export class MessagesRepository implements OnApplicationShutdown {
     };
   }
 
-  /** The message, now `sending`; undefined when it is already sent or failed (or unknown). */
-  async startSending(id: string): Promise<MessageDto | undefined> {
-    const rows = await this.transition(
-      'startSending',
-      [id],
-      `status = 'sending', sending_at = now(), attempts = attempts + 1`,
-    );
-    return rows[0] && toMessage(rows[0]);
+  /**
+   * The message, now `sending`, together with the others claimed meanwhile; undefined when it is already
+   * sent or failed (or unknown).
+   */
+  startSending(id: string): Promise<MessageDto | undefined> {
+    return this.sql.batched(this.sendingBatches, id);
   }
 
   /** Resolves once the message is recorded as sent, together with the others delivered meanwhile. */
