@@ -72,8 +72,8 @@ describe('a bad setting of any context', () => {
     ],
     [
       'apps/worker/src/main.js',
-      { WORKER_CONCURRENCY: '0', IDEMPOTENCY_PURGE_INTERVAL_MS: '5' },
-      ['WORKER_CONCURRENCY', 'IDEMPOTENCY_PURGE_INTERVAL_MS'],
+      { WORKER_CONCURRENCY: '0', IDEMPOTENCY_PURGE_INTERVAL_MS: '5', APP_ENV: 'production', WEBHOOK_SECRETS_KEY: '' },
+      ['WORKER_CONCURRENCY', 'IDEMPOTENCY_PURGE_INTERVAL_MS', 'WEBHOOK_SECRETS_KEY'],
     ],
   ])('stops %s before it starts, with one message naming each', async (entry, env, named) => {
     const started = await startCompiled(entry, env);

@@ -11,6 +11,8 @@ export const BUILD_ROOT = join(__dirname, '..', '..');
 const BASE_ENV: Record<string, string> = {
   APP_ENV: 'production',
   NODE_ENV: 'production',
+  // Production requires one; the bench's endpoints are its own.
+  WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 'bench').toString('base64'),
   NODE_OPTIONS: '',
   // Processes write into files, so pino-pretty must not be picked.
   FORCE_COLOR: '0',

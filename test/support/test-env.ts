@@ -12,4 +12,6 @@ Object.assign(process.env, {
   // Every suite calls from 127.0.0.1, so per-IP limits would couple them; the rate-limiting suites set their own.
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
   RATE_LIMIT_SIGNUP_PER_HOUR: '100000',
+  // Processes the suites start with APP_ENV=production need one.
+  WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 'test').toString('base64'),
 });

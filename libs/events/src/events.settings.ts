@@ -1,5 +1,5 @@
 import { IntegerSetting } from '@app/core';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 
 /** Events and webhooks' settings, read with `settingsProvider(EventsSettings)`. */
 export class EventsSettings {
@@ -21,14 +21,6 @@ export class EventsSettings {
   @IsInt()
   @Min(1)
   WEBHOOK_BACKOFF_MS = 5_000;
-
-  /**
-   * Base64 of 32 bytes: the AES-256-GCM key that endpoints' signing secrets are stored under. Unset, a
-   * fixed development key is used, and a worker or api outside development says so at start.
-   */
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be the base64 of 32 bytes' })
-  WEBHOOK_SECRETS_KEY?: string;
 
   /** Delivery attempts one worker runs at once. */
   @IntegerSetting()

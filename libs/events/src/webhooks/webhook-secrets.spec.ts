@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { EventsSettings } from '../events.settings';
 import { newWebhookSecret, signingKey, WebhookSecrets } from './webhook-secrets';
+import { WebhookSecretsSettings } from './webhook-secrets.settings';
 
 const hmac = (key: Parameters<typeof createHmac>[1]) => createHmac('sha256', key).update('evt_1.1.{}').digest('base64');
 
 describe('WebhookSecrets', () => {
-  const secrets = new WebhookSecrets(new EventsSettings());
+  const secrets = new WebhookSecrets(new WebhookSecretsSettings());
 
   it('opens what it sealed, under a fresh IV each time', () => {
     const secret = newWebhookSecret();

@@ -1,13 +1,13 @@
 import { createCipheriv, createDecipheriv, createHash, createSecretKey, KeyObject, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { EventsSettings } from '../events.settings';
+import { WebhookSecretsSettings } from './webhook-secrets.settings';
 
 const SECRET_PREFIX = 'whsec_';
 /** Names the scheme of a stored secret, so that a later one can sit beside it. */
 const STORED_PREFIX = 'v1.';
 /** Opened signing keys one process keeps: far more than the endpoints it delivers to at once. */
 const MAX_OPEN_KEYS = 1000;
-/** Stands in when WEBHOOK_SECRETS_KEY is unset: enough for development, no protection anywhere else. */
+/** Stands in when WEBHOOK_SECRETS_KEY is unset, which only development allows: no protection at all. */
 const DEVELOPMENT_KEY = createHash('sha256').update('pet-adoption-service development webhook secrets').digest();
 
 /** A new signing secret: `whsec_` and the base64 of 32 bytes from the CSPRNG. */
@@ -35,7 +35,7 @@ export class WebhookSecrets {
    */
   private readonly openKeys = new Map<string, KeyObject>();
 
-  constructor(settings: EventsSettings) {
+  constructor(settings: WebhookSecretsSettings) {
     this.key = settings.WEBHOOK_SECRETS_KEY ? Buffer.from(settings.WEBHOOK_SECRETS_KEY, 'base64') : DEVELOPMENT_KEY;
   }
 
