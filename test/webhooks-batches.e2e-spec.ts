@@ -82,25 +82,25 @@ describe('webhook attempts that jobs start and finish together', () => {
     expect(new Set(started.map((attempt) => attempt?.attemptId)).size).toBe(5);
 
     await Promise.all([
-      deliveries.finishAttempt(
+      deliveries.recordOutcome(
         a!,
         started[0]!.attemptId,
         { succeeded: false, responseStatus: 500, durationMs: 3, error: 'answered 500' },
         false,
       ),
-      deliveries.finishAttempt(
+      deliveries.recordOutcome(
         a!,
         started[2]!.attemptId,
         { succeeded: true, responseStatus: 204, durationMs: 4 },
         false,
       ),
-      deliveries.finishAttempt(
+      deliveries.recordOutcome(
         b!,
         started[1]!.attemptId,
         { succeeded: false, durationMs: 5, error: 'ECONNREFUSED' },
         true,
       ),
-      deliveries.finishAttempt(
+      deliveries.recordOutcome(
         retried!,
         started[4]!.attemptId,
         { succeeded: false, responseStatus: 503, durationMs: 6, error: 'answered 503' },

@@ -12,3 +12,13 @@ export interface DeliverEventJobData {
 export function deliveryJobId(delivery: DeliverEventJobData): string {
   return `${delivery.eventId}.${delivery.endpointId}`;
 }
+
+/**
+ * What a delivery job returns when its attempt succeeded, kept with the completed job: the reconciler
+ * records the outcome from it when the worker stopped before writing it.
+ */
+export interface DeliveredAttempt {
+  attemptId: number;
+  responseStatus: number;
+  durationMs: number;
+}

@@ -2,7 +2,7 @@ import { PeriodicTask } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { DeliverEventJobData, deliveryJobId, WEBHOOKS_QUEUE } from '../events.queue';
+import { DeliverEventJobData, DeliveredAttempt, deliveryJobId, WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookJobsProducer } from './webhook-jobs.producer';
@@ -13,7 +13,8 @@ const BATCH = 500;
  * Repairs what the queue alone cannot, every `EVENTS_RECONCILE_INTERVAL_MS` in every worker (they may
  * overlap: a job id names its delivery, and every settlement is guarded): enqueues deliveries whose job
  * Redis never confirmed, enqueues again those whose job Redis lost, settles those whose job ended
- * without the database hearing of it, and closes attempts a stopped worker left open.
+ * without the database hearing of it (a job completes before its outcome is written), and closes
+ * attempts a stopped worker left open.
  */
 @Injectable()
 export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -56,15 +57,27 @@ export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy
     } while (found.length === BATCH && !this.task.stopped);
   }
 
-  /** Pending deliveries whose job is gone (Redis lost it) or ended (failed for good, or finished unheard). */
+  /**
+   * Pending deliveries whose job is gone (Redis lost it) or ended without the outcome reaching the
+   * database: completed, or failed for good.
+   */
   private async settleStopped(interval: number): Promise<void> {
     const lost: DeliverEventJobData[] = [];
     for (const delivery of await this.deliveries.findEnqueued(interval, BATCH)) {
       const job = await this.queue.getJob(deliveryJobId(delivery));
       if (!job) lost.push(delivery);
-      else if ((await job.isFailed()) || (await job.isCompleted())) await this.deliveries.abandon(delivery);
+      else if (await job.isCompleted())
+        await this.settleCompleted(delivery, job.returnvalue as DeliveredAttempt | null);
+      else if (await job.isFailed()) await this.deliveries.abandon(delivery);
     }
     if (lost.length > 0 && (await this.producer.enqueue(lost)))
       this.logger.log(`enqueued ${lost.length} lost deliveries`);
+  }
+
+  /** A completed job returned the attempt that succeeded, or nothing when it found nothing to send. */
+  private settleCompleted(delivery: DeliverEventJobData, delivered: DeliveredAttempt | null): Promise<void> {
+    if (!delivered) return this.deliveries.abandon(delivery);
+    const { attemptId, responseStatus, durationMs } = delivered;
+    return this.deliveries.recordOutcome(delivery, attemptId, { succeeded: true, responseStatus, durationMs }, true);
   }
 }

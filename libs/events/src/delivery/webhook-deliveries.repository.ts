@@ -48,40 +48,53 @@ interface FinishedAttempt {
 
 /** How long deliveries whose job Redis took wait to share one UPDATE: short next to the reconciler's interval. */
 const ENQUEUED_FLUSH_DELAY_MS = 10;
+/**
+ * How long an attempt's outcome waits to share one statement with others'. Nothing waits for it (the job
+ * completes once the endpoint has answered), so it can gather a few milliseconds' worth.
+ */
+const OUTCOME_FLUSH_DELAY_MS = 10;
 
 /**
  * Deliveries' rows, given as `unnest($1::text[], $2::bigint[])`, locked in key order: statements that
- * change several deliveries at once (attempts started, settled, enqueued) can then never deadlock.
+ * change several deliveries at once (attempts started, settled, enqueued) can then never deadlock. Each
+ * key is looked up on its own through the primary key: joined with the list instead, the planner may
+ * read every pending delivery through the partial index (which it takes to be small) for each batch,
+ * and a backlog then makes every statement as slow as the backlog is long.
  */
 const LOCK_DELIVERIES = (condition: string) => `locked AS MATERIALIZED (
-    SELECT d.event_id, d.endpoint_id FROM webhook_deliveries d
-     WHERE (d.event_id, d.endpoint_id) IN (SELECT * FROM unnest($1::text[], $2::bigint[])) AND ${condition}
-     ORDER BY d.event_id, d.endpoint_id FOR NO KEY UPDATE)`;
+    SELECT d.event_id, d.endpoint_id
+      FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::bigint[]) AS k (event_id, endpoint_id) ORDER BY 1, 2) k,
+           LATERAL (SELECT d.event_id, d.endpoint_id FROM webhook_deliveries d
+                     WHERE d.event_id = k.event_id AND d.endpoint_id = k.endpoint_id AND ${condition}
+                       FOR NO KEY UPDATE OF d) d)`;
 
 /**
  * Counts an attempt of each pending delivery to an enabled endpoint and opens its `pending` attempt
- * row; returns what to send for each.
+ * row; returns what to send for each. The endpoint is checked in the lock, not joined to the UPDATE,
+ * which could then reach the deliveries through their endpoint's index: all of an endpoint's
+ * deliveries read for each one.
  */
-const START_ATTEMPTS = `WITH ${LOCK_DELIVERIES(`d.status = 'pending'`)},
+export const START_ATTEMPTS = `WITH ${LOCK_DELIVERIES(
+  `d.status = 'pending' AND EXISTS (SELECT FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled)`,
+)},
   delivery AS (
     UPDATE webhook_deliveries d SET attempts = d.attempts + 1, attempted_at = now()
-      FROM locked, webhook_endpoints w
-     WHERE d.event_id = locked.event_id AND d.endpoint_id = locked.endpoint_id AND w.id = d.endpoint_id AND w.enabled
-    RETURNING d.event_id, d.endpoint_id, d.attempts, w.url, w.secret_ciphertext
+      FROM locked WHERE d.event_id = locked.event_id AND d.endpoint_id = locked.endpoint_id
+    RETURNING d.event_id, d.endpoint_id, d.attempts
   ), attempt AS (
     INSERT INTO webhook_attempts (endpoint_id, event_id, event_type, attempt)
     SELECT delivery.endpoint_id, e.id, e.type, delivery.attempts FROM delivery JOIN events e ON e.id = delivery.event_id
     RETURNING id, event_id, endpoint_id, attempt
   )
-  SELECT attempt.id AS attempt_id, attempt.attempt, attempt.endpoint_id, delivery.url, delivery.secret_ciphertext,
+  SELECT attempt.id AS attempt_id, attempt.attempt, attempt.endpoint_id, w.url, w.secret_ciphertext,
          e.id, e.type, e.object, e.created_at
-    FROM attempt JOIN delivery USING (event_id, endpoint_id) JOIN events e ON e.id = attempt.event_id`;
+    FROM attempt JOIN webhook_endpoints w ON w.id = attempt.endpoint_id JOIN events e ON e.id = attempt.event_id`;
 
 /**
  * Writes attempts' outcomes ($3 to $7) and settles the deliveries given in $1, $2 with their status
  * $8, from `pending` only.
  */
-const FINISH_ATTEMPTS = `WITH ${LOCK_DELIVERIES(`d.status = 'pending'`)},
+export const FINISH_ATTEMPTS = `WITH ${LOCK_DELIVERIES(`d.status = 'pending'`)},
   attempt AS (
     UPDATE webhook_attempts a
        SET status = o.status, response_status = o.response_status, duration_ms = o.duration_ms, error = o.error
@@ -95,7 +108,7 @@ const FINISH_ATTEMPTS = `WITH ${LOCK_DELIVERIES(`d.status = 'pending'`)},
      AND t.event_id = locked.event_id AND t.endpoint_id = locked.endpoint_id`;
 
 /** `enqueued_at` of the deliveries that have none yet. */
-const RECORD_ENQUEUED = `WITH ${LOCK_DELIVERIES('d.enqueued_at IS NULL')}
+export const RECORD_ENQUEUED = `WITH ${LOCK_DELIVERIES('d.enqueued_at IS NULL')}
   UPDATE webhook_deliveries d SET enqueued_at = now()
     FROM locked WHERE d.event_id = locked.event_id AND d.endpoint_id = locked.endpoint_id`;
 
@@ -126,14 +139,17 @@ export class WebhookDeliveriesRepository {
   );
 
   /**
-   * Attempts that jobs running at once start (and then finish) share one statement: under load a
+   * Attempts that jobs running at once start share one statement, and so do their outcomes: under load a
    * statement and a commit serve many deliveries, and the batches grow rather than the connections.
    */
   private readonly starts = new Batcher<DeliverEventJobData, StartedAttempt | undefined>(
     (deliveries) => this.startBatch(deliveries),
     0,
   );
-  private readonly finishes = new Batcher<FinishedAttempt>((attempts) => this.finishBatch(attempts), 0);
+  private readonly outcomes = new Batcher<FinishedAttempt>(
+    (attempts) => this.writeOutcomes(attempts),
+    OUTCOME_FLUSH_DELAY_MS,
+  );
 
   constructor(private readonly sql: Sql) {}
 
@@ -185,16 +201,23 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Writes an attempt's outcome, and settles its delivery when it succeeded or was the last: `succeeded`
-   * or `failed`, from `pending` only; with the outcomes other jobs write meanwhile.
+   * Writes an attempt's outcome shortly, with the outcomes other jobs have meanwhile, and settles its
+   * delivery when it succeeded or was the last: `succeeded` or `failed`, from `pending` only. Never fails:
+   * resolves once written, or once the write has failed, leaving the attempt to the reconciler (it closes
+   * an attempt left `pending`, and settles a delivery from its job's end).
    */
-  finishAttempt(
+  recordOutcome(
     delivery: DeliverEventJobData,
     attemptId: number,
     outcome: AttemptOutcome,
     last: boolean,
   ): Promise<void> {
-    return this.sql.batched(this.finishes, { delivery, attemptId, outcome, last });
+    return this.outcomes.add({ delivery, attemptId, outcome, last });
+  }
+
+  /** Writes the outcomes recorded so far now. */
+  flushOutcomes(): Promise<void> {
+    return this.outcomes.flush();
   }
 
   /** Settles a pending delivery as failed without an attempt (its endpoint was disabled, or its job failed for good). */
@@ -297,20 +320,24 @@ export class WebhookDeliveriesRepository {
     return keys.map((key, index) => (isFirst[index] ? started.get(key) : startedAgain.shift()));
   }
 
-  private async finishBatch(attempts: FinishedAttempt[]): Promise<void> {
+  private async writeOutcomes(attempts: FinishedAttempt[]): Promise<void> {
     // Attempt rows in id order, as each is locked; deliveries are locked in key order by the statement.
     const byId = [...attempts].sort((a, b) => a.attemptId - b.attemptId);
     const settling = attempts.filter(({ outcome, last }) => outcome.succeeded || last);
-    await this.sql.query(FINISH_ATTEMPTS, [
-      settling.map(({ delivery }) => delivery.eventId),
-      settling.map(({ delivery }) => delivery.endpointId),
-      byId.map(({ attemptId }) => attemptId),
-      byId.map(({ outcome }) => (outcome.succeeded ? 'succeeded' : 'failed')),
-      byId.map(({ outcome }) => outcome.responseStatus ?? null),
-      byId.map(({ outcome }) => outcome.durationMs),
-      byId.map(({ outcome }) => outcome.error ?? null),
-      settling.map(({ outcome }) => (outcome.succeeded ? 'succeeded' : 'failed')),
-    ]);
+    try {
+      await this.sql.query(FINISH_ATTEMPTS, [
+        settling.map(({ delivery }) => delivery.eventId),
+        settling.map(({ delivery }) => delivery.endpointId),
+        byId.map(({ attemptId }) => attemptId),
+        byId.map(({ outcome }) => (outcome.succeeded ? 'succeeded' : 'failed')),
+        byId.map(({ outcome }) => outcome.responseStatus ?? null),
+        byId.map(({ outcome }) => outcome.durationMs),
+        byId.map(({ outcome }) => outcome.error ?? null),
+        settling.map(({ outcome }) => (outcome.succeeded ? 'succeeded' : 'failed')),
+      ]);
+    } catch (error) {
+      this.logger.warn(`${attempts.length} attempt outcomes left to the reconciler: ${(error as Error).message}`);
+    }
   }
 
   private async deliveries(sql: string, params: unknown[]): Promise<DeliverEventJobData[]> {

@@ -2,7 +2,7 @@ import { CoreSettings, isDependencyUnavailable, workerRedisOptions } from '@app/
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, FactoryProvider, Logger } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
-import { DeliverEventJobData, WEBHOOKS_QUEUE } from '../events.queue';
+import { DeliverEventJobData, DeliveredAttempt, WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
 import { WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
 
@@ -17,7 +17,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplic
     super();
   }
 
-  async process(job: Job<DeliverEventJobData>, token?: string): Promise<string> {
+  async process(job: Job<DeliverEventJobData>, token?: string): Promise<DeliveredAttempt | undefined> {
     try {
       return await this.delivery.attempt(job.data);
     } catch (error) {
@@ -42,9 +42,13 @@ export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplic
     this.logger.warn(`worker: ${error.message}`);
   }
 
-  /** Takes no new jobs and lets running ones finish while PostgreSQL and Redis are still open. */
+  /**
+   * Takes no new jobs, lets running ones finish and writes their outcomes while PostgreSQL and Redis are
+   * still open.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     await this.worker.close();
+    await this.delivery.flushOutcomes();
   }
 }
 

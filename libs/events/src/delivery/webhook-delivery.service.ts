@@ -1,6 +1,6 @@
 import { AppEnv, CoreSettings } from '@app/core';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import type { DeliverEventJobData } from '../events.queue';
+import type { DeliverEventJobData, DeliveredAttempt } from '../events.queue';
 import { EventsSettings } from '../events.settings';
 import { HOST_RESOLVER, HostResolver } from '../webhooks/public-addresses';
 import { standardWebhookHeaders } from '../webhooks/webhook-signature';
@@ -21,7 +21,7 @@ export class WebhookAttemptFailedError extends Error {
 }
 
 /**
- * One attempt of one delivery: count it and open its row, POST the signed Event, write the outcome.
+ * One attempt of one delivery: count it and open its row, POST the signed Event, have the outcome written.
  * The `webhook-id` is the event id on every attempt; the timestamp and signature are the attempt's own.
  */
 @Injectable()
@@ -46,13 +46,18 @@ export class WebhookDelivery implements OnApplicationShutdown {
     this.sender.close();
   }
 
-  /** Throws WebhookAttemptFailedError when the endpoint did not answer 2xx in time. */
-  async attempt(delivery: DeliverEventJobData): Promise<'succeeded' | 'skipped'> {
+  /**
+   * The attempt that succeeded, or undefined when there was nothing to send; throws
+   * WebhookAttemptFailedError when the endpoint did not answer 2xx in time. The outcome is written
+   * shortly after, with other attempts' (`recordOutcome`): the job does not wait for that write, which is
+   * why it returns what succeeded.
+   */
+  async attempt(delivery: DeliverEventJobData): Promise<DeliveredAttempt | undefined> {
     const started = await this.deliveries.startAttempt(delivery);
     if (!started) {
       // Settled already, or its endpoint is disabled or gone: nothing to send, now or later.
       await this.deliveries.abandon(delivery);
-      return 'skipped';
+      return undefined;
     }
     const body = JSON.stringify(started.event);
     const key = this.secrets.signingKey(started.secretCiphertext);
@@ -60,8 +65,13 @@ export class WebhookDelivery implements OnApplicationShutdown {
       ...standardWebhookHeaders(started.event.id, body, key),
     });
     const last = started.attempt >= this.settings.WEBHOOK_MAX_ATTEMPTS;
-    await this.deliveries.finishAttempt(delivery, started.attemptId, outcome, last);
+    void this.deliveries.recordOutcome(delivery, started.attemptId, outcome, last);
     if (!outcome.succeeded) throw new WebhookAttemptFailedError(outcome.error ?? 'failed', last);
-    return 'succeeded';
+    return { attemptId: started.attemptId, responseStatus: outcome.responseStatus!, durationMs: outcome.durationMs };
+  }
+
+  /** Writes the outcomes of the attempts made so far now. */
+  flushOutcomes(): Promise<void> {
+    return this.deliveries.flushOutcomes();
   }
 }

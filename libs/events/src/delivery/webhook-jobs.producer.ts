@@ -5,7 +5,7 @@ import type { Queue } from 'bullmq';
 import { DELIVER_EVENT_JOB, DeliverEventJobData, deliveryJobId, WEBHOOKS_QUEUE } from '../events.queue';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
-/** Jobs added with one wait for Redis. */
+/** Jobs added with one write to Redis and one wait for its answers. */
 const ENQUEUE_CHUNK = 100;
 
 /**
@@ -33,8 +33,12 @@ export class WebhookJobsProducer {
       const chunk = deliveries.slice(start, start + ENQUEUE_CHUNK);
       try {
         await this.withTimeout(
-          Promise.all(
-            chunk.map((delivery) => this.queue.add(DELIVER_EVENT_JOB, delivery, { jobId: deliveryJobId(delivery) })),
+          this.queue.addBulk(
+            chunk.map((delivery) => ({
+              name: DELIVER_EVENT_JOB,
+              data: delivery,
+              opts: { jobId: deliveryJobId(delivery) },
+            })),
           ),
         );
       } catch (error) {

@@ -1,0 +1,98 @@
+import { once } from 'node:events';
+import { createSecretKey } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import { AppEnv, CoreSettings } from '@app/core';
+import type { EventsSettings } from '../events.settings';
+import type { WebhookSecrets } from '../webhooks/webhook-secrets';
+import type { StartedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
+
+const DELIVERY = { eventId: 'evt_1', endpointId: 7 };
+
+/** A receiver on 127.0.0.1 answering `status`. */
+async function receiver(status: number) {
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(status).end());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+function setUp(url: string, attempt: number) {
+  const started: StartedAttempt = {
+    attemptId: 41,
+    attempt,
+    url,
+    secretCiphertext: 'v1.sealed',
+    event: { id: 'evt_1', type: 'pet.created', createdAt: '2026-06-01T00:00:00.000Z', data: { object: { id: 1 } } },
+  };
+  const deliveries = {
+    startAttempt: jest.fn().mockResolvedValue(started),
+    // The write of the outcome never ends here: the attempt must not wait for it.
+    recordOutcome: jest.fn(() => new Promise<void>(() => undefined)),
+    abandon: jest.fn().mockResolvedValue(undefined),
+  };
+  const secrets = { signingKey: () => createSecretKey(Buffer.alloc(32, 1)) };
+  const delivery = new WebhookDelivery(
+    deliveries as unknown as WebhookDeliveriesRepository,
+    secrets as unknown as WebhookSecrets,
+    { WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_MAX_ATTEMPTS: 3 } as EventsSettings,
+    { APP_ENV: AppEnv.Development } as CoreSettings,
+    async () => ['127.0.0.1'],
+  );
+  return { delivery, deliveries };
+}
+
+describe('WebhookDelivery', () => {
+  it('returns the attempt that succeeded once the endpoint answered, without waiting for its outcome to be written', async () => {
+    const target = await receiver(204);
+    const { delivery, deliveries } = setUp(target.url, 1);
+    try {
+      await expect(delivery.attempt(DELIVERY)).resolves.toEqual({
+        attemptId: 41,
+        responseStatus: 204,
+        durationMs: expect.any(Number),
+      });
+      expect(deliveries.recordOutcome).toHaveBeenCalledWith(
+        DELIVERY,
+        41,
+        expect.objectContaining({ succeeded: true, responseStatus: 204 }),
+        false,
+      );
+    } finally {
+      delivery.onApplicationShutdown();
+      await target.close();
+    }
+  });
+
+  it('hands a failed last attempt’s outcome over as the last and throws so that the queue gives up', async () => {
+    const target = await receiver(500);
+    const { delivery, deliveries } = setUp(target.url, 3);
+    try {
+      const failure = await delivery.attempt(DELIVERY).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(WebhookAttemptFailedError);
+      expect(failure).toMatchObject({ message: 'answered 500', last: true });
+      expect(deliveries.recordOutcome).toHaveBeenCalledWith(
+        DELIVERY,
+        41,
+        expect.objectContaining({ succeeded: false, responseStatus: 500, error: 'answered 500' }),
+        true,
+      );
+    } finally {
+      delivery.onApplicationShutdown();
+      await target.close();
+    }
+  });
+
+  it('abandons a delivery with nothing to send, and sends nothing', async () => {
+    const { delivery, deliveries } = setUp('http://127.0.0.1:9/hooks', 1);
+    deliveries.startAttempt.mockResolvedValue(undefined);
+    await expect(delivery.attempt(DELIVERY)).resolves.toBeUndefined();
+    expect(deliveries.abandon).toHaveBeenCalledWith(DELIVERY);
+    expect(deliveries.recordOutcome).not.toHaveBeenCalled();
+    delivery.onApplicationShutdown();
+  });
+});

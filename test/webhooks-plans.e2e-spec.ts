@@ -1,0 +1,99 @@
+import {
+  FINISH_ATTEMPTS,
+  RECORD_ENQUEUED,
+  START_ATTEMPTS,
+} from '../libs/events/src/delivery/webhook-deliveries.repository';
+import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
+
+/** Pending deliveries to one endpoint, as a burst of events leaves them. */
+const BACKLOG = 20_000;
+const BATCH = 20;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Rows the plan's scans of `table` read, whether they kept them or not. */
+function rowsRead(node: PlanNode, table: string): number {
+  const own =
+    node['Node Type'].includes('Scan') && node['Relation Name'] === table
+      ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) *
+        node['Actual Loops']
+      : 0;
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, table), 0);
+}
+
+/**
+ * The statements that start, settle and mark enqueued a batch of deliveries read those deliveries, not
+ * the backlog: on a table without statistics (a burst into a new database, as in the bench), a join with
+ * the batch's keys once read every pending delivery, or every delivery of the endpoint, for each batch.
+ */
+describe('the plans of batched delivery statements', () => {
+  let database: SuiteDatabase;
+  let batch: { eventIds: string[]; endpointIds: number[] };
+
+  beforeAll(async () => {
+    database = await suiteDatabase('webhook_plans');
+    batch = await withDatabase(async (client) => {
+      const {
+        rows: [account],
+      } = await client.query<{ id: string }>(
+        `INSERT INTO accounts (email, email_canonical) VALUES ('plans@example.com', 'plans@example.com') RETURNING id`,
+      );
+      const {
+        rows: [endpoint],
+      } = await client.query<{ id: string }>(
+        `INSERT INTO webhook_endpoints (account_id, url, event_types, secret_ciphertext)
+         VALUES ($1, 'https://example.com/hooks', '{*}', 'v1.unused') RETURNING id`,
+        [account!.id],
+      );
+      await client.query(
+        `INSERT INTO events (id, account_id, type, object)
+         SELECT 'evt_plan_' || i, $1, 'pet.created', '{}' FROM generate_series(1, $2) i`,
+        [account!.id, BACKLOG],
+      );
+      await client.query(`INSERT INTO webhook_deliveries (event_id, endpoint_id) SELECT id, $1 FROM events`, [
+        endpoint!.id,
+      ]);
+      const eventIds = Array.from({ length: BATCH }, (_, i) => `evt_plan_${BACKLOG / 2 + i}`);
+      return { eventIds, endpointIds: eventIds.map(() => Number(endpoint!.id)) };
+    }, database.url);
+  }, 60_000);
+  afterAll(() => database.drop());
+
+  /** Runs `statement` for the batch under EXPLAIN ANALYZE, on a transaction rolled back. */
+  const rowsOfDeliveriesRead = (statement: string, parameters: unknown[]) =>
+    withDatabase(async (client) => {
+      await client.query('SET plan_cache_mode = force_custom_plan');
+      await client.query('BEGIN');
+      try {
+        const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`, parameters);
+        return rowsRead((rows[0]['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan, 'webhook_deliveries');
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    }, database.url);
+
+  it.each<[string, string, () => unknown[]]>([
+    ['starting attempts', START_ATTEMPTS, () => [batch.eventIds, batch.endpointIds]],
+    [
+      'settling deliveries',
+      FINISH_ATTEMPTS,
+      () => [batch.eventIds, batch.endpointIds, [], [], [], [], [], batch.eventIds.map(() => 'succeeded')],
+    ],
+    ['recording jobs enqueued', RECORD_ENQUEUED, () => [batch.eventIds, batch.endpointIds]],
+  ])(
+    `reads a few rows of webhook_deliveries per delivery %s, with ${BACKLOG} pending`,
+    async (_what, statement, parameters) => {
+      const read = await rowsOfDeliveriesRead(statement, parameters());
+      expect(read).toBeGreaterThanOrEqual(BATCH);
+      expect(read).toBeLessThanOrEqual(3 * BATCH);
+    },
+  );
+});
