@@ -99,7 +99,7 @@ export class EventsRepository {
     return rows.map((row) => ({ id: row.id, accountId: Number(row.account_id), type: row.type }));
   }
 
-  /** Deletes up to `limit` events recorded before `days` ago (their deliveries go with them); how many. */
+  /** Deletes up to `limit` events recorded before `days` ago (their delivery attempts go with them); how many. */
   async deleteOlderThan(days: number, limit: number): Promise<number> {
     const result = await this.sql.query(
       `DELETE FROM events WHERE id IN (
