@@ -144,14 +144,16 @@ describe('migrations of data already stored', () => {
       [account!.id],
     );
     await query(
-      `INSERT INTO events (id, account_id, type, object) SELECT 'evt_m' || i, $1, 'pet.created', '{}' FROM generate_series(1, 4) i`,
+      `INSERT INTO events (id, account_id, type, object) SELECT 'evt_m' || i, $1, 'pet.created', '{}' FROM generate_series(1, 5) i`,
       [account!.id],
     );
-    // In flight; waiting for its third attempt; succeeded; settled with an attempt a stopped worker left open.
+    // In flight; waiting for its third attempt; succeeded; settled with an attempt a stopped worker left
+    // open; not attempted yet.
     await query(
       `INSERT INTO webhook_deliveries (event_id, endpoint_id, status, attempts, enqueued_at)
        VALUES ('evt_m1', $1, 'pending', 1, now()), ('evt_m2', $1, 'pending', 2, now()),
-              ('evt_m3', $1, 'succeeded', 1, now()), ('evt_m4', $1, 'failed', 1, now())`,
+              ('evt_m3', $1, 'succeeded', 1, now()), ('evt_m4', $1, 'failed', 1, now()),
+              ('evt_m5', $1, 'pending', 0, NULL)`,
       [endpoint!.id],
     );
     await query(
@@ -172,8 +174,14 @@ describe('migrations of data already stored', () => {
       { event_id: 'evt_m2', attempt: 3, status: 'pending', error: null },
       { event_id: 'evt_m3', attempt: 1, status: 'succeeded', error: null },
       { event_id: 'evt_m4', attempt: 1, status: 'failed', error: 'the attempt was interrupted' },
+      { event_id: 'evt_m5', attempt: 1, status: 'pending', error: null },
     ]);
     expect(await query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'webhook_deliveries'`)).toEqual([]);
+    expect(
+      await query(
+        `SELECT conname FROM pg_constraint WHERE conrelid = 'webhook_attempts'::regclass AND NOT convalidated`,
+      ),
+    ).toEqual([]);
     // Attempts go with their event.
     await query(`DELETE FROM events WHERE id = 'evt_m3'`);
     expect(await query(`SELECT 1 FROM webhook_attempts WHERE event_id = 'evt_m3'`)).toEqual([]);
@@ -183,6 +191,7 @@ describe('migrations of data already stored', () => {
       { event_id: 'evt_m1', status: 'pending', attempts: 0 },
       { event_id: 'evt_m2', status: 'pending', attempts: 2 },
       { event_id: 'evt_m4', status: 'failed', attempts: 1 },
+      { event_id: 'evt_m5', status: 'pending', attempts: 0 },
     ]);
     expect(await query(`SELECT 1 FROM webhook_attempts WHERE status = 'pending'`)).toEqual([]);
     await migrate();

@@ -7,8 +7,8 @@ import { EventsSettings } from '../events.settings';
 const BATCH = 1000;
 
 /**
- * Deletes events older than `EVENTS_RETENTION_DAYS` (30), with their delivery attempts (made within
- * minutes of the event), every `EVENTS_RETENTION_INTERVAL_MS` in every worker, in small batches.
+ * Deletes events older than `EVENTS_RETENTION_DAYS` (30) whose delivery attempts are too, with those
+ * attempts, every `EVENTS_RETENTION_INTERVAL_MS` in every worker, in small batches.
  */
 @Injectable()
 export class EventsRetention implements OnApplicationBootstrap, OnModuleDestroy {

@@ -5,7 +5,9 @@ import { EventsReconciler, JOB_ENDED_UNHEARD } from './events.reconciler';
 import type { StaleAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import type { WebhookJobsProducer } from './webhook-jobs.producer';
 
-type JobState = { state: 'completed'; returnvalue: DeliveredAttempt | null } | { state: 'failed' | 'waiting' };
+type JobState =
+  | { state: 'completed'; returnvalue: DeliveredAttempt | null }
+  | { state: 'failed' | 'waiting' | 'delayed' | 'active' | 'unknown' };
 
 const stale = (eventId: string, attemptId: number): StaleAttempt => ({ eventId, endpointId: 7, attemptId });
 
@@ -16,14 +18,15 @@ function setUp(pages: StaleAttempt[][], jobs: Record<string, JobState>) {
     recordOutcome: jest.fn().mockResolvedValue(undefined),
   };
   const producer = { enqueue: jest.fn().mockResolvedValue(true) };
+  const removed: string[] = [];
   const queue = {
     getJob: jest.fn(async (id: string) => {
       const job = jobs[id];
       return (
         job && {
           returnvalue: job.state === 'completed' ? job.returnvalue : null,
-          isCompleted: async () => job.state === 'completed',
-          isFailed: async () => job.state === 'failed',
+          getState: async () => job.state,
+          remove: async () => removed.push(id),
         }
       );
     }),
@@ -34,7 +37,7 @@ function setUp(pages: StaleAttempt[][], jobs: Record<string, JobState>) {
     queue as unknown as Queue<DeliverEventJobData>,
     { EVENTS_RECONCILE_INTERVAL_MS: 10000 } as EventsSettings,
   );
-  return { reconciler, deliveries, producer };
+  return { reconciler, deliveries, producer, removed };
 }
 
 describe('EventsReconciler', () => {
@@ -49,24 +52,34 @@ describe('EventsReconciler', () => {
     expect(producer.enqueue).not.toHaveBeenCalled();
   });
 
-  it('fails the attempt of a job that failed for good or completed with nothing sent, enqueues again a delivery whose job is gone, and leaves a waiting one', async () => {
-    const [failed, skipped, lost, waiting] = [
+  it('fails the attempt of a job that failed for good or completed with nothing sent, enqueues again a delivery whose job is gone or broken, and leaves waiting, delayed and running ones', async () => {
+    const [failed, skipped, lost, broken, waiting, delayed, active] = [
       stale('evt_failed', 1),
       stale('evt_skipped', 2),
       stale('evt_lost', 3),
-      stale('evt_waiting', 4),
+      stale('evt_broken', 4),
+      stale('evt_waiting', 5),
+      stale('evt_delayed', 6),
+      stale('evt_active', 7),
     ];
-    const { reconciler, deliveries, producer } = setUp([[failed!, skipped!, lost!, waiting!]], {
-      'evt_failed.7': { state: 'failed' },
-      'evt_skipped.7': { state: 'completed', returnvalue: null },
-      'evt_waiting.7': { state: 'waiting' },
-    });
+    const { reconciler, deliveries, producer, removed } = setUp(
+      [[failed!, skipped!, lost!, broken!, waiting!, delayed!, active!]],
+      {
+        'evt_failed.7': { state: 'failed' },
+        'evt_skipped.7': { state: 'completed', returnvalue: null },
+        'evt_broken.7': { state: 'unknown' },
+        'evt_waiting.7': { state: 'waiting' },
+        'evt_delayed.7': { state: 'delayed' },
+        'evt_active.7': { state: 'active' },
+      },
+    );
     await reconciler.sweep();
     expect(deliveries.recordOutcome.mock.calls).toEqual([
       [1, { succeeded: false, error: JOB_ENDED_UNHEARD.failed }, false],
       [2, { succeeded: false, error: JOB_ENDED_UNHEARD.completed }, false],
     ]);
-    expect(producer.enqueue.mock.calls).toEqual([[[lost]]]);
+    expect(producer.enqueue.mock.calls).toEqual([[[lost, broken]]]);
+    expect(removed).toEqual(['evt_broken.7']);
   });
 
   it('reads every page of stale attempts, each after the last attempt of the one before', async () => {

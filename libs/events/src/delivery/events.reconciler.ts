@@ -50,12 +50,16 @@ export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy
     do {
       found = await this.deliveries.findStale(this.settings.EVENTS_RECONCILE_INTERVAL_MS, afterId, BATCH);
       const lost: StaleAttempt[] = [];
-      const settled: Array<Promise<void>> = [];
+      const settled: Array<Promise<unknown>> = [];
       for (const attempt of found) {
         const job = await this.queue.getJob(deliveryJobId(attempt));
-        if (!job) lost.push(attempt);
-        else if (await job.isCompleted()) settled.push(this.settleCompleted(attempt, job.returnvalue));
-        else if (await job.isFailed())
+        const state = await job?.getState();
+        if (!job || state === 'unknown') {
+          // A job Redis kept only in part would block its id: removed, it can be added again.
+          await job?.remove();
+          lost.push(attempt);
+        } else if (state === 'completed') settled.push(this.settleCompleted(attempt, job.returnvalue));
+        else if (state === 'failed')
           settled.push(
             this.deliveries.recordOutcome(
               attempt.attemptId,
@@ -74,7 +78,7 @@ export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /** A completed job returned what the endpoint answered, or nothing when it found nothing to send. */
-  private settleCompleted(attempt: StaleAttempt, delivered: DeliveredAttempt | null): Promise<void> {
+  private settleCompleted(attempt: StaleAttempt, delivered: DeliveredAttempt | null): Promise<unknown> {
     const outcome = delivered
       ? { succeeded: true, responseStatus: delivered.responseStatus, durationMs: delivered.durationMs }
       : { succeeded: false, error: JOB_ENDED_UNHEARD.completed };

@@ -131,7 +131,7 @@ export class WebhookDeliveriesRepository {
     (deliveries) => this.readPending(deliveries),
     0,
   );
-  private readonly outcomes = new Batcher<FinishedAttempt>(
+  private readonly outcomes = new Batcher<FinishedAttempt, Error | undefined>(
     (attempts) => this.writeOutcomes(attempts),
     OUTCOME_FLUSH_DELAY_MS,
   );
@@ -162,10 +162,10 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Writes an attempt's outcome shortly, with the outcomes other jobs have meanwhile, from `pending`
-   * only, and opens the next attempt when `retried`. Never fails: resolves once written, or once the
-   * write has failed, leaving the attempt pending for the reconciler.
+   * only, and opens the next attempt when `retried`. Never rejects: resolves once written, or with the
+   * error when the write failed (the attempt then stays pending, for its job's next run or the reconciler).
    */
-  recordOutcome(attemptId: number, outcome: AttemptOutcome, retried: boolean): Promise<void> {
+  recordOutcome(attemptId: number, outcome: AttemptOutcome, retried: boolean): Promise<Error | undefined> {
     return this.outcomes.add({ attemptId, outcome, retried });
   }
 
@@ -246,7 +246,7 @@ export class WebhookDeliveriesRepository {
   }
 
   /** An attempt answered twice in one batch (a job run twice at once) keeps the first outcome, as a later batch would. */
-  private async writeOutcomes(batch: FinishedAttempt[]): Promise<void> {
+  private async writeOutcomes(batch: FinishedAttempt[]): Promise<Array<Error | undefined>> {
     const attempts = [...new Map([...batch].reverse().map((finished) => [finished.attemptId, finished])).values()];
     try {
       await this.sql.query(FINISH_ATTEMPTS, [
@@ -257,8 +257,10 @@ export class WebhookDeliveriesRepository {
         attempts.map(({ outcome }) => outcome.error ?? null),
         attempts.map(({ retried }) => retried),
       ]);
+      return batch.map(() => undefined);
     } catch (error) {
-      this.logger.warn(`${attempts.length} attempt outcomes left to the reconciler: ${(error as Error).message}`);
+      this.logger.warn(`${attempts.length} attempt outcomes not written: ${(error as Error).message}`);
+      return batch.map(() => error as Error);
     }
   }
 }

@@ -70,10 +70,17 @@ describe('WebhookDelivery', () => {
   it('has a failed attempt’s outcome written with the next attempt opened before it throws for a retry', async () => {
     const target = await receiver(503);
     const { delivery, deliveries } = setUp(target.url, 2);
+    // Written some time after it was asked for: the attempt must wait for it.
     let written = false;
-    deliveries.recordOutcome.mockImplementation(async () => {
-      written = true;
-    });
+    deliveries.recordOutcome.mockImplementation(
+      () =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            written = true;
+            resolve(undefined);
+          }, 20),
+        ),
+    );
     try {
       const failure = await delivery.attempt(DELIVERY).catch((error: unknown) => error);
       expect(failure).toMatchObject({ message: 'answered 503', last: false });
@@ -83,6 +90,19 @@ describe('WebhookDelivery', () => {
         expect.objectContaining({ succeeded: false, responseStatus: 503 }),
         true,
       );
+    } finally {
+      delivery.onApplicationShutdown();
+      await target.close();
+    }
+  });
+
+  it('throws the write’s error when a failed attempt’s outcome could not be written, so that no attempt is used up', async () => {
+    const target = await receiver(500);
+    const { delivery, deliveries } = setUp(target.url, 1);
+    const unavailable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    deliveries.recordOutcome.mockResolvedValue(unavailable);
+    try {
+      await expect(delivery.attempt(DELIVERY)).rejects.toBe(unavailable);
     } finally {
       delivery.onApplicationShutdown();
       await target.close();

@@ -54,14 +54,20 @@ export class WebhookDelivery implements OnApplicationShutdown {
    * WebhookAttemptFailedError when the endpoint did not answer 2xx in time. A success is written shortly
    * after, with other attempts' (`recordOutcome`): the job does not wait for that write, which is why it
    * returns the answer. A failure is written before the job fails, so that the retry finds the next
-   * attempt open.
+   * attempt open; when that write fails, its error is thrown instead (PostgreSQL away: the processor
+   * delays the job without using up an attempt).
    */
   async attempt(delivery: DeliverEventJobData): Promise<DeliveredAttempt | undefined> {
     const pending = await this.deliveries.pendingAttempt(delivery);
     // Settled already, or its endpoint is gone: nothing to send, now or later.
     if (!pending) return undefined;
     if (!pending.enabled) {
-      await this.deliveries.recordOutcome(pending.attemptId, { succeeded: false, error: ENDPOINT_DISABLED }, false);
+      const notWritten = await this.deliveries.recordOutcome(
+        pending.attemptId,
+        { succeeded: false, error: ENDPOINT_DISABLED },
+        false,
+      );
+      if (notWritten) throw notWritten;
       return undefined;
     }
     const body = JSON.stringify(pending.event);
@@ -74,7 +80,9 @@ export class WebhookDelivery implements OnApplicationShutdown {
       return { responseStatus: outcome.responseStatus!, durationMs: outcome.durationMs };
     }
     const last = pending.attempt >= this.settings.WEBHOOK_MAX_ATTEMPTS;
-    await this.deliveries.recordOutcome(pending.attemptId, outcome, !last);
+    // Not written, the attempt is still pending: its next run must make it again, not use up another.
+    const notWritten = await this.deliveries.recordOutcome(pending.attemptId, outcome, !last);
+    if (notWritten) throw notWritten;
     throw new WebhookAttemptFailedError(outcome.error ?? 'failed', last);
   }
 
