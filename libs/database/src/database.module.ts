@@ -13,8 +13,16 @@ import { Sql } from './sql';
 @Global()
 @Module({})
 export class DatabaseModule {
+  /**
+   * One module per plan mode in a process: scripts and tests build several apps in one, and TypeORM's
+   * module expects its default data source registered once.
+   */
+  private static readonly modules = new Map<PlanMode, DynamicModule>();
+
   static forRoot(plans: PlanMode = 'custom'): DynamicModule {
-    return {
+    const existing = DatabaseModule.modules.get(plans);
+    if (existing) return existing;
+    const module: DynamicModule = {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
@@ -30,5 +38,7 @@ export class DatabaseModule {
       providers: [Sql],
       exports: [Sql],
     };
+    DatabaseModule.modules.set(plans, module);
+    return module;
   }
 }
