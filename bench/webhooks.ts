@@ -114,7 +114,7 @@ export async function measureWebhooks(options: WebhooksOptions): Promise<Deliver
     const succeeded = () =>
       withClient(options.stores, async (client) => {
         const { rows } = await client.query<{ count: string }>(
-          `SELECT count(*) FROM webhook_deliveries WHERE status = 'succeeded'`,
+          `SELECT count(*) FROM webhook_attempts WHERE status = 'succeeded'`,
         );
         return Number(rows[0]!.count) === options.events;
       });
@@ -139,7 +139,7 @@ export async function measureWebhooks(options: WebhooksOptions): Promise<Deliver
           title: '1 worker process: dispatch, signed POST, delivery log, default concurrency',
           load: () => createPets(options),
           start: () => startWorkers(1, { ...options.appEnv, ...LOOPBACK_ALLOWED }, options.logDir),
-          // Delivered is answered and recorded: every delivery `succeeded`.
+          // Delivered is answered and recorded: every delivery's attempt `succeeded`.
           rate: () => arrivalRate(receiver, options.events, succeeded),
         },
       ],

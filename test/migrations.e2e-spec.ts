@@ -7,6 +7,7 @@ import { CanonicalEmails1795400100000 } from '../libs/database/src/migrations/17
 import { IdempotencyWithoutSecrets1795400000000 } from '../libs/database/src/migrations/1795400000000-idempotency-without-secrets';
 import { PetRecord1795500000000 } from '../libs/database/src/migrations/1795500000000-pet-record';
 import { Orders1795600000000 } from '../libs/database/src/migrations/1795600000000-orders';
+import { WebhookAttemptsOnly1795800000000 } from '../libs/database/src/migrations/1795800000000-webhook-attempts-only';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 /** A database of its own, migrated step by step, so that the shared test database is left alone. */
@@ -130,6 +131,70 @@ describe('migrations of data already stored', () => {
     expect(nullable).toEqual({ is_nullable: 'NO' });
     await expect(query(`UPDATE pets SET sex = 'other' WHERE id = 1`)).rejects.toMatchObject({ code: '23514' });
     await expect(query(`UPDATE pets SET latitude = 10 WHERE id = 1`)).rejects.toMatchObject({ code: '23514' });
+  });
+
+  it('turns webhook deliveries into their attempts, opening the next one of each pending delivery, and back', async () => {
+    await revertThrough(WebhookAttemptsOnly1795800000000);
+    const [account] = await query<{ id: string }>(
+      `INSERT INTO accounts (email, email_canonical) VALUES ('hooks@example.com', 'hooks@example.com') RETURNING id`,
+    );
+    const [endpoint] = await query<{ id: string }>(
+      `INSERT INTO webhook_endpoints (account_id, url, event_types, secret_ciphertext)
+       VALUES ($1, 'https://example.com/hooks', '{*}', 'v1.unused') RETURNING id`,
+      [account!.id],
+    );
+    await query(
+      `INSERT INTO events (id, account_id, type, object) SELECT 'evt_m' || i, $1, 'pet.created', '{}' FROM generate_series(1, 5) i`,
+      [account!.id],
+    );
+    // In flight; waiting for its third attempt; succeeded; settled with an attempt a stopped worker left
+    // open; not attempted yet.
+    await query(
+      `INSERT INTO webhook_deliveries (event_id, endpoint_id, status, attempts, enqueued_at)
+       VALUES ('evt_m1', $1, 'pending', 1, now()), ('evt_m2', $1, 'pending', 2, now()),
+              ('evt_m3', $1, 'succeeded', 1, now()), ('evt_m4', $1, 'failed', 1, now()),
+              ('evt_m5', $1, 'pending', 0, NULL)`,
+      [endpoint!.id],
+    );
+    await query(
+      `INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt, status)
+       VALUES ('evt_m1', $1, 'pet.created', 1, 'pending'), ('evt_m2', $1, 'pet.created', 1, 'failed'),
+              ('evt_m2', $1, 'pet.created', 2, 'failed'), ('evt_m3', $1, 'pet.created', 1, 'succeeded'),
+              ('evt_m4', $1, 'pet.created', 1, 'pending')`,
+      [endpoint!.id],
+    );
+    const attempts = () =>
+      query(`SELECT event_id, attempt, status, error FROM webhook_attempts ORDER BY event_id, attempt`);
+
+    await migrate();
+    expect(await attempts()).toEqual([
+      { event_id: 'evt_m1', attempt: 1, status: 'pending', error: null },
+      { event_id: 'evt_m2', attempt: 1, status: 'failed', error: null },
+      { event_id: 'evt_m2', attempt: 2, status: 'failed', error: null },
+      { event_id: 'evt_m2', attempt: 3, status: 'pending', error: null },
+      { event_id: 'evt_m3', attempt: 1, status: 'succeeded', error: null },
+      { event_id: 'evt_m4', attempt: 1, status: 'failed', error: 'the attempt was interrupted' },
+      { event_id: 'evt_m5', attempt: 1, status: 'pending', error: null },
+    ]);
+    expect(await query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'webhook_deliveries'`)).toEqual([]);
+    expect(
+      await query(
+        `SELECT conname FROM pg_constraint WHERE conrelid = 'webhook_attempts'::regclass AND NOT convalidated`,
+      ),
+    ).toEqual([]);
+    // Attempts go with their event.
+    await query(`DELETE FROM events WHERE id = 'evt_m3'`);
+    expect(await query(`SELECT 1 FROM webhook_attempts WHERE event_id = 'evt_m3'`)).toEqual([]);
+
+    await revertThrough(WebhookAttemptsOnly1795800000000);
+    expect(await query(`SELECT event_id, status, attempts FROM webhook_deliveries ORDER BY event_id`)).toEqual([
+      { event_id: 'evt_m1', status: 'pending', attempts: 0 },
+      { event_id: 'evt_m2', status: 'pending', attempts: 2 },
+      { event_id: 'evt_m4', status: 'failed', attempts: 1 },
+      { event_id: 'evt_m5', status: 'pending', attempts: 0 },
+    ]);
+    expect(await query(`SELECT 1 FROM webhook_attempts WHERE status = 'pending'`)).toEqual([]);
+    await migrate();
   });
 
   it('counts the existing pets into the inventory, which then follows every change, and reverts', async () => {

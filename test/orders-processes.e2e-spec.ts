@@ -10,7 +10,6 @@ import { AppProcess, startServing, waitFor } from './support/processes';
 import { together } from './support/rate-limiting';
 import { startWorker } from './support/messages';
 import { TEST_REDIS_URL } from './support/test-env';
-import { redisConnectionOptions } from '@app/core';
 
 const CALLERS = 50;
 const MAX_OPEN = 3;
@@ -184,7 +183,7 @@ describe('orders across processes', () => {
       app = await createApiApp({ env: { ORDER_HOLD_SECONDS: String(HOLD_SECONDS) } });
       // The sweep at its longest, so what expires sooner was the delayed job's doing.
       worker = await startWorker({ ORDERS_EXPIRY_SWEEP_INTERVAL_MS: '10000' });
-      queue = new Queue(ORDERS_QUEUE, { connection: redisConnectionOptions(TEST_REDIS_URL) });
+      queue = new Queue(ORDERS_QUEUE, { connection: { url: TEST_REDIS_URL } });
     });
     afterAll(async () => {
       await queue.close();
@@ -230,7 +229,7 @@ describe('orders across processes', () => {
         [adopter, 'adopter'],
         [lister, 'lister'],
       ] as const) {
-        const events = (await call(0, party.key, 'GET', '/v1/events?type=order.cancelled')).body as Array<{
+        const events = (await call(0, party.key, 'GET', '/v1/events?type=order.cancelled')).body as unknown as Array<{
           data: { object: OrderBody };
         }>;
         expect(events.map((event) => event.data.object)).toContainEqual({ ...shown, role });

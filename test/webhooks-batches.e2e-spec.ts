@@ -28,16 +28,6 @@ async function eventsToDeliver(app: TestHttpApp, count: number): Promise<Deliver
   return rows.map((row) => ({ eventId: row.id, endpointId: endpoint.id }));
 }
 
-async function storedDelivery({ eventId, endpointId }: DeliverEventJobData) {
-  const { rows } = await withDatabase((client) =>
-    client.query<{ status: string; attempts: number; enqueued_at: Date | null }>(
-      'SELECT status, attempts, enqueued_at FROM webhook_deliveries WHERE event_id = $1 AND endpoint_id = $2',
-      [eventId, endpointId],
-    ),
-  );
-  return rows[0];
-}
-
 async function storedAttempts({ eventId, endpointId }: DeliverEventJobData) {
   const { rows } = await withDatabase((client) =>
     client.query(
@@ -49,7 +39,10 @@ async function storedAttempts({ eventId, endpointId }: DeliverEventJobData) {
   return rows;
 }
 
-describe('webhook attempts that jobs start and finish together', () => {
+/** The delivery's first attempt, opened as the dispatcher opens it. */
+const toOpen = (delivery: DeliverEventJobData) => ({ ...delivery, eventType: 'pet.created' as const });
+
+describe('webhook attempts that jobs look up and finish together', () => {
   let app: TestHttpApp;
   let deliveries: WebhookDeliveriesRepository;
 
@@ -59,109 +52,118 @@ describe('webhook attempts that jobs start and finish together', () => {
   });
   afterAll(() => app.close());
 
-  it('counts each delivery’s own attempt, a second one for a delivery asked for twice, and none for a settled one', async () => {
+  it('finds each delivery’s pending attempt, writes outcomes once, and opens the next attempt of those retried', async () => {
     const [a, b, settled, retried] = await eventsToDeliver(app, 4);
-    await deliveries.create([a!, b!, settled!, retried!]);
-    await deliveries.abandon(settled!);
+    await deliveries.create([a!, b!, settled!, retried!].map(toOpen));
+    // Opening them again (a dispatcher run twice) changes nothing.
+    await deliveries.create([a!].map(toOpen));
+    const settledAttempt = await deliveries.pendingAttempt(settled!);
+    await deliveries.recordOutcome(
+      settledAttempt!.attemptId,
+      { succeeded: true, responseStatus: 200, durationMs: 1 },
+      false,
+    );
 
     // Asked for in the same turn of the event loop: one batch.
-    const started = await Promise.all(
-      [a, b, a, settled, retried].map((delivery) => deliveries.startAttempt(delivery!)),
+    const pending = await Promise.all(
+      [a, b, a, settled, retried].map((delivery) => deliveries.pendingAttempt(delivery!)),
     );
-    expect(started.map((attempt) => attempt && [attempt.event.id, attempt.attempt])).toEqual([
+    expect(pending.map((attempt) => attempt && [attempt.event.id, attempt.attempt])).toEqual([
       [a!.eventId, 1],
       [b!.eventId, 1],
-      [a!.eventId, 2],
+      [a!.eventId, 1],
       undefined,
       [retried!.eventId, 1],
     ]);
-    expect(started[0]).toMatchObject({
+    expect(pending[0]).toMatchObject({
       url: 'http://127.0.0.1:9/hooks',
+      enabled: true,
       event: { type: 'pet.created', data: { object: { name: expect.stringMatching(/^Batched \d$/) } } },
     });
-    expect(new Set(started.map((attempt) => attempt?.attemptId)).size).toBe(5);
+    expect(pending[2]!.attemptId).toBe(pending[0]!.attemptId);
 
+    const [aAttempt, bAttempt, , , retriedAttempt] = pending.map((attempt) => attempt?.attemptId);
     await Promise.all([
       deliveries.recordOutcome(
-        a!,
-        started[0]!.attemptId,
+        aAttempt!,
         { succeeded: false, responseStatus: 500, durationMs: 3, error: 'answered 500' },
-        false,
-      ),
-      deliveries.recordOutcome(
-        a!,
-        started[2]!.attemptId,
-        { succeeded: true, responseStatus: 204, durationMs: 4 },
-        false,
-      ),
-      deliveries.recordOutcome(
-        b!,
-        started[1]!.attemptId,
-        { succeeded: false, durationMs: 5, error: 'ECONNREFUSED' },
         true,
       ),
+      // The same attempt answered again in the same batch (a job run twice): the first outcome stands.
+      deliveries.recordOutcome(aAttempt!, { succeeded: true, responseStatus: 204, durationMs: 4 }, false),
+      deliveries.recordOutcome(bAttempt!, { succeeded: false, durationMs: 5, error: 'ECONNREFUSED' }, false),
       deliveries.recordOutcome(
-        retried!,
-        started[4]!.attemptId,
+        retriedAttempt!,
         { succeeded: false, responseStatus: 503, durationMs: 6, error: 'answered 503' },
-        false,
+        true,
       ),
     ]);
-    expect(await storedDelivery(a!)).toMatchObject({ status: 'succeeded', attempts: 2 });
+    // Later, too: a settled attempt stays as it is, and opens no other.
+    await deliveries.recordOutcome(aAttempt!, { succeeded: false, responseStatus: 502, durationMs: 7 }, true);
+
     expect(await storedAttempts(a!)).toEqual([
       { attempt: 1, status: 'failed', response_status: 500, duration_ms: 3, error: 'answered 500' },
-      { attempt: 2, status: 'succeeded', response_status: 204, duration_ms: 4, error: null },
+      { attempt: 2, status: 'pending', response_status: null, duration_ms: null, error: null },
     ]);
-    expect(await storedDelivery(b!)).toMatchObject({ status: 'failed', attempts: 1 });
     expect(await storedAttempts(b!)).toEqual([
       { attempt: 1, status: 'failed', response_status: null, duration_ms: 5, error: 'ECONNREFUSED' },
     ]);
-    expect(await storedDelivery(settled!)).toMatchObject({ status: 'failed', attempts: 0 });
-    expect(await storedAttempts(settled!)).toEqual([]);
-    // Not the last attempt: the delivery waits for the next.
-    expect(await storedDelivery(retried!)).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(await storedAttempts(settled!)).toEqual([
+      { attempt: 1, status: 'succeeded', response_status: 200, duration_ms: 1, error: null },
+    ]);
+    expect(await storedAttempts(retried!)).toEqual([
+      { attempt: 1, status: 'failed', response_status: 503, duration_ms: 6, error: 'answered 503' },
+      { attempt: 2, status: 'pending', response_status: null, duration_ms: null, error: null },
+    ]);
+    expect(await deliveries.pendingAttempt(a!)).toMatchObject({ attempt: 2 });
+    expect(await deliveries.pendingAttempt(b!)).toBeUndefined();
   });
 
-  it('starts no attempt for an endpoint disabled since the delivery was stored', async () => {
+  it('says when the endpoint was disabled since the delivery was opened', async () => {
     const [delivery] = await eventsToDeliver(app, 1);
-    await deliveries.create([delivery!]);
+    await deliveries.create([toOpen(delivery!)]);
     await withDatabase((client) =>
       client.query('UPDATE webhook_endpoints SET enabled = false WHERE id = $1', [delivery!.endpointId]),
     );
-    expect(await deliveries.startAttempt(delivery!)).toBeUndefined();
-    expect(await storedAttempts(delivery!)).toEqual([]);
+    expect(await deliveries.pendingAttempt(delivery!)).toMatchObject({ attempt: 1, enabled: false });
   });
 });
 
-describe('batched updates of webhook deliveries', () => {
-  it('record deliveries enqueued and start their attempts over the same rows, visited in opposite orders, without a deadlock', async () => {
+describe('batched outcomes of webhook attempts', () => {
+  it('of two batches over the same attempts, visited in opposite orders, are written without a deadlock', async () => {
     const deadlocksBefore = await deadlocksSoFar();
     const byId = await apiApp(SCAN_BY_ID);
     const byHeap = await apiApp(SCAN_BY_HEAP);
     try {
       const [low, high] = await eventsToDeliver(byId, 2);
-      // The higher key is stored first, so a heap scan meets it first and an index scan last.
       const repository = byId.app.get(WebhookDeliveriesRepository);
-      await repository.create([high!]);
-      await repository.create([low!]);
-
-      // Locking as their scans go, the attempts' batch would hold the higher row while it waits for the
-      // lower one, and the enqueued batch, once given the lower row, would wait for the higher: a deadlock.
-      await meetBehindHeldRow(
-        'webhook_deliveries',
-        { event_id: low!.eventId, endpoint_id: low!.endpointId },
-        () => {
-          for (const delivery of [low!, high!]) repository.recordEnqueued(delivery);
-          return repository.flushEnqueued();
-        },
-        () =>
-          Promise.all(
-            [low!, high!].map((delivery) => byHeap.app.get(WebhookDeliveriesRepository).startAttempt(delivery)),
+      await repository.create([low!, high!].map(toOpen));
+      const [lowAttempt, highAttempt] = await Promise.all([low!, high!].map((d) => repository.pendingAttempt(d)));
+      // A new version of the lower row, stored after the higher: a heap scan meets it last.
+      await withDatabase((client) =>
+        client.query('UPDATE webhook_attempts SET error = NULL WHERE id = $1', [lowAttempt!.attemptId]),
+      );
+      const outcomes = (from: typeof repository, responseStatus: number) => () =>
+        Promise.all(
+          [lowAttempt!, highAttempt!].map((attempt) =>
+            from.recordOutcome(attempt.attemptId, { succeeded: true, responseStatus, durationMs: 1 }, false),
           ),
+        );
+
+      // Locking as their scans go, the heap's batch would hold the higher row while it waits for the
+      // lower one, and the other, once given the lower row, would wait for the higher: a deadlock.
+      await meetBehindHeldRow(
+        'webhook_attempts',
+        { id: lowAttempt!.attemptId },
+        outcomes(repository, 200),
+        outcomes(byHeap.app.get(WebhookDeliveriesRepository), 204),
       );
 
-      for (const delivery of [low!, high!])
-        expect(await storedDelivery(delivery)).toMatchObject({ attempts: 1, enqueued_at: expect.any(Date) });
+      // The batch that got the rows first wrote both; the other found them settled.
+      const statuses = [...(await storedAttempts(low!)), ...(await storedAttempts(high!))].map(
+        (attempt) => attempt.response_status,
+      );
+      expect(statuses).toEqual([200, 200]);
     } finally {
       await byId.close();
       await byHeap.close();

@@ -9,7 +9,7 @@ describe('the delivery worker’s options', () => {
   let worker: TestingModule;
 
   beforeAll(async () => {
-    worker = await Test.createTestingModule({ imports: [CoreModule, DatabaseModule, MessagingWorkerModule] })
+    worker = await Test.createTestingModule({ imports: [CoreModule, DatabaseModule.forRoot(), MessagingWorkerModule] })
       .overrideProvider(ENVIRONMENT_VARIABLES)
       .useValue({
         ...process.env,

@@ -15,7 +15,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
 @Module({
   imports: [
     CoreModule,
-    DatabaseModule,
+    DatabaseModule.forRoot(),
     IdempotencyModule,
     HttpCoreModule,
     AccountsHttpModule,

@@ -3,5 +3,5 @@ import { CoreModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { Module } from '@nestjs/common';
 
-@Module({ imports: [CoreModule, DatabaseModule, AccountsModule] })
+@Module({ imports: [CoreModule, DatabaseModule.forRoot(), AccountsModule] })
 export class CliModule {}

@@ -12,7 +12,7 @@ import { APP_GUARD } from '@nestjs/core';
 @Module({
   imports: [
     CoreModule,
-    DatabaseModule,
+    DatabaseModule.forRoot(),
     IdempotencyModule,
     HttpCoreModule,
     AccountsModule,

@@ -15,7 +15,8 @@ import { WorkerSettings } from './worker.settings';
 @Module({
   imports: [
     CoreModule,
-    DatabaseModule,
+    // Its statements find their rows by key or by a partial index: a cached plan serves every run.
+    DatabaseModule.forRoot('cached'),
     IdempotencyModule,
     MessagingWorkerModule,
     OrdersWorkerModule,

@@ -3,8 +3,16 @@ import type { DatabaseSettings } from './database.settings';
 import { MIGRATIONS } from './migrations';
 import { STATEMENT_TIMEOUT_MS, WatchedClient } from './watched-client';
 
+/**
+ * How PostgreSQL plans a prepared statement's runs: `custom`, each run for its own values; `cached`,
+ * PostgreSQL's default (`auto`), which may keep one generic plan after five runs when it costs no more.
+ */
+export type PlanMode = 'custom' | 'cached';
+
+const PLAN_CACHE_MODE: Record<PlanMode, string> = { custom: 'force_custom_plan', cached: 'auto' };
+
 /** One definition of the connection, shared by the apps, the TypeORM CLI and the operator CLI. */
-export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
+export function dataSourceOptions(settings: DatabaseSettings, plans: PlanMode = 'custom'): DataSourceOptions {
   return {
     type: 'postgres',
     url: settings.DATABASE_URL,
@@ -22,11 +30,12 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
       keepAlive: true,
       // `Sql` prepares its statements once per connection. Left to itself, PostgreSQL may switch a
       // statement to one generic plan after five runs, and the generic plan of a page filtered by a
-      // rare status scans the primary key past every other pet: plan each run for its own values.
+      // rare status scans the primary key past every other pet: plan each run for its own values,
+      // unless every statement of the process finds its rows by key (`cached`: the worker).
       // No JIT: the batched page read's row estimates (a LIMIT per page that the planner cannot see)
       // cross its cost threshold, and compiling then takes a hundred times longer than the read.
       // An `options` parameter in DATABASE_URL takes the place of this one.
-      options: `-c plan_cache_mode=force_custom_plan -c jit=off -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+      options: `-c plan_cache_mode=${PLAN_CACHE_MODE[plans]} -c jit=off -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
     },
   };
 }

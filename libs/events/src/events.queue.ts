@@ -18,7 +18,6 @@ export function deliveryJobId(delivery: DeliverEventJobData): string {
  * records the outcome from it when the worker stopped before writing it.
  */
 export interface DeliveredAttempt {
-  attemptId: number;
   responseStatus: number;
   durationMs: number;
 }

@@ -99,11 +99,18 @@ export class EventsRepository {
     return rows.map((row) => ({ id: row.id, accountId: Number(row.account_id), type: row.type }));
   }
 
-  /** Deletes up to `limit` events recorded before `days` ago (their deliveries go with them); how many. */
+  /**
+   * Deletes up to `limit` events recorded before `days` ago whose delivery attempts are that old too (a
+   * retry may come minutes or, after an outage, hours later); their attempts go with them. How many.
+   */
   async deleteOlderThan(days: number, limit: number): Promise<number> {
     const result = await this.sql.query(
       `DELETE FROM events WHERE id IN (
-         SELECT id FROM events WHERE created_at < now() - $1 * interval '1 day' ORDER BY created_at LIMIT $2)`,
+         SELECT e.id FROM events e
+          WHERE e.created_at < now() - $1 * interval '1 day'
+            AND NOT EXISTS (SELECT FROM webhook_attempts a
+                             WHERE a.event_id = e.id AND a.created_at >= now() - $1 * interval '1 day')
+          ORDER BY e.created_at LIMIT $2)`,
       [days, limit],
     );
     return result.rowCount ?? 0;

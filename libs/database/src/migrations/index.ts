@@ -7,6 +7,7 @@ import { PetRecord1795500000000 } from './1795500000000-pet-record';
 import { PetSearch1795500100000 } from './1795500100000-pet-search';
 import { Orders1795600000000 } from './1795600000000-orders';
 import { Events1795700000000 } from './1795700000000-events';
+import { WebhookAttemptsOnly1795800000000 } from './1795800000000-webhook-attempts-only';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   PetSearch1795500100000,
   Orders1795600000000,
   Events1795700000000,
+  WebhookAttemptsOnly1795800000000,
 ];

@@ -26,7 +26,8 @@ const WEBHOOKS_QUEUE_MODULE = BullModule.registerQueueAsync({
     defaultJobOptions: {
       attempts: settings.WEBHOOK_MAX_ATTEMPTS,
       backoff: { type: 'exponential', delay: settings.WEBHOOK_BACKOFF_MS },
-      // Finished jobs only serve inspection; the delivery rows are the record.
+      // The attempts are the record. A completed job is kept for the reconciler, which writes the success
+      // it returned when its worker stopped before writing it; past these bounds the delivery is sent again.
       removeOnComplete: { age: DAY_SECONDS, count: 10_000 },
       removeOnFail: { age: 7 * DAY_SECONDS },
     },

@@ -2,7 +2,6 @@ import { PeriodicTask } from '@app/core';
 import { Sql } from '@app/database';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { subscribes } from '../event-types';
-import type { DeliverEventJobData } from '../events.queue';
 import { EventsRepository } from '../events.repository';
 import { EventsSettings } from '../events.settings';
 import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
@@ -13,9 +12,9 @@ const BATCH = 500;
 
 /**
  * The outbox's reader, every `EVENTS_DISPATCH_INTERVAL_MS` in every worker: claims recorded events no
- * dispatcher has handled, stores one delivery per subscribed enabled endpoint in the same transaction
- * that marks them dispatched, then enqueues their jobs. Dispatchers running together skip each other's
- * events; deliveries whose jobs did not reach Redis are the reconciler's.
+ * dispatcher has handled, opens the first attempt of one delivery per subscribed enabled endpoint in the
+ * same transaction that marks them dispatched, then enqueues their jobs. Dispatchers running together
+ * skip each other's events; deliveries whose jobs did not reach Redis are the reconciler's.
  */
 @Injectable()
 export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -51,10 +50,10 @@ export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy
       const events = await this.events.claimUndispatched(BATCH);
       if (events.length === 0) return { claimed: 0, deliveries: [] };
       const subscribers = await this.endpoints.subscribers([...new Set(events.map((event) => event.accountId))]);
-      const deliveries: DeliverEventJobData[] = events.flatMap((event) =>
+      const deliveries = events.flatMap((event) =>
         subscribers
           .filter((endpoint) => endpoint.accountId === event.accountId && subscribes(endpoint.eventTypes, event.type))
-          .map((endpoint) => ({ eventId: event.id, endpointId: endpoint.id })),
+          .map((endpoint) => ({ eventId: event.id, endpointId: endpoint.id, eventType: event.type })),
       );
       await this.deliveries.create(deliveries);
       return { claimed: events.length, deliveries };

@@ -1,32 +1,32 @@
 import type { Queue } from 'bullmq';
 import type { DeliverEventJobData, DeliveredAttempt } from '../events.queue';
 import type { EventsSettings } from '../events.settings';
-import { EventsReconciler } from './events.reconciler';
-import type { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { EventsReconciler, JOB_ENDED_UNHEARD } from './events.reconciler';
+import type { StaleAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import type { WebhookJobsProducer } from './webhook-jobs.producer';
 
-type JobState = { state: 'completed'; returnvalue: DeliveredAttempt | null } | { state: 'failed' | 'waiting' };
+type JobState =
+  | { state: 'completed'; returnvalue: DeliveredAttempt | null }
+  | { state: 'failed' | 'waiting' | 'delayed' | 'active' | 'unknown' };
 
-const delivery = (eventId: string): DeliverEventJobData => ({ eventId, endpointId: 7 });
+const stale = (eventId: string, attemptId: number): StaleAttempt => ({ eventId, endpointId: 7, attemptId });
 
-function setUp(enqueued: DeliverEventJobData[], jobs: Record<string, JobState>) {
+/** A reconciler over `pages` of stale attempts, and the jobs Redis holds. */
+function setUp(pages: StaleAttempt[][], jobs: Record<string, JobState>) {
   const deliveries = {
-    findUnenqueued: jest.fn().mockResolvedValue([]),
-    flushEnqueued: jest.fn().mockResolvedValue(undefined),
-    findEnqueued: jest.fn().mockResolvedValue(enqueued),
+    findStale: jest.fn(async () => pages.shift() ?? []),
     recordOutcome: jest.fn().mockResolvedValue(undefined),
-    abandon: jest.fn().mockResolvedValue(undefined),
-    closeInterrupted: jest.fn().mockResolvedValue(0),
   };
   const producer = { enqueue: jest.fn().mockResolvedValue(true) };
+  const removed: string[] = [];
   const queue = {
     getJob: jest.fn(async (id: string) => {
       const job = jobs[id];
       return (
         job && {
           returnvalue: job.state === 'completed' ? job.returnvalue : null,
-          isCompleted: async () => job.state === 'completed',
-          isFailed: async () => job.state === 'failed',
+          getState: async () => job.state,
+          remove: async () => removed.push(id),
         }
       );
     }),
@@ -35,35 +35,61 @@ function setUp(enqueued: DeliverEventJobData[], jobs: Record<string, JobState>) 
     deliveries as unknown as WebhookDeliveriesRepository,
     producer as unknown as WebhookJobsProducer,
     queue as unknown as Queue<DeliverEventJobData>,
-    { EVENTS_RECONCILE_INTERVAL_MS: 10000, WEBHOOK_TIMEOUT_MS: 1000 } as EventsSettings,
+    { EVENTS_RECONCILE_INTERVAL_MS: 10000 } as EventsSettings,
   );
-  return { reconciler, deliveries, producer };
+  return { reconciler, deliveries, producer, removed };
 }
 
 describe('EventsReconciler', () => {
   it('records the success a completed job returned, whose worker stopped before writing it', async () => {
-    const delivered = delivery('evt_delivered');
-    const { reconciler, deliveries, producer } = setUp([delivered], {
-      'evt_delivered.7': { state: 'completed', returnvalue: { attemptId: 41, responseStatus: 204, durationMs: 12 } },
+    const { reconciler, deliveries, producer } = setUp([[stale('evt_delivered', 41)]], {
+      'evt_delivered.7': { state: 'completed', returnvalue: { responseStatus: 204, durationMs: 12 } },
     });
     await reconciler.sweep();
     expect(deliveries.recordOutcome.mock.calls).toEqual([
-      [delivered, 41, { succeeded: true, responseStatus: 204, durationMs: 12 }, true],
+      [41, { succeeded: true, responseStatus: 204, durationMs: 12 }, false],
     ]);
-    expect(deliveries.abandon).not.toHaveBeenCalled();
     expect(producer.enqueue).not.toHaveBeenCalled();
   });
 
-  it('settles as failed a delivery whose job failed for good, or completed with nothing sent, and enqueues again one whose job is gone', async () => {
-    const [failed, skipped, lost, waiting] = ['evt_failed', 'evt_skipped', 'evt_lost', 'evt_waiting'].map(delivery);
-    const { reconciler, deliveries, producer } = setUp([failed!, skipped!, lost!, waiting!], {
-      'evt_failed.7': { state: 'failed' },
-      'evt_skipped.7': { state: 'completed', returnvalue: null },
-      'evt_waiting.7': { state: 'waiting' },
-    });
+  it('fails the attempt of a job that failed for good or completed with nothing sent, enqueues again a delivery whose job is gone or broken, and leaves waiting, delayed and running ones', async () => {
+    const [failed, skipped, lost, broken, waiting, delayed, active] = [
+      stale('evt_failed', 1),
+      stale('evt_skipped', 2),
+      stale('evt_lost', 3),
+      stale('evt_broken', 4),
+      stale('evt_waiting', 5),
+      stale('evt_delayed', 6),
+      stale('evt_active', 7),
+    ];
+    const { reconciler, deliveries, producer, removed } = setUp(
+      [[failed!, skipped!, lost!, broken!, waiting!, delayed!, active!]],
+      {
+        'evt_failed.7': { state: 'failed' },
+        'evt_skipped.7': { state: 'completed', returnvalue: null },
+        'evt_broken.7': { state: 'unknown' },
+        'evt_waiting.7': { state: 'waiting' },
+        'evt_delayed.7': { state: 'delayed' },
+        'evt_active.7': { state: 'active' },
+      },
+    );
     await reconciler.sweep();
-    expect(deliveries.abandon.mock.calls).toEqual([[failed], [skipped]]);
-    expect(deliveries.recordOutcome).not.toHaveBeenCalled();
-    expect(producer.enqueue.mock.calls).toEqual([[[lost]]]);
+    expect(deliveries.recordOutcome.mock.calls).toEqual([
+      [1, { succeeded: false, error: JOB_ENDED_UNHEARD.failed }, false],
+      [2, { succeeded: false, error: JOB_ENDED_UNHEARD.completed }, false],
+    ]);
+    expect(producer.enqueue.mock.calls).toEqual([[[lost, broken]]]);
+    expect(removed).toEqual(['evt_broken.7']);
+  });
+
+  it('reads every page of stale attempts, each after the last attempt of the one before', async () => {
+    const first = Array.from({ length: 500 }, (_, i) => stale(`evt_${i}`, i + 1));
+    const { reconciler, deliveries, producer } = setUp([first, [stale('evt_last', 900)]], {});
+    await reconciler.sweep();
+    expect(deliveries.findStale.mock.calls).toEqual([
+      [10000, 0, 500],
+      [10000, 500, 500],
+    ]);
+    expect(producer.enqueue).toHaveBeenCalledTimes(2);
   });
 });

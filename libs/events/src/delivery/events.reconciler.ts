@@ -4,17 +4,24 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import type { Queue } from 'bullmq';
 import { DeliverEventJobData, DeliveredAttempt, deliveryJobId, WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { StaleAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookJobsProducer } from './webhook-jobs.producer';
 
 const BATCH = 500;
 
+/** The error of a pending attempt whose job ended without its outcome reaching the database. */
+export const JOB_ENDED_UNHEARD = {
+  failed: 'the delivery job failed for good',
+  completed: 'nothing was sent',
+};
+
 /**
  * Repairs what the queue alone cannot, every `EVENTS_RECONCILE_INTERVAL_MS` in every worker (they may
- * overlap: a job id names its delivery, and every settlement is guarded): enqueues deliveries whose job
- * Redis never confirmed, enqueues again those whose job Redis lost, settles those whose job ended
- * without the database hearing of it (a job completes before its outcome is written), and closes
- * attempts a stopped worker left open.
+ * overlap: a job id names its delivery, and every outcome is written from `pending` only). It looks at
+ * each attempt pending for over an interval: it enqueues the delivery again when Redis has no job for it
+ * (never took it, or lost it), and settles the attempt when its job ended without the database hearing
+ * of it (a successful job completes before its outcome is written). A job still waiting, delayed for a
+ * retry or running is left alone: a worker killed mid-attempt leaves its job to run again.
  */
 @Injectable()
 export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -36,48 +43,45 @@ export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy
     return this.task.stop();
   }
 
+  /** Attempts pending for over one interval (younger ones are still being enqueued or sent), in id order. */
   async sweep(): Promise<void> {
-    const interval = this.settings.EVENTS_RECONCILE_INTERVAL_MS;
-    await this.enqueueStored(interval);
-    await this.settleStopped(interval);
-    // An attempt lasts at most the timeout; one open well past it has lost its worker.
-    const closed = await this.deliveries.closeInterrupted(this.settings.WEBHOOK_TIMEOUT_MS + interval);
-    if (closed > 0) this.logger.log(`closed ${closed} interrupted attempts`);
-  }
-
-  /** Deliveries older than one interval that no job was confirmed for (younger ones are still being enqueued). */
-  private async enqueueStored(interval: number): Promise<void> {
-    let found: DeliverEventJobData[];
+    let found: StaleAttempt[];
+    let afterId = 0;
     do {
-      found = await this.deliveries.findUnenqueued(interval, BATCH);
-      if (found.length > 0 && !(await this.producer.enqueue(found))) return;
-      // Recorded before the next query, which would otherwise find the same deliveries again.
-      await this.deliveries.flushEnqueued();
-      if (found.length > 0) this.logger.log(`enqueued ${found.length} stored deliveries`);
+      found = await this.deliveries.findStale(this.settings.EVENTS_RECONCILE_INTERVAL_MS, afterId, BATCH);
+      const lost: StaleAttempt[] = [];
+      const settled: Array<Promise<unknown>> = [];
+      for (const attempt of found) {
+        const job = await this.queue.getJob(deliveryJobId(attempt));
+        const state = await job?.getState();
+        if (!job || state === 'unknown') {
+          // A job Redis kept only in part would block its id: removed, it can be added again.
+          await job?.remove();
+          lost.push(attempt);
+        } else if (state === 'completed') settled.push(this.settleCompleted(attempt, job.returnvalue));
+        else if (state === 'failed')
+          settled.push(
+            this.deliveries.recordOutcome(
+              attempt.attemptId,
+              { succeeded: false, error: JOB_ENDED_UNHEARD.failed },
+              false,
+            ),
+          );
+      }
+      await Promise.all(settled);
+      if (lost.length > 0) {
+        if (!(await this.producer.enqueue(lost))) return;
+        this.logger.log(`enqueued ${lost.length} deliveries Redis had no job for`);
+      }
+      afterId = found.at(-1)?.attemptId ?? afterId;
     } while (found.length === BATCH && !this.task.stopped);
   }
 
-  /**
-   * Pending deliveries whose job is gone (Redis lost it) or ended without the outcome reaching the
-   * database: completed, or failed for good.
-   */
-  private async settleStopped(interval: number): Promise<void> {
-    const lost: DeliverEventJobData[] = [];
-    for (const delivery of await this.deliveries.findEnqueued(interval, BATCH)) {
-      const job = await this.queue.getJob(deliveryJobId(delivery));
-      if (!job) lost.push(delivery);
-      else if (await job.isCompleted())
-        await this.settleCompleted(delivery, job.returnvalue as DeliveredAttempt | null);
-      else if (await job.isFailed()) await this.deliveries.abandon(delivery);
-    }
-    if (lost.length > 0 && (await this.producer.enqueue(lost)))
-      this.logger.log(`enqueued ${lost.length} lost deliveries`);
-  }
-
-  /** A completed job returned the attempt that succeeded, or nothing when it found nothing to send. */
-  private settleCompleted(delivery: DeliverEventJobData, delivered: DeliveredAttempt | null): Promise<void> {
-    if (!delivered) return this.deliveries.abandon(delivery);
-    const { attemptId, responseStatus, durationMs } = delivered;
-    return this.deliveries.recordOutcome(delivery, attemptId, { succeeded: true, responseStatus, durationMs }, true);
+  /** A completed job returned what the endpoint answered, or nothing when it found nothing to send. */
+  private settleCompleted(attempt: StaleAttempt, delivered: DeliveredAttempt | null): Promise<unknown> {
+    const outcome = delivered
+      ? { succeeded: true, responseStatus: delivered.responseStatus, durationMs: delivered.durationMs }
+      : { succeeded: false, error: JOB_ENDED_UNHEARD.completed };
+    return this.deliveries.recordOutcome(attempt.attemptId, outcome, false);
   }
 }

@@ -4,8 +4,8 @@ import { createServer, Server } from 'node:http';
 import { AppEnv, CoreSettings } from '@app/core';
 import type { EventsSettings } from '../events.settings';
 import type { WebhookSecrets } from '../webhooks/webhook-secrets';
-import type { StartedAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
+import type { PendingAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { ENDPOINT_DISABLED, WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
 
 const DELIVERY = { eventId: 'evt_1', endpointId: 7 };
 
@@ -21,19 +21,18 @@ async function receiver(status: number) {
   return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-function setUp(url: string, attempt: number) {
-  const started: StartedAttempt = {
+function setUp(url: string, attempt: number, enabled = true) {
+  const pending: PendingAttempt = {
     attemptId: 41,
     attempt,
     url,
     secretCiphertext: 'v1.sealed',
+    enabled,
     event: { id: 'evt_1', type: 'pet.created', createdAt: '2026-06-01T00:00:00.000Z', data: { object: { id: 1 } } },
   };
   const deliveries = {
-    startAttempt: jest.fn().mockResolvedValue(started),
-    // The write of the outcome never ends here: the attempt must not wait for it.
-    recordOutcome: jest.fn(() => new Promise<void>(() => undefined)),
-    abandon: jest.fn().mockResolvedValue(undefined),
+    pendingAttempt: jest.fn().mockResolvedValue(pending),
+    recordOutcome: jest.fn().mockResolvedValue(undefined),
   };
   const secrets = { signingKey: () => createSecretKey(Buffer.alloc(32, 1)) };
   const delivery = new WebhookDelivery(
@@ -47,17 +46,17 @@ function setUp(url: string, attempt: number) {
 }
 
 describe('WebhookDelivery', () => {
-  it('returns the attempt that succeeded once the endpoint answered, without waiting for its outcome to be written', async () => {
+  it('returns the answer once the endpoint gave it, without waiting for its outcome to be written', async () => {
     const target = await receiver(204);
     const { delivery, deliveries } = setUp(target.url, 1);
+    // The write of the outcome never ends here: the attempt must not wait for it.
+    deliveries.recordOutcome.mockReturnValue(new Promise<void>(() => undefined));
     try {
       await expect(delivery.attempt(DELIVERY)).resolves.toEqual({
-        attemptId: 41,
         responseStatus: 204,
         durationMs: expect.any(Number),
       });
       expect(deliveries.recordOutcome).toHaveBeenCalledWith(
-        DELIVERY,
         41,
         expect.objectContaining({ succeeded: true, responseStatus: 204 }),
         false,
@@ -68,17 +67,27 @@ describe('WebhookDelivery', () => {
     }
   });
 
-  it('hands a failed last attempt’s outcome over as the last and throws so that the queue gives up', async () => {
-    const target = await receiver(500);
-    const { delivery, deliveries } = setUp(target.url, 3);
+  it('has a failed attempt’s outcome written with the next attempt opened before it throws for a retry', async () => {
+    const target = await receiver(503);
+    const { delivery, deliveries } = setUp(target.url, 2);
+    // Written some time after it was asked for: the attempt must wait for it.
+    let written = false;
+    deliveries.recordOutcome.mockImplementation(
+      () =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            written = true;
+            resolve(undefined);
+          }, 20),
+        ),
+    );
     try {
       const failure = await delivery.attempt(DELIVERY).catch((error: unknown) => error);
-      expect(failure).toBeInstanceOf(WebhookAttemptFailedError);
-      expect(failure).toMatchObject({ message: 'answered 500', last: true });
+      expect(failure).toMatchObject({ message: 'answered 503', last: false });
+      expect(written).toBe(true);
       expect(deliveries.recordOutcome).toHaveBeenCalledWith(
-        DELIVERY,
         41,
-        expect.objectContaining({ succeeded: false, responseStatus: 500, error: 'answered 500' }),
+        expect.objectContaining({ succeeded: false, responseStatus: 503 }),
         true,
       );
     } finally {
@@ -87,12 +96,49 @@ describe('WebhookDelivery', () => {
     }
   });
 
-  it('abandons a delivery with nothing to send, and sends nothing', async () => {
+  it('throws the write’s error when a failed attempt’s outcome could not be written, so that no attempt is used up', async () => {
+    const target = await receiver(500);
+    const { delivery, deliveries } = setUp(target.url, 1);
+    const unavailable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    deliveries.recordOutcome.mockResolvedValue(unavailable);
+    try {
+      await expect(delivery.attempt(DELIVERY)).rejects.toBe(unavailable);
+    } finally {
+      delivery.onApplicationShutdown();
+      await target.close();
+    }
+  });
+
+  it('opens no attempt after a failed last one, and throws so that the queue gives up', async () => {
+    const target = await receiver(500);
+    const { delivery, deliveries } = setUp(target.url, 3);
+    try {
+      const failure = await delivery.attempt(DELIVERY).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(WebhookAttemptFailedError);
+      expect(failure).toMatchObject({ message: 'answered 500', last: true });
+      expect(deliveries.recordOutcome).toHaveBeenCalledWith(
+        41,
+        expect.objectContaining({ succeeded: false, responseStatus: 500, error: 'answered 500' }),
+        false,
+      );
+    } finally {
+      delivery.onApplicationShutdown();
+      await target.close();
+    }
+  });
+
+  it('sends nothing for a settled delivery, and writes nothing', async () => {
     const { delivery, deliveries } = setUp('http://127.0.0.1:9/hooks', 1);
-    deliveries.startAttempt.mockResolvedValue(undefined);
+    deliveries.pendingAttempt.mockResolvedValue(undefined);
     await expect(delivery.attempt(DELIVERY)).resolves.toBeUndefined();
-    expect(deliveries.abandon).toHaveBeenCalledWith(DELIVERY);
     expect(deliveries.recordOutcome).not.toHaveBeenCalled();
+    delivery.onApplicationShutdown();
+  });
+
+  it('fails the attempt of a disabled endpoint without a request, and opens no other', async () => {
+    const { delivery, deliveries } = setUp('http://127.0.0.1:9/hooks', 1, false);
+    await expect(delivery.attempt(DELIVERY)).resolves.toBeUndefined();
+    expect(deliveries.recordOutcome.mock.calls).toEqual([[41, { succeeded: false, error: ENDPOINT_DISABLED }, false]]);
     delivery.onApplicationShutdown();
   });
 });

@@ -8,6 +8,9 @@ import { WebhookSecrets } from '../webhooks/webhook-secrets';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSender } from './webhook-sender';
 
+/** The error of an attempt that found its endpoint disabled, and sent nothing. */
+export const ENDPOINT_DISABLED = 'the endpoint is disabled';
+
 /** An attempt that had no 2xx; `last` when no attempt follows it. */
 export class WebhookAttemptFailedError extends Error {
   override name = 'WebhookAttemptFailedError';
@@ -21,7 +24,7 @@ export class WebhookAttemptFailedError extends Error {
 }
 
 /**
- * One attempt of one delivery: count it and open its row, POST the signed Event, have the outcome written.
+ * One attempt of one delivery: find its pending attempt, POST the signed Event, have the outcome written.
  * The `webhook-id` is the event id on every attempt; the timestamp and signature are the attempt's own.
  */
 @Injectable()
@@ -47,27 +50,40 @@ export class WebhookDelivery implements OnApplicationShutdown {
   }
 
   /**
-   * The attempt that succeeded, or undefined when there was nothing to send; throws
-   * WebhookAttemptFailedError when the endpoint did not answer 2xx in time. The outcome is written
-   * shortly after, with other attempts' (`recordOutcome`): the job does not wait for that write, which is
-   * why it returns what succeeded.
+   * What the endpoint answered when it succeeded, or undefined when there was nothing to send; throws
+   * WebhookAttemptFailedError when the endpoint did not answer 2xx in time. A success is written shortly
+   * after, with other attempts' (`recordOutcome`): the job does not wait for that write, which is why it
+   * returns the answer. A failure is written before the job fails, so that the retry finds the next
+   * attempt open; when that write fails, its error is thrown instead (PostgreSQL away: the processor
+   * delays the job without using up an attempt).
    */
   async attempt(delivery: DeliverEventJobData): Promise<DeliveredAttempt | undefined> {
-    const started = await this.deliveries.startAttempt(delivery);
-    if (!started) {
-      // Settled already, or its endpoint is disabled or gone: nothing to send, now or later.
-      await this.deliveries.abandon(delivery);
+    const pending = await this.deliveries.pendingAttempt(delivery);
+    // Settled already, or its endpoint is gone: nothing to send, now or later.
+    if (!pending) return undefined;
+    if (!pending.enabled) {
+      const notWritten = await this.deliveries.recordOutcome(
+        pending.attemptId,
+        { succeeded: false, error: ENDPOINT_DISABLED },
+        false,
+      );
+      if (notWritten) throw notWritten;
       return undefined;
     }
-    const body = JSON.stringify(started.event);
-    const key = this.secrets.signingKey(started.secretCiphertext);
-    const outcome = await this.sender.send(started.url, body, {
-      ...standardWebhookHeaders(started.event.id, body, key),
+    const body = JSON.stringify(pending.event);
+    const key = this.secrets.signingKey(pending.secretCiphertext);
+    const outcome = await this.sender.send(pending.url, body, {
+      ...standardWebhookHeaders(pending.event.id, body, key),
     });
-    const last = started.attempt >= this.settings.WEBHOOK_MAX_ATTEMPTS;
-    void this.deliveries.recordOutcome(delivery, started.attemptId, outcome, last);
-    if (!outcome.succeeded) throw new WebhookAttemptFailedError(outcome.error ?? 'failed', last);
-    return { attemptId: started.attemptId, responseStatus: outcome.responseStatus!, durationMs: outcome.durationMs };
+    if (outcome.succeeded) {
+      void this.deliveries.recordOutcome(pending.attemptId, outcome, false);
+      return { responseStatus: outcome.responseStatus!, durationMs: outcome.durationMs };
+    }
+    const last = pending.attempt >= this.settings.WEBHOOK_MAX_ATTEMPTS;
+    // Not written, the attempt is still pending: its next run must make it again, not use up another.
+    const notWritten = await this.deliveries.recordOutcome(pending.attemptId, outcome, !last);
+    if (notWritten) throw notWritten;
+    throw new WebhookAttemptFailedError(outcome.error ?? 'failed', last);
   }
 
   /** Writes the outcomes of the attempts made so far now. */

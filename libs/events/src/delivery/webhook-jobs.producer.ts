@@ -3,15 +3,14 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { DELIVER_EVENT_JOB, DeliverEventJobData, deliveryJobId, WEBHOOKS_QUEUE } from '../events.queue';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 /** Jobs added with one write to Redis and one wait for its answers. */
 const ENQUEUE_CHUNK = 100;
 
 /**
- * Adds delivery jobs for deliveries already stored, and has `enqueued_at` recorded once Redis took them.
- * Never throws: what Redis did not take, the reconciler enqueues again, and a second job is never added
- * for the same delivery (the job id names it).
+ * Adds delivery jobs for deliveries already stored. Never throws: what Redis did not take, the reconciler
+ * enqueues again, and a second job is never added for the same delivery while the first is kept (the
+ * job id names it).
  */
 @Injectable()
 export class WebhookJobsProducer {
@@ -20,7 +19,6 @@ export class WebhookJobsProducer {
 
   constructor(
     @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverEventJobData>,
-    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly env: CoreSettings,
   ) {
     // The connection reports outages itself; without a listener BullMQ would print every one again.
@@ -34,10 +32,11 @@ export class WebhookJobsProducer {
       try {
         await this.withTimeout(
           this.queue.addBulk(
-            chunk.map((delivery) => ({
+            chunk.map(({ eventId, endpointId }) => ({
               name: DELIVER_EVENT_JOB,
-              data: delivery,
-              opts: { jobId: deliveryJobId(delivery) },
+              // Only the delivery's key: callers may pass more.
+              data: { eventId, endpointId },
+              opts: { jobId: deliveryJobId({ eventId, endpointId }) },
             })),
           ),
         );
@@ -48,7 +47,6 @@ export class WebhookJobsProducer {
         return false;
       }
       this.redisDown = false;
-      for (const delivery of chunk) this.deliveries.recordEnqueued(delivery);
     }
     return true;
   }

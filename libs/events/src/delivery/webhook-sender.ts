@@ -6,6 +6,9 @@ import { performance } from 'node:perf_hooks';
 import { hostOf, HostResolver, publicAddresses } from '../webhooks/public-addresses';
 import type { AttemptOutcome } from './webhook-deliveries.repository';
 
+/** The outcome of a request that was made: it always took some time. */
+export type SentAttempt = AttemptOutcome & { durationMs: number };
+
 /** An error short enough for the delivery log. */
 const MAX_ERROR_LENGTH = 200;
 
@@ -47,7 +50,7 @@ export class WebhookSender {
 
   constructor(private readonly options: WebhookSenderOptions) {}
 
-  async send(url: string, body: string, headers: Record<string, string>): Promise<AttemptOutcome> {
+  async send(url: string, body: string, headers: Record<string, string>): Promise<SentAttempt> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const target = new URL(url);

@@ -1,0 +1,58 @@
+import { EventsRepository } from '../libs/events/src/events.repository';
+import { createApiApp } from './support/api-app';
+import { withDatabase } from './support/database';
+import { createPet, signUp } from './support/factories';
+import type { TestHttpApp } from './support/http-app';
+import { createEndpoint, WEBHOOK_TEST_ENV } from './support/webhooks';
+
+/** Retention as the worker's periodic cleanup runs it, one batch. */
+describe('events past retention', () => {
+  let app: TestHttpApp;
+
+  beforeAll(async () => {
+    app = await createApiApp({ env: WEBHOOK_TEST_ENV });
+  });
+  afterAll(() => app.close());
+
+  it('are deleted with their attempts, unless an attempt is younger than the retention', async () => {
+    const account = await signUp(app.http);
+    const endpoint = await createEndpoint(app.http, account, 'http://127.0.0.1:9/hooks');
+    for (const name of ['Old', 'Retried lately', 'Recent']) await createPet(app.http, account, { name });
+    const ids = await withDatabase(async (client) => {
+      const { rows } = await client.query<{ id: string }>('SELECT id FROM events WHERE account_id = $1 ORDER BY seq', [
+        account.accountId,
+      ]);
+      const [old, retried, recent] = rows.map((row) => row.id);
+      await client.query(`UPDATE events SET created_at = now() - interval '31 days' WHERE id = ANY($1)`, [
+        [old, retried],
+      ]);
+      await client.query(
+        `INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt, status, created_at)
+         VALUES ($1, $4, 'pet.created', 1, 'failed', now() - interval '31 days'),
+                ($2, $4, 'pet.created', 1, 'failed', now() - interval '31 days'),
+                ($2, $4, 'pet.created', 2, 'succeeded', now() - interval '29 days'),
+                ($3, $4, 'pet.created', 1, 'succeeded', now())`,
+        [old, retried, recent, endpoint.id],
+      );
+      return { old: old!, retried: retried!, recent: recent! };
+    });
+
+    await app.app.get(EventsRepository).deleteOlderThan(30, 1000);
+
+    const left = await withDatabase(async (client) => ({
+      events: (await client.query('SELECT id FROM events WHERE account_id = $1 ORDER BY seq', [account.accountId]))
+        .rows,
+      attempts: (
+        await client.query('SELECT event_id, attempt FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY id', [
+          endpoint.id,
+        ])
+      ).rows,
+    }));
+    expect(left.events).toEqual([{ id: ids.retried }, { id: ids.recent }]);
+    expect(left.attempts).toEqual([
+      { event_id: ids.retried, attempt: 1 },
+      { event_id: ids.retried, attempt: 2 },
+      { event_id: ids.recent, attempt: 1 },
+    ]);
+  });
+});
