@@ -2,6 +2,7 @@ import { PeriodicTask } from '@app/core';
 import { Sql } from '@app/database';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { subscribes } from '../event-types';
+import type { DeliverEventJobData } from '../events.queue';
 import { EventsRepository } from '../events.repository';
 import { EventsSettings } from '../events.settings';
 import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
@@ -46,19 +47,26 @@ export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Dispatches one batch of events; how many there were. */
   async dispatch(): Promise<number> {
-    const { claimed, deliveries } = await this.sql.transaction(async () => {
-      const events = await this.events.claimUndispatched(BATCH);
-      if (events.length === 0) return { claimed: 0, deliveries: [] };
-      const subscribers = await this.endpoints.subscribers([...new Set(events.map((event) => event.accountId))]);
-      const deliveries = events.flatMap((event) =>
+    const { claimed, jobs } = await this.sql.transaction(async () => {
+      const claimed = await this.events.claimUndispatched(BATCH);
+      if (claimed.length === 0) return { claimed: 0, jobs: [] };
+      const subscribers = await this.endpoints.subscribers([...new Set(claimed.map(({ accountId }) => accountId))]);
+      const deliveries = claimed.flatMap(({ accountId, event }) =>
         subscribers
-          .filter((endpoint) => endpoint.accountId === event.accountId && subscribes(endpoint.eventTypes, event.type))
+          .filter((endpoint) => endpoint.accountId === accountId && subscribes(endpoint.eventTypes, event.type))
           .map((endpoint) => ({ eventId: event.id, endpointId: endpoint.id, eventType: event.type })),
       );
-      await this.deliveries.create(deliveries);
-      return { claimed: events.length, deliveries };
+      const opened = await this.deliveries.create(deliveries);
+      const events = new Map(claimed.map(({ event }) => [event.id, event]));
+      // Each job carries its first attempt and the event: its first run reads neither.
+      const jobs: DeliverEventJobData[] = opened.map(({ attemptId, eventId, endpointId }) => ({
+        eventId,
+        endpointId,
+        first: { attemptId, event: events.get(eventId)! },
+      }));
+      return { claimed: claimed.length, jobs };
     });
-    if (deliveries.length > 0) await this.producer.enqueue(deliveries);
+    if (jobs.length > 0) await this.producer.enqueue(jobs);
     return claimed;
   }
 }
