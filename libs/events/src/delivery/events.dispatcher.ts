@@ -1,7 +1,7 @@
 import { PeriodicTask } from '@app/core';
 import { Sql } from '@app/database';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { subscribes } from '../event-types';
+import { EventType, subscribes } from '../event-types';
 import type { DeliverEventJobData } from '../events.queue';
 import { EventsRepository } from '../events.repository';
 import { EventsSettings } from '../events.settings';
@@ -10,6 +10,9 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookJobsProducer } from './webhook-jobs.producer';
 
 const BATCH = 500;
+
+/** Events a delivery job may carry: all but messages', whose object holds the message's text. */
+const carried = (type: EventType) => !type.startsWith('message.');
 
 /**
  * The outbox's reader, every `EVENTS_DISPATCH_INTERVAL_MS` in every worker: claims recorded events no
@@ -58,12 +61,12 @@ export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy
       );
       const opened = await this.deliveries.create(deliveries);
       const events = new Map(claimed.map(({ event }) => [event.id, event]));
-      // Each job carries its first attempt and the event: its first run reads neither.
-      const jobs: DeliverEventJobData[] = opened.map(({ attemptId, eventId, endpointId }) => ({
-        eventId,
-        endpointId,
-        first: { attemptId, event: events.get(eventId)! },
-      }));
+      // Each job carries its first attempt and the event, so that its first run reads neither; a message's
+      // text stays out of Redis, as the messages' own jobs keep it.
+      const jobs: DeliverEventJobData[] = opened.map(({ attemptId, eventId, endpointId }) => {
+        const event = events.get(eventId)!;
+        return { eventId, endpointId, ...(carried(event.type) && { first: { attemptId, event } }) };
+      });
       return { claimed: claimed.length, jobs };
     });
     if (jobs.length > 0) await this.producer.enqueue(jobs);
