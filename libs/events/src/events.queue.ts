@@ -1,3 +1,5 @@
+import type { EventDto } from './dto/event.dto';
+
 /** The BullMQ queue that carries webhook deliveries, and its job name: used nowhere else as literals. */
 export const WEBHOOKS_QUEUE = 'webhooks';
 export const DELIVER_EVENT_JOB = 'deliver';
@@ -6,6 +8,16 @@ export const DELIVER_EVENT_JOB = 'deliver';
 export interface DeliverEventJobData {
   eventId: string;
   endpointId: number;
+  /**
+   * Given by the dispatcher, which has both at hand: the delivery's first attempt and the event, so that
+   * the job's first run reads neither. Absent when the reconciler enqueues the delivery again.
+   */
+  first?: FirstAttempt;
+}
+
+export interface FirstAttempt {
+  attemptId: number;
+  event: EventDto;
 }
 
 /** The job id names the event and the endpoint, so enqueuing the same delivery again adds no second job. */

@@ -32,9 +32,8 @@ export interface EventPage {
 
 /** An event the dispatcher has claimed: its recipient and type decide which endpoints it goes to. */
 export interface UndispatchedEvent {
-  id: string;
   accountId: number;
-  type: EventType;
+  event: EventDto;
 }
 
 /** The `events` table: the outbox the dispatcher reads and each account's feed. */
@@ -89,14 +88,14 @@ export class EventsRepository {
    * work, and what a failed dispatch claimed is free again once its transaction rolls back.
    */
   async claimUndispatched(limit: number): Promise<UndispatchedEvent[]> {
-    const rows = await this.sql.rows<{ id: string; account_id: string; type: EventType }>(
+    const rows = await this.sql.rows<EventRow & { account_id: string }>(
       `WITH claimed AS (
          SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
        UPDATE events e SET dispatched_at = now() FROM claimed WHERE e.id = claimed.id
-       RETURNING e.id, e.account_id, e.type`,
+       RETURNING e.account_id, e.id, e.seq, e.type, e.object, e.created_at`,
       [limit],
     );
-    return rows.map((row) => ({ id: row.id, accountId: Number(row.account_id), type: row.type }));
+    return rows.map((row) => ({ accountId: Number(row.account_id), event: toEvent(row) }));
   }
 
   /**

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { EndpointTargets } from './endpoint-targets';
 import { EventsDispatcher } from './events.dispatcher';
 import { EventsReconciler } from './events.reconciler';
 import { EventsRetention } from './events-retention';
@@ -38,6 +39,7 @@ const WEBHOOKS_QUEUE_MODULE = BullModule.registerQueueAsync({
 @Module({
   imports: [WebhooksModule, WEBHOOKS_QUEUE_REDIS_MODULE, WEBHOOKS_QUEUE_MODULE],
   providers: [
+    EndpointTargets,
     EventsDispatcher,
     EventsReconciler,
     EventsRetention,

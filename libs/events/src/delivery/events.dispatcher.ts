@@ -1,7 +1,8 @@
 import { PeriodicTask } from '@app/core';
 import { Sql } from '@app/database';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { subscribes } from '../event-types';
+import { EventType, subscribes } from '../event-types';
+import type { DeliverEventJobData } from '../events.queue';
 import { EventsRepository } from '../events.repository';
 import { EventsSettings } from '../events.settings';
 import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
@@ -9,6 +10,9 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookJobsProducer } from './webhook-jobs.producer';
 
 const BATCH = 500;
+
+/** Events a delivery job may carry: all but messages', whose object holds the message's text. */
+const carried = (type: EventType) => !type.startsWith('message.');
 
 /**
  * The outbox's reader, every `EVENTS_DISPATCH_INTERVAL_MS` in every worker: claims recorded events no
@@ -46,19 +50,26 @@ export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Dispatches one batch of events; how many there were. */
   async dispatch(): Promise<number> {
-    const { claimed, deliveries } = await this.sql.transaction(async () => {
-      const events = await this.events.claimUndispatched(BATCH);
-      if (events.length === 0) return { claimed: 0, deliveries: [] };
-      const subscribers = await this.endpoints.subscribers([...new Set(events.map((event) => event.accountId))]);
-      const deliveries = events.flatMap((event) =>
+    const { claimed, jobs } = await this.sql.transaction(async () => {
+      const claimed = await this.events.claimUndispatched(BATCH);
+      if (claimed.length === 0) return { claimed: 0, jobs: [] };
+      const subscribers = await this.endpoints.subscribers([...new Set(claimed.map(({ accountId }) => accountId))]);
+      const deliveries = claimed.flatMap(({ accountId, event }) =>
         subscribers
-          .filter((endpoint) => endpoint.accountId === event.accountId && subscribes(endpoint.eventTypes, event.type))
+          .filter((endpoint) => endpoint.accountId === accountId && subscribes(endpoint.eventTypes, event.type))
           .map((endpoint) => ({ eventId: event.id, endpointId: endpoint.id, eventType: event.type })),
       );
-      await this.deliveries.create(deliveries);
-      return { claimed: events.length, deliveries };
+      const opened = await this.deliveries.create(deliveries);
+      const events = new Map(claimed.map(({ event }) => [event.id, event]));
+      // Each job carries its first attempt and the event, so that its first run reads neither; a message's
+      // text stays out of Redis, as the messages' own jobs keep it.
+      const jobs: DeliverEventJobData[] = opened.map(({ attemptId, eventId, endpointId }) => {
+        const event = events.get(eventId)!;
+        return { eventId, endpointId, ...(carried(event.type) && { first: { attemptId, event } }) };
+      });
+      return { claimed: claimed.length, jobs };
     });
-    if (deliveries.length > 0) await this.producer.enqueue(deliveries);
+    if (jobs.length > 0) await this.producer.enqueue(jobs);
     return claimed;
   }
 }

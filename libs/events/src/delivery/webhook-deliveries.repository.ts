@@ -15,9 +15,11 @@ export interface PendingAttempt {
   event: EventDto;
 }
 
-/** A pending attempt the reconciler looks at: its row and its delivery (whose job it checks). */
-export interface StaleAttempt extends DeliverEventJobData {
+/** An attempt's row and its delivery (whose job the reconciler checks). */
+export interface StaleAttempt {
   attemptId: number;
+  eventId: string;
+  endpointId: number;
 }
 
 export interface AttemptOutcome {
@@ -98,6 +100,10 @@ export const FINISH_ATTEMPTS = `WITH locked AS MATERIALIZED (
   SELECT endpoint_id, event_id, event_type, attempt + 1 FROM settled WHERE retried
   ON CONFLICT DO NOTHING`;
 
+function toAttemptKey(row: { id: string; event_id: string; endpoint_id: string }): StaleAttempt {
+  return { attemptId: Number(row.id), eventId: row.event_id, endpointId: Number(row.endpoint_id) };
+}
+
 interface PendingRow {
   attempt_id: string;
   attempt: number;
@@ -138,18 +144,23 @@ export class WebhookDeliveriesRepository {
 
   constructor(private readonly sql: Sql) {}
 
-  /** Opens the first attempt of each delivery, `pending`; one already opened is left as it is. */
-  async create(deliveries: Array<DeliverEventJobData & { eventType: EventType }>): Promise<void> {
-    if (deliveries.length === 0) return;
-    await this.sql.query(
+  /**
+   * Opens the first attempt of each delivery, `pending`; one already opened is left as it is. Returns the
+   * attempts opened.
+   */
+  async create(deliveries: Array<DeliverEventJobData & { eventType: EventType }>): Promise<StaleAttempt[]> {
+    if (deliveries.length === 0) return [];
+    const rows = await this.sql.rows<{ id: string; event_id: string; endpoint_id: string }>(
       `INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt)
-       SELECT *, 1 FROM unnest($1::text[], $2::bigint[], $3::text[]) ON CONFLICT DO NOTHING`,
+       SELECT *, 1 FROM unnest($1::text[], $2::bigint[], $3::text[]) ON CONFLICT DO NOTHING
+       RETURNING id, event_id, endpoint_id`,
       [
         deliveries.map((delivery) => delivery.eventId),
         deliveries.map((delivery) => delivery.endpointId),
         deliveries.map((delivery) => delivery.eventType),
       ],
     );
+    return rows.map(toAttemptKey);
   }
 
   /**
@@ -185,11 +196,7 @@ export class WebhookDeliveriesRepository {
         ORDER BY id LIMIT $3`,
       [afterId, olderThanMs, limit],
     );
-    return rows.map((row) => ({
-      attemptId: Number(row.id),
-      eventId: row.event_id,
-      endpointId: Number(row.endpoint_id),
-    }));
+    return rows.map(toAttemptKey);
   }
 
   /** The endpoint's attempts, newest first, keyset-paginated by id. */

@@ -19,7 +19,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplic
 
   async process(job: Job<DeliverEventJobData>, token?: string): Promise<DeliveredAttempt | undefined> {
     try {
-      return await this.delivery.attempt(job.data);
+      return await this.delivery.attempt(job.data, job.attemptsMade === 0);
     } catch (error) {
       // The last attempt has been recorded as failed: the queue must not try again.
       if (error instanceof WebhookAttemptFailedError && error.last) throw new UnrecoverableError(error.message);

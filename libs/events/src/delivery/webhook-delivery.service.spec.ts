@@ -4,6 +4,7 @@ import { createServer, Server } from 'node:http';
 import { AppEnv, CoreSettings } from '@app/core';
 import type { EventsSettings } from '../events.settings';
 import type { WebhookSecrets } from '../webhooks/webhook-secrets';
+import type { EndpointTargets } from './endpoint-targets';
 import type { PendingAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { ENDPOINT_DISABLED, WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
 
@@ -35,14 +36,18 @@ function setUp(url: string, attempt: number, enabled = true) {
     recordOutcome: jest.fn().mockResolvedValue(undefined),
   };
   const secrets = { signingKey: () => createSecretKey(Buffer.alloc(32, 1)) };
+  const endpoints = {
+    get: jest.fn().mockResolvedValue({ id: 7, url, secretCiphertext: 'v1.sealed', enabled }),
+  };
   const delivery = new WebhookDelivery(
     deliveries as unknown as WebhookDeliveriesRepository,
+    endpoints as unknown as EndpointTargets,
     secrets as unknown as WebhookSecrets,
     { WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_MAX_ATTEMPTS: 3 } as EventsSettings,
     { APP_ENV: AppEnv.Development } as CoreSettings,
     async () => ['127.0.0.1'],
   );
-  return { delivery, deliveries };
+  return { delivery, deliveries, endpoints, pending };
 }
 
 describe('WebhookDelivery', () => {
@@ -52,7 +57,7 @@ describe('WebhookDelivery', () => {
     // The write of the outcome never ends here: the attempt must not wait for it.
     deliveries.recordOutcome.mockReturnValue(new Promise<void>(() => undefined));
     try {
-      await expect(delivery.attempt(DELIVERY)).resolves.toEqual({
+      await expect(delivery.attempt(DELIVERY, false)).resolves.toEqual({
         responseStatus: 204,
         durationMs: expect.any(Number),
       });
@@ -82,7 +87,7 @@ describe('WebhookDelivery', () => {
         ),
     );
     try {
-      const failure = await delivery.attempt(DELIVERY).catch((error: unknown) => error);
+      const failure = await delivery.attempt(DELIVERY, false).catch((error: unknown) => error);
       expect(failure).toMatchObject({ message: 'answered 503', last: false });
       expect(written).toBe(true);
       expect(deliveries.recordOutcome).toHaveBeenCalledWith(
@@ -102,7 +107,7 @@ describe('WebhookDelivery', () => {
     const unavailable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     deliveries.recordOutcome.mockResolvedValue(unavailable);
     try {
-      await expect(delivery.attempt(DELIVERY)).rejects.toBe(unavailable);
+      await expect(delivery.attempt(DELIVERY, false)).rejects.toBe(unavailable);
     } finally {
       delivery.onApplicationShutdown();
       await target.close();
@@ -113,7 +118,7 @@ describe('WebhookDelivery', () => {
     const target = await receiver(500);
     const { delivery, deliveries } = setUp(target.url, 3);
     try {
-      const failure = await delivery.attempt(DELIVERY).catch((error: unknown) => error);
+      const failure = await delivery.attempt(DELIVERY, false).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(WebhookAttemptFailedError);
       expect(failure).toMatchObject({ message: 'answered 500', last: true });
       expect(deliveries.recordOutcome).toHaveBeenCalledWith(
@@ -130,15 +135,44 @@ describe('WebhookDelivery', () => {
   it('sends nothing for a settled delivery, and writes nothing', async () => {
     const { delivery, deliveries } = setUp('http://127.0.0.1:9/hooks', 1);
     deliveries.pendingAttempt.mockResolvedValue(undefined);
-    await expect(delivery.attempt(DELIVERY)).resolves.toBeUndefined();
+    await expect(delivery.attempt(DELIVERY, false)).resolves.toBeUndefined();
     expect(deliveries.recordOutcome).not.toHaveBeenCalled();
     delivery.onApplicationShutdown();
   });
 
   it('fails the attempt of a disabled endpoint without a request, and opens no other', async () => {
     const { delivery, deliveries } = setUp('http://127.0.0.1:9/hooks', 1, false);
-    await expect(delivery.attempt(DELIVERY)).resolves.toBeUndefined();
+    await expect(delivery.attempt(DELIVERY, false)).resolves.toBeUndefined();
     expect(deliveries.recordOutcome.mock.calls).toEqual([[41, { succeeded: false, error: ENDPOINT_DISABLED }, false]]);
+    delivery.onApplicationShutdown();
+  });
+
+  it('makes a job’s first run with the attempt and event the dispatcher gave it, reading neither', async () => {
+    const target = await receiver(204);
+    const { delivery, deliveries, endpoints, pending } = setUp(target.url, 1);
+    try {
+      const first = { ...DELIVERY, first: { attemptId: 41, event: pending.event } };
+      await expect(delivery.attempt(first, true)).resolves.toMatchObject({ responseStatus: 204 });
+      expect(deliveries.pendingAttempt).not.toHaveBeenCalled();
+      expect(endpoints.get).toHaveBeenCalledWith(7);
+      expect(deliveries.recordOutcome).toHaveBeenCalledWith(41, expect.objectContaining({ succeeded: true }), false);
+
+      // A later run (a retry) reads its pending attempt, whatever the job carries.
+      await delivery.attempt(first, false);
+      expect(deliveries.pendingAttempt).toHaveBeenCalledWith(first);
+    } finally {
+      delivery.onApplicationShutdown();
+      await target.close();
+    }
+  });
+
+  it('sends nothing on a first run whose endpoint is gone', async () => {
+    const { delivery, deliveries, endpoints, pending } = setUp('http://127.0.0.1:9/hooks', 1);
+    endpoints.get.mockResolvedValue(undefined);
+    await expect(
+      delivery.attempt({ ...DELIVERY, first: { attemptId: 41, event: pending.event } }, true),
+    ).resolves.toBeUndefined();
+    expect(deliveries.recordOutcome).not.toHaveBeenCalled();
     delivery.onApplicationShutdown();
   });
 });

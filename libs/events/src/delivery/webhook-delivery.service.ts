@@ -5,7 +5,8 @@ import { EventsSettings } from '../events.settings';
 import { HOST_RESOLVER, HostResolver } from '../webhooks/public-addresses';
 import { standardWebhookHeaders } from '../webhooks/webhook-signature';
 import { WebhookSecrets } from '../webhooks/webhook-secrets';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { EndpointTargets } from './endpoint-targets';
+import { PendingAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSender } from './webhook-sender';
 
 /** The error of an attempt that found its endpoint disabled, and sent nothing. */
@@ -33,6 +34,7 @@ export class WebhookDelivery implements OnApplicationShutdown {
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly endpoints: EndpointTargets,
     private readonly secrets: WebhookSecrets,
     private readonly settings: EventsSettings,
     env: CoreSettings,
@@ -57,8 +59,8 @@ export class WebhookDelivery implements OnApplicationShutdown {
    * attempt open; when that write fails, its error is thrown instead (PostgreSQL away: the processor
    * delays the job without using up an attempt).
    */
-  async attempt(delivery: DeliverEventJobData): Promise<DeliveredAttempt | undefined> {
-    const pending = await this.deliveries.pendingAttempt(delivery);
+  async attempt(delivery: DeliverEventJobData, firstRun: boolean): Promise<DeliveredAttempt | undefined> {
+    const pending = await this.pendingAttempt(delivery, firstRun);
     // Settled already, or its endpoint is gone: nothing to send, now or later.
     if (!pending) return undefined;
     if (!pending.enabled) {
@@ -84,6 +86,28 @@ export class WebhookDelivery implements OnApplicationShutdown {
     const notWritten = await this.deliveries.recordOutcome(pending.attemptId, outcome, !last);
     if (notWritten) throw notWritten;
     throw new WebhookAttemptFailedError(outcome.error ?? 'failed', last);
+  }
+
+  /**
+   * A job's first run makes the first attempt the dispatcher gave it, to its endpoint as recently read
+   * (`EndpointTargets`); any other run reads its delivery's pending attempt. A first attempt made twice
+   * (its job run again after its worker stopped) is sent again, as delivery is at least once, and its
+   * outcome is written once.
+   */
+  private async pendingAttempt(delivery: DeliverEventJobData, firstRun: boolean): Promise<PendingAttempt | undefined> {
+    if (!firstRun || !delivery.first) return this.deliveries.pendingAttempt(delivery);
+    const { attemptId, event } = delivery.first;
+    const endpoint = await this.endpoints.get(delivery.endpointId);
+    return (
+      endpoint && {
+        attemptId,
+        attempt: 1,
+        url: endpoint.url,
+        secretCiphertext: endpoint.secretCiphertext,
+        enabled: endpoint.enabled,
+        event,
+      }
+    );
   }
 
   /** Writes the outcomes of the attempts made so far now. */

@@ -32,10 +32,10 @@ export class WebhookJobsProducer {
       try {
         await this.withTimeout(
           this.queue.addBulk(
-            chunk.map(({ eventId, endpointId }) => ({
+            chunk.map(({ eventId, endpointId, first }) => ({
               name: DELIVER_EVENT_JOB,
-              // Only the delivery's key: callers may pass more.
-              data: { eventId, endpointId },
+              // The delivery's key and, from the dispatcher, its first attempt: callers may pass more.
+              data: { eventId, endpointId, ...(first && { first }) },
               opts: { jobId: deliveryJobId({ eventId, endpointId }) },
             })),
           ),

@@ -19,6 +19,14 @@ export interface WebhookEndpoint {
   updatedAt: Date;
 }
 
+/** What a delivery needs of its endpoint. */
+export interface EndpointTarget {
+  id: number;
+  url: string;
+  secretCiphertext: string;
+  enabled: boolean;
+}
+
 interface EndpointRow {
   id: string;
   account_id: string;
@@ -137,6 +145,20 @@ export class WebhookEndpointsRepository {
   }
 
   /** The enabled endpoints of these accounts. */
+  /** Where each of the endpoints sends, and whether it is enabled; endpoints gone are left out. */
+  async targets(ids: number[]): Promise<EndpointTarget[]> {
+    const rows = await this.sql.rows<{ id: string; url: string; secret_ciphertext: string; enabled: boolean }>(
+      'SELECT id, url, secret_ciphertext, enabled FROM webhook_endpoints WHERE id = ANY($1)',
+      [ids],
+    );
+    return rows.map((row) => ({
+      id: Number(row.id),
+      url: row.url,
+      secretCiphertext: row.secret_ciphertext,
+      enabled: row.enabled,
+    }));
+  }
+
   async subscribers(accountIds: number[]): Promise<Subscriber[]> {
     const rows = await this.sql.rows<{ id: string; account_id: string; event_types: string[] }>(
       'SELECT id, account_id, event_types FROM webhook_endpoints WHERE enabled AND account_id = ANY($1)',

@@ -1,0 +1,70 @@
+import type { Sql } from '@app/database';
+import type { EventDto } from '../dto/event.dto';
+import type { EventType } from '../event-types';
+import type { EventsRepository } from '../events.repository';
+import type { EventsSettings } from '../events.settings';
+import type { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
+import { EventsDispatcher } from './events.dispatcher';
+import type { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import type { WebhookJobsProducer } from './webhook-jobs.producer';
+
+const event = (id: string, type: EventType): EventDto => ({
+  id,
+  type,
+  createdAt: '2026-06-01T00:00:00.000Z',
+  data: { object: { text: 'private' } },
+});
+
+describe('EventsDispatcher', () => {
+  it('gives each job its first attempt and its event, except a message’s, to the subscribed endpoints', async () => {
+    const pet = event('evt_pet', 'pet.created');
+    const message = event('evt_message', 'message.sent');
+    const events = {
+      claimUndispatched: jest.fn().mockResolvedValue([
+        { accountId: 1, event: pet },
+        { accountId: 1, event: message },
+      ]),
+    };
+    const endpoints = {
+      subscribers: jest.fn().mockResolvedValue([
+        { id: 7, accountId: 1, eventTypes: ['*'] },
+        { id: 8, accountId: 1, eventTypes: ['message.failed'] },
+        { id: 9, accountId: 2, eventTypes: ['*'] },
+      ]),
+    };
+    const deliveries = {
+      create: jest.fn().mockResolvedValue([
+        { attemptId: 41, eventId: 'evt_pet', endpointId: 7 },
+        { attemptId: 42, eventId: 'evt_message', endpointId: 7 },
+      ]),
+    };
+    const producer = { enqueue: jest.fn().mockResolvedValue(true) };
+    const sql = { transaction: <T>(work: () => Promise<T>) => work() };
+    const dispatcher = new EventsDispatcher(
+      sql as unknown as Sql,
+      events as unknown as EventsRepository,
+      endpoints as unknown as WebhookEndpointsRepository,
+      deliveries as unknown as WebhookDeliveriesRepository,
+      producer as unknown as WebhookJobsProducer,
+      {} as EventsSettings,
+    );
+
+    await expect(dispatcher.dispatch()).resolves.toBe(2);
+    expect(deliveries.create.mock.calls).toEqual([
+      [
+        [
+          { eventId: 'evt_pet', endpointId: 7, eventType: 'pet.created' },
+          { eventId: 'evt_message', endpointId: 7, eventType: 'message.sent' },
+        ],
+      ],
+    ]);
+    expect(producer.enqueue.mock.calls).toEqual([
+      [
+        [
+          { eventId: 'evt_pet', endpointId: 7, first: { attemptId: 41, event: pet } },
+          { eventId: 'evt_message', endpointId: 7 },
+        ],
+      ],
+    ]);
+  });
+});
