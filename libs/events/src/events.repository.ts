@@ -10,7 +10,7 @@ export interface NewEvent {
   object: object;
 }
 
-interface EventRow {
+export interface EventRow {
   id: string;
   seq: string;
   type: EventType;
@@ -20,7 +20,8 @@ interface EventRow {
 
 const COLUMNS = 'id, seq, type, object, created_at';
 
-function toEvent(row: EventRow): EventDto {
+/** An event as clients and endpoints receive it, from its row. */
+export function toEvent(row: Omit<EventRow, 'seq'>): EventDto {
   return { id: row.id, type: row.type, createdAt: row.created_at.toISOString(), data: { object: row.object } };
 }
 

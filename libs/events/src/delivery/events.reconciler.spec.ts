@@ -2,17 +2,17 @@ import type { Queue } from 'bullmq';
 import type { DeliverEventJobData, DeliveredAttempt } from '../events.queue';
 import type { EventsSettings } from '../events.settings';
 import { EventsReconciler, JOB_ENDED_UNHEARD } from './events.reconciler';
-import type { StaleAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import type { AttemptKey, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import type { WebhookJobsProducer } from './webhook-jobs.producer';
 
 type JobState =
   | { state: 'completed'; returnvalue: DeliveredAttempt | null }
   | { state: 'failed' | 'waiting' | 'delayed' | 'active' | 'unknown' };
 
-const stale = (eventId: string, attemptId: number): StaleAttempt => ({ eventId, endpointId: 7, attemptId });
+const stale = (eventId: string, attemptId: number): AttemptKey => ({ eventId, endpointId: 7, attemptId });
 
 /** A reconciler over `pages` of stale attempts, and the jobs Redis holds. */
-function setUp(pages: StaleAttempt[][], jobs: Record<string, JobState>) {
+function setUp(pages: AttemptKey[][], jobs: Record<string, JobState>) {
   const deliveries = {
     findStale: jest.fn(async () => pages.shift() ?? []),
     recordOutcome: jest.fn().mockResolvedValue(undefined),

@@ -4,7 +4,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import type { Queue } from 'bullmq';
 import { DeliverEventJobData, DeliveredAttempt, deliveryJobId, WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
-import { StaleAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { AttemptKey, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookJobsProducer } from './webhook-jobs.producer';
 
 const BATCH = 500;
@@ -45,11 +45,11 @@ export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Attempts pending for over one interval (younger ones are still being enqueued or sent), in id order. */
   async sweep(): Promise<void> {
-    let found: StaleAttempt[];
+    let found: AttemptKey[];
     let afterId = 0;
     do {
       found = await this.deliveries.findStale(this.settings.EVENTS_RECONCILE_INTERVAL_MS, afterId, BATCH);
-      const lost: StaleAttempt[] = [];
+      const lost: AttemptKey[] = [];
       const settled: Array<Promise<unknown>> = [];
       for (const attempt of found) {
         const job = await this.queue.getJob(deliveryJobId(attempt));
@@ -78,7 +78,7 @@ export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /** A completed job returned what the endpoint answered, or nothing when it found nothing to send. */
-  private settleCompleted(attempt: StaleAttempt, delivered: DeliveredAttempt | null): Promise<unknown> {
+  private settleCompleted(attempt: AttemptKey, delivered: DeliveredAttempt | null): Promise<unknown> {
     const outcome = delivered
       ? { succeeded: true, responseStatus: delivered.responseStatus, durationMs: delivered.durationMs }
       : { succeeded: false, error: JOB_ENDED_UNHEARD.completed };

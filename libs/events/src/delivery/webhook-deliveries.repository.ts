@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { EventDto } from '../dto/event.dto';
 import type { EventType } from '../event-types';
 import { DeliverEventJobData, deliveryJobId } from '../events.queue';
+import { type EventRow, toEvent } from '../events.repository';
 
 /** A delivery's attempt not yet answered: what to send, where, and the row its outcome goes to. */
 export interface PendingAttempt {
@@ -15,8 +16,8 @@ export interface PendingAttempt {
   event: EventDto;
 }
 
-/** An attempt's row and its delivery (whose job the reconciler checks). */
-export interface StaleAttempt {
+/** An attempt's row and its delivery: what the dispatcher gives a job, and what the reconciler checks. */
+export interface AttemptKey {
   attemptId: number;
   eventId: string;
   endpointId: number;
@@ -100,21 +101,17 @@ export const FINISH_ATTEMPTS = `WITH locked AS MATERIALIZED (
   SELECT endpoint_id, event_id, event_type, attempt + 1 FROM settled WHERE retried
   ON CONFLICT DO NOTHING`;
 
-function toAttemptKey(row: { id: string; event_id: string; endpoint_id: string }): StaleAttempt {
+function toAttemptKey(row: { id: string; event_id: string; endpoint_id: string }): AttemptKey {
   return { attemptId: Number(row.id), eventId: row.event_id, endpointId: Number(row.endpoint_id) };
 }
 
-interface PendingRow {
+interface PendingRow extends Omit<EventRow, 'seq'> {
   attempt_id: string;
   attempt: number;
   endpoint_id: string;
   url: string;
   secret_ciphertext: string;
   enabled: boolean;
-  id: string;
-  type: EventType;
-  object: Record<string, unknown>;
-  created_at: Date;
 }
 
 /**
@@ -148,7 +145,7 @@ export class WebhookDeliveriesRepository {
    * Opens the first attempt of each delivery, `pending`; one already opened is left as it is. Returns the
    * attempts opened.
    */
-  async create(deliveries: Array<DeliverEventJobData & { eventType: EventType }>): Promise<StaleAttempt[]> {
+  async create(deliveries: Array<DeliverEventJobData & { eventType: EventType }>): Promise<AttemptKey[]> {
     if (deliveries.length === 0) return [];
     const rows = await this.sql.rows<{ id: string; event_id: string; endpoint_id: string }>(
       `INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt)
@@ -189,7 +186,7 @@ export class WebhookDeliveriesRepository {
    * Attempts pending since at least `olderThanMs` ago, after `afterId` in id order: in flight past any
    * timeout, waiting for a retry, or never enqueued.
    */
-  async findStale(olderThanMs: number, afterId: number, limit: number): Promise<StaleAttempt[]> {
+  async findStale(olderThanMs: number, afterId: number, limit: number): Promise<AttemptKey[]> {
     const rows = await this.sql.rows<{ id: string; event_id: string; endpoint_id: string }>(
       `SELECT id, event_id, endpoint_id FROM webhook_attempts
         WHERE status = 'pending' AND id > $1 AND created_at < now() - $2 * interval '1 millisecond'
@@ -245,7 +242,7 @@ export class WebhookDeliveriesRepository {
           url: row.url,
           secretCiphertext: row.secret_ciphertext,
           enabled: row.enabled,
-          event: { id: row.id, type: row.type, createdAt: row.created_at.toISOString(), data: { object: row.object } },
+          event: toEvent(row),
         },
       ]),
     );

@@ -10,6 +10,13 @@ import { ENDPOINT_DISABLED, WebhookAttemptFailedError, WebhookDelivery } from '.
 
 const DELIVERY = { eventId: 'evt_1', endpointId: 7 };
 
+/** What a test opened (receivers, senders' connections), closed after it. */
+const toClose: Array<() => unknown> = [];
+afterEach(async () => {
+  // Last opened first: the senders let go of their connections before the receivers close.
+  for (const close of toClose.splice(0).reverse()) await close();
+});
+
 /** A receiver on 127.0.0.1 answering `status`. */
 async function receiver(status: number) {
   const server: Server = createServer((request, response) => {
@@ -19,7 +26,8 @@ async function receiver(status: number) {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/hooks`, close: () => new Promise((resolve) => server.close(resolve)) };
+  toClose.push(() => new Promise((resolve) => server.close(resolve)));
+  return { url: `http://127.0.0.1:${port}/hooks` };
 }
 
 function setUp(url: string, attempt: number, enabled = true) {
@@ -47,6 +55,7 @@ function setUp(url: string, attempt: number, enabled = true) {
     { APP_ENV: AppEnv.Development } as CoreSettings,
     async () => ['127.0.0.1'],
   );
+  toClose.push(() => delivery.onApplicationShutdown());
   return { delivery, deliveries, endpoints, pending };
 }
 
@@ -56,20 +65,15 @@ describe('WebhookDelivery', () => {
     const { delivery, deliveries } = setUp(target.url, 1);
     // The write of the outcome never ends here: the attempt must not wait for it.
     deliveries.recordOutcome.mockReturnValue(new Promise<void>(() => undefined));
-    try {
-      await expect(delivery.attempt(DELIVERY, false)).resolves.toEqual({
-        responseStatus: 204,
-        durationMs: expect.any(Number),
-      });
-      expect(deliveries.recordOutcome).toHaveBeenCalledWith(
-        41,
-        expect.objectContaining({ succeeded: true, responseStatus: 204 }),
-        false,
-      );
-    } finally {
-      delivery.onApplicationShutdown();
-      await target.close();
-    }
+    await expect(delivery.attempt(DELIVERY, false)).resolves.toEqual({
+      responseStatus: 204,
+      durationMs: expect.any(Number),
+    });
+    expect(deliveries.recordOutcome).toHaveBeenCalledWith(
+      41,
+      expect.objectContaining({ succeeded: true, responseStatus: 204 }),
+      false,
+    );
   });
 
   it('has a failed attempt’s outcome written with the next attempt opened before it throws for a retry', async () => {
@@ -86,19 +90,14 @@ describe('WebhookDelivery', () => {
           }, 20),
         ),
     );
-    try {
-      const failure = await delivery.attempt(DELIVERY, false).catch((error: unknown) => error);
-      expect(failure).toMatchObject({ message: 'answered 503', last: false });
-      expect(written).toBe(true);
-      expect(deliveries.recordOutcome).toHaveBeenCalledWith(
-        41,
-        expect.objectContaining({ succeeded: false, responseStatus: 503 }),
-        true,
-      );
-    } finally {
-      delivery.onApplicationShutdown();
-      await target.close();
-    }
+    const failure = await delivery.attempt(DELIVERY, false).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ message: 'answered 503', last: false });
+    expect(written).toBe(true);
+    expect(deliveries.recordOutcome).toHaveBeenCalledWith(
+      41,
+      expect.objectContaining({ succeeded: false, responseStatus: 503 }),
+      true,
+    );
   });
 
   it('throws the write’s error when a failed attempt’s outcome could not be written, so that no attempt is used up', async () => {
@@ -106,30 +105,20 @@ describe('WebhookDelivery', () => {
     const { delivery, deliveries } = setUp(target.url, 1);
     const unavailable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     deliveries.recordOutcome.mockResolvedValue(unavailable);
-    try {
-      await expect(delivery.attempt(DELIVERY, false)).rejects.toBe(unavailable);
-    } finally {
-      delivery.onApplicationShutdown();
-      await target.close();
-    }
+    await expect(delivery.attempt(DELIVERY, false)).rejects.toBe(unavailable);
   });
 
   it('opens no attempt after a failed last one, and throws so that the queue gives up', async () => {
     const target = await receiver(500);
     const { delivery, deliveries } = setUp(target.url, 3);
-    try {
-      const failure = await delivery.attempt(DELIVERY, false).catch((error: unknown) => error);
-      expect(failure).toBeInstanceOf(WebhookAttemptFailedError);
-      expect(failure).toMatchObject({ message: 'answered 500', last: true });
-      expect(deliveries.recordOutcome).toHaveBeenCalledWith(
-        41,
-        expect.objectContaining({ succeeded: false, responseStatus: 500, error: 'answered 500' }),
-        false,
-      );
-    } finally {
-      delivery.onApplicationShutdown();
-      await target.close();
-    }
+    const failure = await delivery.attempt(DELIVERY, false).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WebhookAttemptFailedError);
+    expect(failure).toMatchObject({ message: 'answered 500', last: true });
+    expect(deliveries.recordOutcome).toHaveBeenCalledWith(
+      41,
+      expect.objectContaining({ succeeded: false, responseStatus: 500, error: 'answered 500' }),
+      false,
+    );
   });
 
   it('sends nothing for a settled delivery, and writes nothing', async () => {
@@ -137,33 +126,26 @@ describe('WebhookDelivery', () => {
     deliveries.pendingAttempt.mockResolvedValue(undefined);
     await expect(delivery.attempt(DELIVERY, false)).resolves.toBeUndefined();
     expect(deliveries.recordOutcome).not.toHaveBeenCalled();
-    delivery.onApplicationShutdown();
   });
 
   it('fails the attempt of a disabled endpoint without a request, and opens no other', async () => {
     const { delivery, deliveries } = setUp('http://127.0.0.1:9/hooks', 1, false);
     await expect(delivery.attempt(DELIVERY, false)).resolves.toBeUndefined();
     expect(deliveries.recordOutcome.mock.calls).toEqual([[41, { succeeded: false, error: ENDPOINT_DISABLED }, false]]);
-    delivery.onApplicationShutdown();
   });
 
   it('makes a job’s first run with the attempt and event the dispatcher gave it, reading neither', async () => {
     const target = await receiver(204);
     const { delivery, deliveries, endpoints, pending } = setUp(target.url, 1);
-    try {
-      const first = { ...DELIVERY, first: { attemptId: 41, event: pending.event } };
-      await expect(delivery.attempt(first, true)).resolves.toMatchObject({ responseStatus: 204 });
-      expect(deliveries.pendingAttempt).not.toHaveBeenCalled();
-      expect(endpoints.get).toHaveBeenCalledWith(7);
-      expect(deliveries.recordOutcome).toHaveBeenCalledWith(41, expect.objectContaining({ succeeded: true }), false);
+    const first = { ...DELIVERY, first: { attemptId: 41, event: pending.event } };
+    await expect(delivery.attempt(first, true)).resolves.toMatchObject({ responseStatus: 204 });
+    expect(deliveries.pendingAttempt).not.toHaveBeenCalled();
+    expect(endpoints.get).toHaveBeenCalledWith(7);
+    expect(deliveries.recordOutcome).toHaveBeenCalledWith(41, expect.objectContaining({ succeeded: true }), false);
 
-      // A later run (a retry) reads its pending attempt, whatever the job carries.
-      await delivery.attempt(first, false);
-      expect(deliveries.pendingAttempt).toHaveBeenCalledWith(first);
-    } finally {
-      delivery.onApplicationShutdown();
-      await target.close();
-    }
+    // A later run (a retry) reads its pending attempt, whatever the job carries.
+    await delivery.attempt(first, false);
+    expect(deliveries.pendingAttempt).toHaveBeenCalledWith(first);
   });
 
   it('sends nothing on a first run whose endpoint is gone', async () => {
@@ -173,6 +155,5 @@ describe('WebhookDelivery', () => {
       delivery.attempt({ ...DELIVERY, first: { attemptId: 41, event: pending.event } }, true),
     ).resolves.toBeUndefined();
     expect(deliveries.recordOutcome).not.toHaveBeenCalled();
-    delivery.onApplicationShutdown();
   });
 });
