@@ -1,5 +1,6 @@
 import type { DeliverEventJobData } from '@app/events';
-import { WebhookDeliveriesRepository } from '../libs/events/src/delivery/webhook-deliveries.repository';
+import { WebhookAttemptsRepository } from '../libs/events/src/delivery/webhook-attempts.repository';
+import { WebhookEndpointsRepository } from '../libs/events/src/webhooks/webhook-endpoints.repository';
 import { createApiApp } from './support/api-app';
 import {
   deadlocksSoFar,
@@ -44,25 +45,21 @@ const toOpen = (delivery: DeliverEventJobData) => ({ ...delivery, eventType: 'pe
 
 describe('webhook attempts that jobs look up and finish together', () => {
   let app: TestHttpApp;
-  let deliveries: WebhookDeliveriesRepository;
+  let deliveries: WebhookAttemptsRepository;
 
   beforeAll(async () => {
     app = await apiApp();
-    deliveries = app.app.get(WebhookDeliveriesRepository);
+    deliveries = app.app.get(WebhookAttemptsRepository);
   });
   afterAll(() => app.close());
 
   it('finds each delivery’s pending attempt, writes outcomes once, and opens the next attempt of those retried', async () => {
     const [a, b, settled, retried] = await eventsToDeliver(app, 4);
-    await deliveries.create([a!, b!, settled!, retried!].map(toOpen));
+    await deliveries.openFirstAttempts([a!, b!, settled!, retried!].map(toOpen));
     // Opening them again (a dispatcher run twice) changes nothing.
-    await deliveries.create([a!].map(toOpen));
+    await deliveries.openFirstAttempts([a!].map(toOpen));
     const settledAttempt = await deliveries.pendingAttempt(settled!);
-    await deliveries.recordOutcome(
-      settledAttempt!.attemptId,
-      { succeeded: true, responseStatus: 200, durationMs: 1 },
-      false,
-    );
+    await deliveries.recordOutcome(settledAttempt!, { succeeded: true, responseStatus: 200, durationMs: 1 }, false);
 
     // Asked for in the same turn of the event loop: one batch.
     const pending = await Promise.all(
@@ -82,7 +79,7 @@ describe('webhook attempts that jobs look up and finish together', () => {
     });
     expect(pending[2]!.attemptId).toBe(pending[0]!.attemptId);
 
-    const [aAttempt, bAttempt, , , retriedAttempt] = pending.map((attempt) => attempt?.attemptId);
+    const [aAttempt, bAttempt, , , retriedAttempt] = pending;
     await Promise.all([
       deliveries.recordOutcome(
         aAttempt!,
@@ -121,7 +118,7 @@ describe('webhook attempts that jobs look up and finish together', () => {
 
   it('says when the endpoint was disabled since the delivery was opened', async () => {
     const [delivery] = await eventsToDeliver(app, 1);
-    await deliveries.create([toOpen(delivery!)]);
+    await deliveries.openFirstAttempts([toOpen(delivery!)]);
     await withDatabase((client) =>
       client.query('UPDATE webhook_endpoints SET enabled = false WHERE id = $1', [delivery!.endpointId]),
     );
@@ -136,8 +133,8 @@ describe('batched outcomes of webhook attempts', () => {
     const byHeap = await apiApp(SCAN_BY_HEAP);
     try {
       const [low, high] = await eventsToDeliver(byId, 2);
-      const repository = byId.app.get(WebhookDeliveriesRepository);
-      await repository.create([low!, high!].map(toOpen));
+      const repository = byId.app.get(WebhookAttemptsRepository);
+      await repository.openFirstAttempts([low!, high!].map(toOpen));
       const [lowAttempt, highAttempt] = await Promise.all([low!, high!].map((d) => repository.pendingAttempt(d)));
       // A new version of the lower row, stored after the higher: a heap scan meets it last.
       await withDatabase((client) =>
@@ -146,7 +143,7 @@ describe('batched outcomes of webhook attempts', () => {
       const outcomes = (from: typeof repository, responseStatus: number) => () =>
         Promise.all(
           [lowAttempt!, highAttempt!].map((attempt) =>
-            from.recordOutcome(attempt.attemptId, { succeeded: true, responseStatus, durationMs: 1 }, false),
+            from.recordOutcome(attempt, { succeeded: true, responseStatus, durationMs: 1 }, false),
           ),
         );
 
@@ -156,7 +153,7 @@ describe('batched outcomes of webhook attempts', () => {
         'webhook_attempts',
         { id: lowAttempt!.attemptId },
         outcomes(repository, 200),
-        outcomes(byHeap.app.get(WebhookDeliveriesRepository), 204),
+        outcomes(byHeap.app.get(WebhookAttemptsRepository), 204),
       );
 
       // The batch that got the rows first wrote both; the other found them settled.
@@ -167,6 +164,52 @@ describe('batched outcomes of webhook attempts', () => {
     } finally {
       await byId.close();
       await byHeap.close();
+    }
+    expect(await deadlocksSoFar()).toBe(deadlocksBefore);
+  });
+
+  it('of a failed attempt, opening the next while its endpoint is deleted, is written without a deadlock', async () => {
+    const deadlocksBefore = await deadlocksSoFar();
+    const app = await apiApp();
+    try {
+      const account = await signUp(app.http);
+      const endpoint = await createEndpoint(app.http, account, 'http://127.0.0.1:9/hooks');
+      await createPet(app.http, account, { name: 'Deleted with its endpoint' });
+      const repository = app.app.get(WebhookAttemptsRepository);
+      const {
+        rows: [event],
+      } = await withDatabase((client) =>
+        client.query<{ id: string }>('SELECT id FROM events WHERE account_id = $1', [account.accountId]),
+      );
+      const delivery = { eventId: event!.id, endpointId: endpoint.id };
+      await repository.openFirstAttempts([toOpen(delivery)]);
+      const attempt = await repository.pendingAttempt(delivery);
+      let written: Error | undefined;
+      let deleted: boolean | undefined;
+
+      // The outcome waits for the attempt's row, then the endpoint's DELETE comes: had the outcome locked the
+      // attempt before the endpoint, the DELETE would hold the endpoint while it waited for the attempt, and
+      // the next attempt's foreign key would wait for the endpoint.
+      await meetBehindHeldRow(
+        'webhook_attempts',
+        { id: attempt!.attemptId },
+        async () => {
+          written = await repository.recordOutcome(
+            attempt!,
+            { succeeded: false, responseStatus: 500, durationMs: 2, error: 'answered 500' },
+            true,
+          );
+        },
+        async () => {
+          deleted = await app.app.get(WebhookEndpointsRepository).delete(account.accountId, endpoint.id);
+        },
+      );
+
+      expect(written).toBeUndefined();
+      expect(deleted).toBe(true);
+      expect(await storedAttempts(delivery)).toEqual([]);
+    } finally {
+      await app.close();
     }
     expect(await deadlocksSoFar()).toBe(deadlocksBefore);
   });

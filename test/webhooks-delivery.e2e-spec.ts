@@ -1,4 +1,5 @@
 import type { Response } from 'supertest';
+import { ENDPOINT_TARGET_TTL_MS } from '../libs/events/src/delivery/endpoint-targets';
 import { createApiApp } from './support/api-app';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
@@ -97,6 +98,23 @@ describe('webhook delivery by a real worker process', () => {
     expect(await attemptsOf(app.http, account, other.id, eventId)).toEqual([]);
     expect(await attemptsOf(app.http, account, disabled.id, eventId)).toEqual([]);
     expect(await attemptsOf(app.http, account, wanted.id, eventId)).toHaveLength(1);
+  });
+
+  it('sends to an endpoint’s new URL once the worker’s read of the old one has expired', async () => {
+    const { account, endpoint } = await subscriber(['pet.created']);
+    const before = await listPet(account);
+    const [toOld] = await waitForDeliveries(receiver, before.eventId, 1);
+    expect(toOld!.path).toBe(`/${account.accountId}`);
+
+    await app.http
+      .patch(`/v1/webhook-endpoints/${endpoint.id}`)
+      .set(account.auth)
+      .send({ url: `${baseUrl}/${account.accountId}/moved` })
+      .expect(200);
+    await sleep(ENDPOINT_TARGET_TTL_MS);
+    const after = await listPet(account);
+    const [toNew] = await waitForDeliveries(receiver, after.eventId, 1);
+    expect(toNew!.path).toBe(`/${account.accountId}/moved`);
   });
 
   it('retries a 500 with the same webhook-id, a new timestamp and signature, and logs every attempt', async () => {

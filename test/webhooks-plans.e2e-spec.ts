@@ -1,5 +1,5 @@
 import { escapeLiteral } from 'pg';
-import { FINISH_ATTEMPTS, PENDING_ATTEMPTS } from '../libs/events/src/delivery/webhook-deliveries.repository';
+import { FINISH_ATTEMPTS, PENDING_ATTEMPTS } from '../libs/events/src/delivery/webhook-attempts.repository';
 import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
 
 /** Pending attempts to one endpoint, as a burst of events leaves them. */
@@ -103,7 +103,15 @@ describe('the plans of batched delivery statements', () => {
         FINISH_ATTEMPTS,
         () => {
           const each = <T>(value: T) => batch.attemptIds.map(() => value);
-          return [batch.attemptIds, each('failed'), each(500), each(3), each('answered 500'), each(true)];
+          return [
+            batch.attemptIds,
+            each('failed'),
+            each(500),
+            each(3),
+            each('answered 500'),
+            each(true),
+            [...new Set(batch.endpointIds)],
+          ];
         },
       ],
     ])(

@@ -22,7 +22,7 @@ describe('faults: webhook delivery', () => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
-      const delivery = { headers: request.headers, body };
+      const delivery = { path: request.url!, headers: request.headers, body };
       deliveries.push(delivery);
       answer(delivery, response);
     });

@@ -99,6 +99,7 @@ export function startWorker(env: Record<string, string> = {}): Promise<AppProces
 }
 
 export interface Delivery {
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -113,7 +114,7 @@ export class WebhookReceiver {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const delivery = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const delivery = { path: request.url!, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
       this.deliveries.push(delivery);
       this.answer(delivery, response);
     });

@@ -41,13 +41,16 @@ export class EventsSettings {
   @Min(10)
   EVENTS_DISPATCH_INTERVAL_MS = 200;
 
-  /** How often a worker re-enqueues deliveries whose job Redis never had or lost. */
+  /**
+   * How often a worker checks the attempts pending for longer than this: it enqueues again the deliveries
+   * whose job Redis never had or lost, and settles those whose job ended without the outcome being written.
+   */
   @IntegerSetting()
   @IsInt()
   @Min(100)
   EVENTS_RECONCILE_INTERVAL_MS = 10_000;
 
-  /** How often a worker deletes events and delivery attempts older than EVENTS_RETENTION_DAYS. */
+  /** How often a worker deletes the events older than EVENTS_RETENTION_DAYS whose attempts are that old too, with them. */
   @IntegerSetting()
   @IsInt()
   @Min(1000)

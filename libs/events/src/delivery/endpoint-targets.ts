@@ -20,7 +20,7 @@ interface Cached {
 /**
  * Endpoints as first attempts use them, read at most once per `ENDPOINT_TARGET_TTL_MS` in a process; the
  * endpoints missed at the same time are read with one statement. Retries read their endpoint with their
- * attempt instead (`WebhookDeliveriesRepository.pendingAttempt`).
+ * attempt instead (`WebhookAttemptsRepository.pendingAttempt`).
  */
 @Injectable()
 export class EndpointTargets {

@@ -5,7 +5,7 @@ import type { EventsRepository } from '../events.repository';
 import type { EventsSettings } from '../events.settings';
 import type { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
 import { EventsDispatcher } from './events.dispatcher';
-import type { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import type { WebhookAttemptsRepository } from './webhook-attempts.repository';
 import type { WebhookJobsProducer } from './webhook-jobs.producer';
 
 const event = (id: string, type: EventType): EventDto => ({
@@ -33,7 +33,7 @@ describe('EventsDispatcher', () => {
       ]),
     };
     const deliveries = {
-      create: jest.fn().mockResolvedValue([
+      openFirstAttempts: jest.fn().mockResolvedValue([
         { attemptId: 41, eventId: 'evt_pet', endpointId: 7 },
         { attemptId: 42, eventId: 'evt_message', endpointId: 7 },
       ]),
@@ -44,13 +44,13 @@ describe('EventsDispatcher', () => {
       sql as unknown as Sql,
       events as unknown as EventsRepository,
       endpoints as unknown as WebhookEndpointsRepository,
-      deliveries as unknown as WebhookDeliveriesRepository,
+      deliveries as unknown as WebhookAttemptsRepository,
       producer as unknown as WebhookJobsProducer,
       {} as EventsSettings,
     );
 
     await expect(dispatcher.dispatch()).resolves.toBe(2);
-    expect(deliveries.create.mock.calls).toEqual([
+    expect(deliveries.openFirstAttempts.mock.calls).toEqual([
       [
         [
           { eventId: 'evt_pet', endpointId: 7, eventType: 'pet.created' },

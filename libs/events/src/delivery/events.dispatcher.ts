@@ -6,7 +6,7 @@ import type { DeliverEventJobData } from '../events.queue';
 import { EventsRepository } from '../events.repository';
 import { EventsSettings } from '../events.settings';
 import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookAttemptsRepository } from './webhook-attempts.repository';
 import { WebhookJobsProducer } from './webhook-jobs.producer';
 
 const BATCH = 500;
@@ -29,7 +29,7 @@ export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     private readonly sql: Sql,
     private readonly events: EventsRepository,
     private readonly endpoints: WebhookEndpointsRepository,
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly attempts: WebhookAttemptsRepository,
     private readonly producer: WebhookJobsProducer,
     private readonly settings: EventsSettings,
   ) {}
@@ -59,7 +59,7 @@ export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy
           .filter((endpoint) => endpoint.accountId === accountId && subscribes(endpoint.eventTypes, event.type))
           .map((endpoint) => ({ eventId: event.id, endpointId: endpoint.id, eventType: event.type })),
       );
-      const opened = await this.deliveries.create(deliveries);
+      const opened = await this.attempts.openFirstAttempts(deliveries);
       const events = new Map(claimed.map(({ event }) => [event.id, event]));
       // Each job carries its first attempt and the event, so that its first run reads neither; a message's
       // text stays out of Redis, as the messages' own jobs keep it.

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { DeliverEventJobData, DeliveredAttempt } from '../events.queue';
 import type { EventsSettings } from '../events.settings';
 import { EventsReconciler, JOB_ENDED_UNHEARD } from './events.reconciler';
-import type { AttemptKey, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import type { AttemptKey, WebhookAttemptsRepository } from './webhook-attempts.repository';
 import type { WebhookJobsProducer } from './webhook-jobs.producer';
 
 type JobState =
@@ -32,7 +32,7 @@ function setUp(pages: AttemptKey[][], jobs: Record<string, JobState>) {
     }),
   };
   const reconciler = new EventsReconciler(
-    deliveries as unknown as WebhookDeliveriesRepository,
+    deliveries as unknown as WebhookAttemptsRepository,
     producer as unknown as WebhookJobsProducer,
     queue as unknown as Queue<DeliverEventJobData>,
     { EVENTS_RECONCILE_INTERVAL_MS: 10000 } as EventsSettings,
@@ -47,7 +47,7 @@ describe('EventsReconciler', () => {
     });
     await reconciler.sweep();
     expect(deliveries.recordOutcome.mock.calls).toEqual([
-      [41, { succeeded: true, responseStatus: 204, durationMs: 12 }, false],
+      [stale('evt_delivered', 41), { succeeded: true, responseStatus: 204, durationMs: 12 }, false],
     ]);
     expect(producer.enqueue).not.toHaveBeenCalled();
   });
@@ -75,8 +75,8 @@ describe('EventsReconciler', () => {
     );
     await reconciler.sweep();
     expect(deliveries.recordOutcome.mock.calls).toEqual([
-      [1, { succeeded: false, error: JOB_ENDED_UNHEARD.failed }, false],
-      [2, { succeeded: false, error: JOB_ENDED_UNHEARD.completed }, false],
+      [failed, { succeeded: false, error: JOB_ENDED_UNHEARD.failed }, false],
+      [skipped, { succeeded: false, error: JOB_ENDED_UNHEARD.completed }, false],
     ]);
     expect(producer.enqueue.mock.calls).toEqual([[[lost, broken]]]);
     expect(removed).toEqual(['evt_broken.7']);

@@ -4,7 +4,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import type { Queue } from 'bullmq';
 import { DeliverEventJobData, DeliveredAttempt, deliveryJobId, WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
-import { AttemptKey, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { AttemptKey, WebhookAttemptsRepository } from './webhook-attempts.repository';
 import { WebhookJobsProducer } from './webhook-jobs.producer';
 
 const BATCH = 500;
@@ -29,7 +29,7 @@ export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy
   private readonly task = new PeriodicTask('reconcile', this.logger, () => this.sweep());
 
   constructor(
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly attempts: WebhookAttemptsRepository,
     private readonly producer: WebhookJobsProducer,
     @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverEventJobData>,
     private readonly settings: EventsSettings,
@@ -48,12 +48,17 @@ export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy
     let found: AttemptKey[];
     let afterId = 0;
     do {
-      found = await this.deliveries.findStale(this.settings.EVENTS_RECONCILE_INTERVAL_MS, afterId, BATCH);
+      found = await this.attempts.findStale(this.settings.EVENTS_RECONCILE_INTERVAL_MS, afterId, BATCH);
       const lost: AttemptKey[] = [];
       const settled: Array<Promise<unknown>> = [];
-      for (const attempt of found) {
-        const job = await this.queue.getJob(deliveryJobId(attempt));
-        const state = await job?.getState();
+      // The page's jobs are looked up together: one wait for Redis's answers, not one per attempt.
+      const jobs = await Promise.all(
+        found.map(async (attempt) => {
+          const job = await this.queue.getJob(deliveryJobId(attempt));
+          return { attempt, job, state: await job?.getState() };
+        }),
+      );
+      for (const { attempt, job, state } of jobs) {
         if (!job || state === 'unknown') {
           // A job Redis kept only in part would block its id: removed, it can be added again.
           await job?.remove();
@@ -61,11 +66,7 @@ export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy
         } else if (state === 'completed') settled.push(this.settleCompleted(attempt, job.returnvalue));
         else if (state === 'failed')
           settled.push(
-            this.deliveries.recordOutcome(
-              attempt.attemptId,
-              { succeeded: false, error: JOB_ENDED_UNHEARD.failed },
-              false,
-            ),
+            this.attempts.recordOutcome(attempt, { succeeded: false, error: JOB_ENDED_UNHEARD.failed }, false),
           );
       }
       await Promise.all(settled);
@@ -82,6 +83,6 @@ export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy
     const outcome = delivered
       ? { succeeded: true, responseStatus: delivered.responseStatus, durationMs: delivered.durationMs }
       : { succeeded: false, error: JOB_ENDED_UNHEARD.completed };
-    return this.deliveries.recordOutcome(attempt.attemptId, outcome, false);
+    return this.attempts.recordOutcome(attempt, outcome, false);
   }
 }

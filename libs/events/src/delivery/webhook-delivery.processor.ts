@@ -19,7 +19,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplic
 
   async process(job: Job<DeliverEventJobData>, token?: string): Promise<DeliveredAttempt | undefined> {
     try {
-      return await this.delivery.attempt(job.data, job.attemptsMade === 0);
+      // Counted as the job becomes active, unlike attemptsMade, which neither a stalled run nor a delay adds to.
+      return await this.delivery.attempt(job.data, job.attemptsStarted === 1);
     } catch (error) {
       // The last attempt has been recorded as failed: the queue must not try again.
       if (error instanceof WebhookAttemptFailedError && error.last) throw new UnrecoverableError(error.message);
@@ -34,7 +35,11 @@ export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplic
 
   @OnWorkerEvent('failed')
   onFailed(job: Job<DeliverEventJobData> | undefined, error: Error): void {
-    this.logger.debug({ ...job?.data, attemptsMade: job?.attemptsMade }, error.message);
+    // Not the job's data: a first attempt's job carries the event, with what its resource holds.
+    this.logger.debug(
+      { eventId: job?.data.eventId, endpointId: job?.data.endpointId, attemptsMade: job?.attemptsMade },
+      error.message,
+    );
   }
 
   @OnWorkerEvent('error')

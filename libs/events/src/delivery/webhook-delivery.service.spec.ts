@@ -5,10 +5,12 @@ import { AppEnv, CoreSettings } from '@app/core';
 import type { EventsSettings } from '../events.settings';
 import type { WebhookSecrets } from '../webhooks/webhook-secrets';
 import type { EndpointTargets } from './endpoint-targets';
-import type { PendingAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import type { PendingAttempt, WebhookAttemptsRepository } from './webhook-attempts.repository';
 import { ENDPOINT_DISABLED, WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
 
 const DELIVERY = { eventId: 'evt_1', endpointId: 7 };
+/** The row the outcomes are written to. */
+const ATTEMPT = expect.objectContaining({ attemptId: 41, endpointId: 7 });
 
 /** What a test opened (receivers, senders' connections), closed after it. */
 const toClose: Array<() => unknown> = [];
@@ -33,6 +35,7 @@ async function receiver(status: number) {
 function setUp(url: string, attempt: number, enabled = true) {
   const pending: PendingAttempt = {
     attemptId: 41,
+    endpointId: 7,
     attempt,
     url,
     secretCiphertext: 'v1.sealed',
@@ -48,7 +51,7 @@ function setUp(url: string, attempt: number, enabled = true) {
     get: jest.fn().mockResolvedValue({ id: 7, url, secretCiphertext: 'v1.sealed', enabled }),
   };
   const delivery = new WebhookDelivery(
-    deliveries as unknown as WebhookDeliveriesRepository,
+    deliveries as unknown as WebhookAttemptsRepository,
     endpoints as unknown as EndpointTargets,
     secrets as unknown as WebhookSecrets,
     { WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_MAX_ATTEMPTS: 3 } as EventsSettings,
@@ -70,7 +73,7 @@ describe('WebhookDelivery', () => {
       durationMs: expect.any(Number),
     });
     expect(deliveries.recordOutcome).toHaveBeenCalledWith(
-      41,
+      ATTEMPT,
       expect.objectContaining({ succeeded: true, responseStatus: 204 }),
       false,
     );
@@ -94,7 +97,7 @@ describe('WebhookDelivery', () => {
     expect(failure).toMatchObject({ message: 'answered 503', last: false });
     expect(written).toBe(true);
     expect(deliveries.recordOutcome).toHaveBeenCalledWith(
-      41,
+      ATTEMPT,
       expect.objectContaining({ succeeded: false, responseStatus: 503 }),
       true,
     );
@@ -115,7 +118,7 @@ describe('WebhookDelivery', () => {
     expect(failure).toBeInstanceOf(WebhookAttemptFailedError);
     expect(failure).toMatchObject({ message: 'answered 500', last: true });
     expect(deliveries.recordOutcome).toHaveBeenCalledWith(
-      41,
+      ATTEMPT,
       expect.objectContaining({ succeeded: false, responseStatus: 500, error: 'answered 500' }),
       false,
     );
@@ -131,7 +134,9 @@ describe('WebhookDelivery', () => {
   it('fails the attempt of a disabled endpoint without a request, and opens no other', async () => {
     const { delivery, deliveries } = setUp('http://127.0.0.1:9/hooks', 1, false);
     await expect(delivery.attempt(DELIVERY, false)).resolves.toBeUndefined();
-    expect(deliveries.recordOutcome.mock.calls).toEqual([[41, { succeeded: false, error: ENDPOINT_DISABLED }, false]]);
+    expect(deliveries.recordOutcome.mock.calls).toEqual([
+      [ATTEMPT, { succeeded: false, error: ENDPOINT_DISABLED }, false],
+    ]);
   });
 
   it('makes a job’s first run with the attempt and event the dispatcher gave it, reading neither', async () => {
@@ -141,19 +146,30 @@ describe('WebhookDelivery', () => {
     await expect(delivery.attempt(first, true)).resolves.toMatchObject({ responseStatus: 204 });
     expect(deliveries.pendingAttempt).not.toHaveBeenCalled();
     expect(endpoints.get).toHaveBeenCalledWith(7);
-    expect(deliveries.recordOutcome).toHaveBeenCalledWith(41, expect.objectContaining({ succeeded: true }), false);
+    expect(deliveries.recordOutcome).toHaveBeenCalledWith(ATTEMPT, expect.objectContaining({ succeeded: true }), false);
 
     // A later run (a retry) reads its pending attempt, whatever the job carries.
     await delivery.attempt(first, false);
     expect(deliveries.pendingAttempt).toHaveBeenCalledWith(first);
   });
 
-  it('sends nothing on a first run whose endpoint is gone', async () => {
+  it('sends nothing on a first run whose endpoint is gone, once its pending attempt says so too', async () => {
     const { delivery, deliveries, endpoints, pending } = setUp('http://127.0.0.1:9/hooks', 1);
     endpoints.get.mockResolvedValue(undefined);
-    await expect(
-      delivery.attempt({ ...DELIVERY, first: { attemptId: 41, event: pending.event } }, true),
-    ).resolves.toBeUndefined();
+    deliveries.pendingAttempt.mockResolvedValue(undefined);
+    const first = { ...DELIVERY, first: { attemptId: 41, event: pending.event } };
+    await expect(delivery.attempt(first, true)).resolves.toBeUndefined();
+    expect(deliveries.pendingAttempt).toHaveBeenCalledWith(first);
     expect(deliveries.recordOutcome).not.toHaveBeenCalled();
+  });
+
+  it('delivers on a first run whose endpoint was read disabled but is enabled again, as its pending attempt says', async () => {
+    const target = await receiver(204);
+    const { delivery, deliveries, endpoints, pending } = setUp(target.url, 1);
+    endpoints.get.mockResolvedValue({ id: 7, url: target.url, secretCiphertext: 'v1.sealed', enabled: false });
+    const first = { ...DELIVERY, first: { attemptId: 41, event: pending.event } };
+    await expect(delivery.attempt(first, true)).resolves.toMatchObject({ responseStatus: 204 });
+    expect(deliveries.pendingAttempt).toHaveBeenCalledWith(first);
+    expect(deliveries.recordOutcome).toHaveBeenCalledWith(ATTEMPT, expect.objectContaining({ succeeded: true }), false);
   });
 });

@@ -6,7 +6,7 @@ import { HOST_RESOLVER, HostResolver } from '../webhooks/public-addresses';
 import { standardWebhookHeaders } from '../webhooks/webhook-signature';
 import { WebhookSecrets } from '../webhooks/webhook-secrets';
 import { EndpointTargets } from './endpoint-targets';
-import { PendingAttempt, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { PendingAttempt, WebhookAttemptsRepository } from './webhook-attempts.repository';
 import { WebhookSender } from './webhook-sender';
 
 /** The error of an attempt that found its endpoint disabled, and sent nothing. */
@@ -33,7 +33,7 @@ export class WebhookDelivery implements OnApplicationShutdown {
   private readonly sender: WebhookSender;
 
   constructor(
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly attempts: WebhookAttemptsRepository,
     private readonly endpoints: EndpointTargets,
     private readonly secrets: WebhookSecrets,
     private readonly settings: EventsSettings,
@@ -64,8 +64,8 @@ export class WebhookDelivery implements OnApplicationShutdown {
     // Settled already, or its endpoint is gone: nothing to send, now or later.
     if (!pending) return undefined;
     if (!pending.enabled) {
-      const notWritten = await this.deliveries.recordOutcome(
-        pending.attemptId,
+      const notWritten = await this.attempts.recordOutcome(
+        pending,
         { succeeded: false, error: ENDPOINT_DISABLED },
         false,
       );
@@ -78,40 +78,41 @@ export class WebhookDelivery implements OnApplicationShutdown {
       ...standardWebhookHeaders(pending.event.id, body, key),
     });
     if (outcome.succeeded) {
-      void this.deliveries.recordOutcome(pending.attemptId, outcome, false);
+      void this.attempts.recordOutcome(pending, outcome, false);
       return { responseStatus: outcome.responseStatus!, durationMs: outcome.durationMs };
     }
     const last = pending.attempt >= this.settings.WEBHOOK_MAX_ATTEMPTS;
     // Not written, the attempt is still pending: its next run must make it again, not use up another.
-    const notWritten = await this.deliveries.recordOutcome(pending.attemptId, outcome, !last);
+    const notWritten = await this.attempts.recordOutcome(pending, outcome, !last);
     if (notWritten) throw notWritten;
     throw new WebhookAttemptFailedError(outcome.error ?? 'failed', last);
   }
 
   /**
    * A job's first run makes the first attempt the dispatcher gave it, to its endpoint as recently read
-   * (`EndpointTargets`); any other run reads its delivery's pending attempt. A first attempt made twice
-   * (its job run again after its worker stopped) is sent again, as delivery is at least once, and its
+   * (`EndpointTargets`); any other run reads its delivery's pending attempt. So does a first run whose
+   * endpoint looks disabled or gone, since that would end its delivery for good: an endpoint enabled again
+   * within the cache's life is then still delivered to. A first attempt made twice (its job run again
+   * after its worker stopped before the job's end) is sent again, as delivery is at least once, and its
    * outcome is written once.
    */
   private async pendingAttempt(delivery: DeliverEventJobData, firstRun: boolean): Promise<PendingAttempt | undefined> {
-    if (!firstRun || !delivery.first) return this.deliveries.pendingAttempt(delivery);
-    const { attemptId, event } = delivery.first;
-    const endpoint = await this.endpoints.get(delivery.endpointId);
-    return (
-      endpoint && {
-        attemptId,
-        attempt: 1,
-        url: endpoint.url,
-        secretCiphertext: endpoint.secretCiphertext,
-        enabled: endpoint.enabled,
-        event,
-      }
-    );
+    const first = firstRun ? delivery.first : undefined;
+    const endpoint = first && (await this.endpoints.get(delivery.endpointId));
+    if (!first || !endpoint?.enabled) return this.attempts.pendingAttempt(delivery);
+    return {
+      attemptId: first.attemptId,
+      endpointId: delivery.endpointId,
+      attempt: 1,
+      url: endpoint.url,
+      secretCiphertext: endpoint.secretCiphertext,
+      enabled: true,
+      event: first.event,
+    };
   }
 
   /** Writes the outcomes of the attempts made so far now. */
   flushOutcomes(): Promise<void> {
-    return this.deliveries.flushOutcomes();
+    return this.attempts.flushOutcomes();
   }
 }

@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { hostOf, HostResolver, publicAddresses } from '../webhooks/public-addresses';
-import type { AttemptOutcome } from './webhook-deliveries.repository';
+import type { AttemptOutcome } from './webhook-attempts.repository';
 
 /** The outcome of a request that was made: it always took some time. */
 export type SentAttempt = AttemptOutcome & { durationMs: number };

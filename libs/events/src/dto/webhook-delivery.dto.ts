@@ -1,7 +1,7 @@
 import { PageQueryDto } from '@app/http';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { EVENT_TYPES } from '../event-types';
-import type { AttemptRow } from '../delivery/webhook-deliveries.repository';
+import type { AttemptRow } from '../delivery/webhook-attempts.repository';
 
 @ApiSchema({ name: 'WebhookDelivery', description: 'One attempt to deliver an event to the endpoint.' })
 export class WebhookDeliveryDto {

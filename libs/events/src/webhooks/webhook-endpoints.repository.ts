@@ -144,7 +144,6 @@ export class WebhookEndpointsRepository {
     return result.rowCount === 1;
   }
 
-  /** The enabled endpoints of these accounts. */
   /** Where each of the endpoints sends, and whether it is enabled; endpoints gone are left out. */
   async targets(ids: number[]): Promise<EndpointTarget[]> {
     const rows = await this.sql.rows<{ id: string; url: string; secret_ciphertext: string; enabled: boolean }>(
@@ -159,6 +158,7 @@ export class WebhookEndpointsRepository {
     }));
   }
 
+  /** The enabled endpoints of these accounts, with the event types each subscribes to. */
   async subscribers(accountIds: number[]): Promise<Subscriber[]> {
     const rows = await this.sql.rows<{ id: string; account_id: string; event_types: string[] }>(
       'SELECT id, account_id, event_types FROM webhook_endpoints WHERE enabled AND account_id = ANY($1)',

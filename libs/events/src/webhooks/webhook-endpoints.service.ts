@@ -1,6 +1,6 @@
 import { AppEnv, CoreSettings, ValidationFailedError } from '@app/core';
 import { Inject, Injectable } from '@nestjs/common';
-import { AttemptPage, WebhookDeliveriesRepository } from '../delivery/webhook-deliveries.repository';
+import { AttemptPage, WebhookAttemptsRepository } from '../delivery/webhook-attempts.repository';
 import { WebhookEndpointNotFoundError, TooManyWebhookEndpointsError, WebhookUrlRefusedError } from '../events.errors';
 import { HOST_RESOLVER, HostResolver, hostOf, NonPublicAddressError, publicAddresses } from './public-addresses';
 import { newWebhookSecret, WebhookSecrets } from './webhook-secrets';
@@ -30,7 +30,7 @@ export class WebhookEndpointsService {
   constructor(
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly secrets: WebhookSecrets,
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveries: WebhookAttemptsRepository,
     env: CoreSettings,
     @Inject(HOST_RESOLVER) private readonly resolve: HostResolver,
   ) {

@@ -30,8 +30,8 @@ export class WebhookSecrets {
   private readonly key: Buffer;
   /**
    * HMAC keys by the sealed secret they were opened from. A secret sealed again, or another one, is
-   * another string (a fresh IV each time), so a kept key is never stale: the delivery reads the sealed
-   * secret with its attempt and looks it up here.
+   * another string (a fresh IV each time), so a kept key is never stale: the delivery looks up the
+   * sealed secret it read with its endpoint.
    */
   private readonly openKeys = new Map<string, KeyObject>();
 

@@ -1,6 +1,6 @@
 import { settingsModule } from '@app/core';
 import { Module } from '@nestjs/common';
-import { WebhookDeliveriesRepository } from '../delivery/webhook-deliveries.repository';
+import { WebhookAttemptsRepository } from '../delivery/webhook-attempts.repository';
 import { EventsModule } from '../events.module';
 import { HOST_RESOLVER, systemResolver } from './public-addresses';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -13,7 +13,7 @@ import { WebhookSecretsSettings } from './webhook-secrets.settings';
   imports: [EventsModule, settingsModule(WebhookSecretsSettings)],
   providers: [
     WebhookEndpointsRepository,
-    WebhookDeliveriesRepository,
+    WebhookAttemptsRepository,
     WebhookEndpointsService,
     WebhookSecrets,
     { provide: HOST_RESOLVER, useValue: systemResolver },
@@ -21,7 +21,7 @@ import { WebhookSecretsSettings } from './webhook-secrets.settings';
   exports: [
     EventsModule,
     WebhookEndpointsRepository,
-    WebhookDeliveriesRepository,
+    WebhookAttemptsRepository,
     WebhookEndpointsService,
     WebhookSecrets,
     HOST_RESOLVER,

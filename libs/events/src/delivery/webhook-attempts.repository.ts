@@ -6,8 +6,7 @@ import { DeliverEventJobData, deliveryJobId } from '../events.queue';
 import { type EventRow, toEvent } from '../events.repository';
 
 /** A delivery's attempt not yet answered: what to send, where, and the row its outcome goes to. */
-export interface PendingAttempt {
-  attemptId: number;
+export interface PendingAttempt extends AttemptOf {
   attempt: number;
   url: string;
   secretCiphertext: string;
@@ -16,11 +15,15 @@ export interface PendingAttempt {
   event: EventDto;
 }
 
-/** An attempt's row and its delivery: what the dispatcher gives a job, and what the reconciler checks. */
-export interface AttemptKey {
+/** An attempt's row and its endpoint: what its outcome is written to. */
+export interface AttemptOf {
   attemptId: number;
-  eventId: string;
   endpointId: number;
+}
+
+/** An attempt's row and its delivery: what the dispatcher gives a job, and what the reconciler checks. */
+export interface AttemptKey extends AttemptOf {
+  eventId: string;
 }
 
 export interface AttemptOutcome {
@@ -51,7 +54,7 @@ export interface AttemptPage {
 
 /** An attempt's outcome to write, and whether another attempt follows it. */
 interface FinishedAttempt {
-  attemptId: number;
+  attempt: AttemptOf;
   outcome: AttemptOutcome;
   retried: boolean;
 }
@@ -83,13 +86,21 @@ export const PENDING_ATTEMPTS = `
  * key and locked in id order (batches that share attempts then never deadlock), and opens the next
  * attempt of those $6 says are retried. An attempt no longer pending (settled by a run before) is left as
  * it is, and opens nothing.
+ *
+ * The next attempt's foreign key locks its endpoint's row (KEY SHARE), which an endpoint's DELETE locks
+ * before its attempts: so the endpoints $7 of the retried attempts are locked first, in id order, gated
+ * by the one-time filter on their count. Locked after the attempts instead, a DELETE holding the
+ * endpoint and waiting for an attempt of the batch would deadlock with it.
  */
-export const FINISH_ATTEMPTS = `WITH locked AS MATERIALIZED (
+export const FINISH_ATTEMPTS = `WITH endpoints AS MATERIALIZED (
+    SELECT id FROM webhook_endpoints WHERE id = ANY($7::bigint[]) ORDER BY id FOR KEY SHARE
+  ), locked AS MATERIALIZED (
     SELECT a.id, o.status, o.response_status, o.duration_ms, o.error, o.retried
       FROM (SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::int[], $5::text[], $6::boolean[])
               AS o (id, status, response_status, duration_ms, error, retried) ORDER BY 1) o,
            LATERAL (SELECT a.id FROM webhook_attempts a WHERE a.id = o.id AND a.status = 'pending'
                      FOR NO KEY UPDATE OF a) a
+     WHERE (SELECT count(*) FROM endpoints) >= 0
   ), settled AS (
     UPDATE webhook_attempts a
        SET status = locked.status, response_status = locked.response_status, duration_ms = locked.duration_ms,
@@ -122,8 +133,8 @@ interface PendingRow extends Omit<EventRow, 'seq'> {
  * no harm.
  */
 @Injectable()
-export class WebhookDeliveriesRepository {
-  private readonly logger = new Logger(WebhookDeliveriesRepository.name);
+export class WebhookAttemptsRepository {
+  private readonly logger = new Logger(WebhookAttemptsRepository.name);
 
   /**
    * The pending attempts that jobs running at once look up share one statement, and so do their
@@ -145,7 +156,7 @@ export class WebhookDeliveriesRepository {
    * Opens the first attempt of each delivery, `pending`; one already opened is left as it is. Returns the
    * attempts opened.
    */
-  async create(deliveries: Array<DeliverEventJobData & { eventType: EventType }>): Promise<AttemptKey[]> {
+  async openFirstAttempts(deliveries: Array<DeliverEventJobData & { eventType: EventType }>): Promise<AttemptKey[]> {
     if (deliveries.length === 0) return [];
     const rows = await this.sql.rows<{ id: string; event_id: string; endpoint_id: string }>(
       `INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt)
@@ -173,8 +184,8 @@ export class WebhookDeliveriesRepository {
    * only, and opens the next attempt when `retried`. Never rejects: resolves once written, or with the
    * error when the write failed (the attempt then stays pending, for its job's next run or the reconciler).
    */
-  recordOutcome(attemptId: number, outcome: AttemptOutcome, retried: boolean): Promise<Error | undefined> {
-    return this.outcomes.add({ attemptId, outcome, retried });
+  recordOutcome(attempt: AttemptOf, outcome: AttemptOutcome, retried: boolean): Promise<Error | undefined> {
+    return this.outcomes.add({ attempt, outcome, retried });
   }
 
   /** Writes the outcomes recorded so far now. */
@@ -238,6 +249,7 @@ export class WebhookDeliveriesRepository {
         deliveryJobId({ eventId: row.id, endpointId: Number(row.endpoint_id) }),
         {
           attemptId: Number(row.attempt_id),
+          endpointId: Number(row.endpoint_id),
           attempt: row.attempt,
           url: row.url,
           secretCiphertext: row.secret_ciphertext,
@@ -251,15 +263,18 @@ export class WebhookDeliveriesRepository {
 
   /** An attempt answered twice in one batch (a job run twice at once) keeps the first outcome, as a later batch would. */
   private async writeOutcomes(batch: FinishedAttempt[]): Promise<Array<Error | undefined>> {
-    const attempts = [...new Map([...batch].reverse().map((finished) => [finished.attemptId, finished])).values()];
+    const attempts = [
+      ...new Map([...batch].reverse().map((finished) => [finished.attempt.attemptId, finished])).values(),
+    ];
     try {
       await this.sql.query(FINISH_ATTEMPTS, [
-        attempts.map(({ attemptId }) => attemptId),
+        attempts.map(({ attempt }) => attempt.attemptId),
         attempts.map(({ outcome }) => (outcome.succeeded ? 'succeeded' : 'failed')),
         attempts.map(({ outcome }) => outcome.responseStatus ?? null),
         attempts.map(({ outcome }) => outcome.durationMs ?? null),
         attempts.map(({ outcome }) => outcome.error ?? null),
         attempts.map(({ retried }) => retried),
+        [...new Set(attempts.filter(({ retried }) => retried).map(({ attempt }) => attempt.endpointId))],
       ]);
       return batch.map(() => undefined);
     } catch (error) {

@@ -1,0 +1,56 @@
+import { DelayedError, Job, UnrecoverableError } from 'bullmq';
+import type { DeliverEventJobData } from '../events.queue';
+import { WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
+import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
+
+describe('WebhookDeliveryProcessor', () => {
+  const delivery = { attempt: jest.fn() };
+  const processor = new WebhookDeliveryProcessor(delivery as unknown as WebhookDelivery, 5000);
+  const data: DeliverEventJobData = { eventId: 'evt_1', endpointId: 7 };
+  const job = (attemptsStarted: number, attemptsMade: number) =>
+    ({
+      data,
+      attemptsStarted,
+      attemptsMade,
+      moveToDelayed: jest.fn().mockResolvedValue(undefined),
+    }) as unknown as Job<DeliverEventJobData> & { moveToDelayed: jest.Mock };
+
+  beforeEach(() => delivery.attempt.mockReset().mockResolvedValue(undefined));
+
+  it.each([
+    ['its first run', 1, 0, true],
+    ['a run after a failed attempt', 2, 1, false],
+    // Neither a stall nor a delay adds to attemptsMade: only attemptsStarted tells these from a first run.
+    ['a run after its worker stalled', 2, 0, false],
+    ['a run after PostgreSQL was away', 3, 0, false],
+  ])('tells the delivery whether it is the job’s first run: %s', async (_run, started, made, firstRun) => {
+    await processor.process(job(started, made), 'token');
+    expect(delivery.attempt).toHaveBeenCalledWith(data, firstRun);
+  });
+
+  it('lets the queue retry a failed attempt that is not the last', async () => {
+    const failure = new WebhookAttemptFailedError('answered 500', false);
+    delivery.attempt.mockRejectedValue(failure);
+    await expect(processor.process(job(1, 0), 'token')).rejects.toBe(failure);
+  });
+
+  it('stops the queue retrying after the last attempt', async () => {
+    delivery.attempt.mockRejectedValue(new WebhookAttemptFailedError('answered 500', true));
+    await expect(processor.process(job(8, 7), 'token')).rejects.toBeInstanceOf(UnrecoverableError);
+  });
+
+  it('postpones without using up an attempt while PostgreSQL is unavailable', async () => {
+    const waiting = job(1, 0);
+    delivery.attempt.mockRejectedValue(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    await expect(processor.process(waiting, 'token')).rejects.toBeInstanceOf(DelayedError);
+    expect(waiting.moveToDelayed).toHaveBeenCalledWith(expect.any(Number), 'token');
+  });
+
+  it('fails the run on any other error, using up an attempt', async () => {
+    const waiting = job(1, 0);
+    const bug = new TypeError('not a function');
+    delivery.attempt.mockRejectedValue(bug);
+    await expect(processor.process(waiting, 'token')).rejects.toBe(bug);
+    expect(waiting.moveToDelayed).not.toHaveBeenCalled();
+  });
+});
