@@ -49,7 +49,8 @@ describe('EventsDispatcher', () => {
       {} as EventsSettings,
     );
 
-    await expect(dispatcher.dispatch()).resolves.toBe(2);
+    await dispatcher.dispatchAll();
+    expect(events.claimUndispatched).toHaveBeenCalledTimes(1);
     expect(deliveries.openFirstAttempts.mock.calls).toEqual([
       [
         [
@@ -66,5 +67,36 @@ describe('EventsDispatcher', () => {
         ],
       ],
     ]);
+  });
+
+  it('claims the next batch while the jobs of a full one go to Redis, and ends once every job is enqueued', async () => {
+    const full = Array.from({ length: 500 }, (_, i) => ({ accountId: 1, event: event(`evt_${i}`, 'pet.created') }));
+    const events = { claimUndispatched: jest.fn().mockResolvedValueOnce(full).mockResolvedValueOnce([]) };
+    const endpoints = { subscribers: jest.fn().mockResolvedValue([{ id: 7, accountId: 1, eventTypes: ['*'] }]) };
+    const deliveries = {
+      openFirstAttempts: jest.fn(async (opened: Array<{ eventId: string; endpointId: number }>) =>
+        opened.map((delivery, i) => ({ ...delivery, attemptId: i + 1 })),
+      ),
+    };
+    let enqueued!: (taken: boolean) => void;
+    const producer = { enqueue: jest.fn(() => new Promise<boolean>((resolve) => (enqueued = resolve))) };
+    const dispatcher = new EventsDispatcher(
+      { transaction: <T>(work: () => Promise<T>) => work() } as unknown as Sql,
+      events as unknown as EventsRepository,
+      endpoints as unknown as WebhookEndpointsRepository,
+      deliveries as unknown as WebhookAttemptsRepository,
+      producer as unknown as WebhookJobsProducer,
+      {} as EventsSettings,
+    );
+
+    let done = false;
+    const dispatching = dispatcher.dispatchAll().then(() => (done = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(producer.enqueue).toHaveBeenCalledTimes(1);
+    expect(events.claimUndispatched).toHaveBeenCalledTimes(2);
+    expect(done).toBe(false);
+    enqueued(true);
+    await dispatching;
+    expect(producer.enqueue.mock.calls[0]![0]).toHaveLength(500);
   });
 });

@@ -11,6 +11,12 @@ import { WebhookJobsProducer } from './webhook-jobs.producer';
 
 const BATCH = 500;
 
+/** A batch of claimed events, and the jobs of their deliveries. */
+interface DispatchedBatch {
+  claimed: number;
+  jobs: DeliverEventJobData[];
+}
+
 /** Events a delivery job may carry: all but messages', whose object holds the message's text. */
 const carried = (type: EventType) => !type.startsWith('message.');
 
@@ -42,15 +48,28 @@ export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy
     return this.task.stop();
   }
 
+  /**
+   * Dispatches batches until none is full. A batch's jobs go to Redis while the next batch is claimed: the
+   * claim waits for PostgreSQL and the enqueue for Redis, and one after the other they would bound how
+   * fast any number of deliveries can start.
+   */
   async dispatchAll(): Promise<void> {
-    let claimed: number;
-    do claimed = await this.dispatch();
-    while (claimed === BATCH && !this.task.stopped);
+    let enqueuing: Promise<unknown> = Promise.resolve();
+    try {
+      let batch: DispatchedBatch;
+      do {
+        batch = await this.claimBatch();
+        await enqueuing;
+        enqueuing = this.enqueue(batch);
+      } while (batch.claimed === BATCH && !this.task.stopped);
+    } finally {
+      await enqueuing;
+    }
   }
 
-  /** Dispatches one batch of events; how many there were. */
-  async dispatch(): Promise<number> {
-    const { claimed, jobs } = await this.sql.transaction(async () => {
+  /** Claims a batch of events and opens the first attempt of each of their deliveries, in one transaction. */
+  private claimBatch(): Promise<DispatchedBatch> {
+    return this.sql.transaction(async () => {
       const claimed = await this.events.claimUndispatched(BATCH);
       if (claimed.length === 0) return { claimed: 0, jobs: [] };
       const subscribers = await this.endpoints.subscribers([...new Set(claimed.map(({ accountId }) => accountId))]);
@@ -69,7 +88,10 @@ export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy
       });
       return { claimed: claimed.length, jobs };
     });
+  }
+
+  /** What Redis does not take, the reconciler enqueues again. */
+  private async enqueue({ jobs }: DispatchedBatch): Promise<void> {
     if (jobs.length > 0) await this.producer.enqueue(jobs);
-    return claimed;
   }
 }

@@ -27,10 +27,13 @@ export class WebhookJobsProducer {
 
   /** Whether Redis took every job. */
   async enqueue(deliveries: DeliverEventJobData[]): Promise<boolean> {
-    for (let start = 0; start < deliveries.length; start += ENQUEUE_CHUNK) {
-      const chunk = deliveries.slice(start, start + ENQUEUE_CHUNK);
-      try {
-        await this.withTimeout(
+    const chunks: DeliverEventJobData[][] = [];
+    for (let start = 0; start < deliveries.length; start += ENQUEUE_CHUNK)
+      chunks.push(deliveries.slice(start, start + ENQUEUE_CHUNK));
+    // Every chunk is written before any answer is awaited: one wait for Redis, however many chunks.
+    const results = await Promise.allSettled(
+      chunks.map((chunk) =>
+        this.withTimeout(
           this.queue.addBulk(
             chunk.map(({ eventId, endpointId, first }) => ({
               name: DELIVER_EVENT_JOB,
@@ -39,15 +42,17 @@ export class WebhookJobsProducer {
               opts: { jobId: deliveryJobId({ eventId, endpointId }) },
             })),
           ),
-        );
-      } catch (error) {
-        if (!this.redisDown)
-          this.logger.warn(`cannot enqueue deliveries, the reconciler will: ${(error as Error).message}`);
-        this.redisDown = true;
-        return false;
-      }
-      this.redisDown = false;
+        ),
+      ),
+    );
+    const failure = results.find((result) => result.status === 'rejected');
+    if (failure) {
+      if (!this.redisDown)
+        this.logger.warn(`cannot enqueue deliveries, the reconciler will: ${(failure.reason as Error).message}`);
+      this.redisDown = true;
+      return false;
     }
+    this.redisDown = false;
     return true;
   }
 

@@ -1,0 +1,46 @@
+import type { CoreSettings } from '@app/core';
+import type { Queue } from 'bullmq';
+import type { DeliverEventJobData } from '../events.queue';
+import { WebhookJobsProducer } from './webhook-jobs.producer';
+
+const deliveries = (count: number): DeliverEventJobData[] =>
+  Array.from({ length: count }, (_, i) => ({ eventId: `evt_${i}`, endpointId: 7 }));
+
+function setUp() {
+  const answers: Array<(error?: Error) => void> = [];
+  const queue = {
+    on: jest.fn(),
+    addBulk: jest.fn(
+      () => new Promise<void>((resolve, reject) => answers.push((error) => (error ? reject(error) : resolve()))),
+    ),
+  };
+  const producer = new WebhookJobsProducer(
+    queue as unknown as Queue<DeliverEventJobData>,
+    {
+      REDIS_COMMAND_TIMEOUT_MS: 1000,
+    } as CoreSettings,
+  );
+  return { producer, queue, answers };
+}
+
+describe('WebhookJobsProducer', () => {
+  it('writes every chunk of 100 jobs before waiting for Redis, each job named by its delivery', async () => {
+    const { producer, queue, answers } = setUp();
+    const taken = producer.enqueue(deliveries(250));
+    expect(queue.addBulk.mock.calls.map(([jobs]) => (jobs as unknown[]).length)).toEqual([100, 100, 50]);
+    expect((queue.addBulk.mock.calls[2] as unknown[][])[0]![49]).toMatchObject({
+      data: { eventId: 'evt_249', endpointId: 7 },
+      opts: { jobId: 'evt_249.7' },
+    });
+    for (const answer of answers) answer();
+    await expect(taken).resolves.toBe(true);
+  });
+
+  it('says Redis did not take them all when one chunk failed, never throwing', async () => {
+    const { producer, answers } = setUp();
+    const taken = producer.enqueue(deliveries(150));
+    answers[0]!();
+    answers[1]!(new Error('Connection is closed.'));
+    await expect(taken).resolves.toBe(false);
+  });
+});
