@@ -11,7 +11,8 @@ function setUp() {
   const queue = {
     on: jest.fn(),
     addBulk: jest.fn(
-      () => new Promise<void>((resolve, reject) => answers.push((error) => (error ? reject(error) : resolve()))),
+      (_jobs: Array<{ data: DeliverEventJobData; opts: { jobId: string } }>) =>
+        new Promise<void>((resolve, reject) => answers.push((error) => (error ? reject(error) : resolve()))),
     ),
   };
   const producer = new WebhookJobsProducer(
@@ -27,8 +28,8 @@ describe('WebhookJobsProducer', () => {
   it('writes every chunk of 100 jobs before waiting for Redis, each job named by its delivery', async () => {
     const { producer, queue, answers } = setUp();
     const taken = producer.enqueue(deliveries(250));
-    expect(queue.addBulk.mock.calls.map(([jobs]) => (jobs as unknown[]).length)).toEqual([100, 100, 50]);
-    expect((queue.addBulk.mock.calls[2] as unknown[][])[0]![49]).toMatchObject({
+    expect(queue.addBulk.mock.calls.map(([jobs]) => jobs.length)).toEqual([100, 100, 50]);
+    expect(queue.addBulk.mock.calls[2]![0][49]).toMatchObject({
       data: { eventId: 'evt_249', endpointId: 7 },
       opts: { jobId: 'evt_249.7' },
     });
