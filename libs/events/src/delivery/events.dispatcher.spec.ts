@@ -1,6 +1,7 @@
 import type { Sql } from '@app/database';
 import type { EventDto } from '../dto/event.dto';
 import type { EventType } from '../event-types';
+import type { DeliverEventJobData } from '../events.queue';
 import type { EventsRepository } from '../events.repository';
 import type { EventsSettings } from '../events.settings';
 import type { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
@@ -79,7 +80,9 @@ describe('EventsDispatcher', () => {
       ),
     };
     let enqueued!: (taken: boolean) => void;
-    const producer = { enqueue: jest.fn(() => new Promise<boolean>((resolve) => (enqueued = resolve))) };
+    const producer = {
+      enqueue: jest.fn((_jobs: DeliverEventJobData[]) => new Promise<boolean>((resolve) => (enqueued = resolve))),
+    };
     const dispatcher = new EventsDispatcher(
       { transaction: <T>(work: () => Promise<T>) => work() } as unknown as Sql,
       events as unknown as EventsRepository,
