@@ -14,27 +14,29 @@ describe('events past retention', () => {
   });
   afterAll(() => app.close());
 
-  it('are deleted with their attempts, unless an attempt is younger than the retention', async () => {
+  it('are deleted with their attempts, unless an attempt is younger than the retention or still pending', async () => {
     const account = await signUp(app.http);
     const endpoint = await createEndpoint(app.http, account, 'http://127.0.0.1:9/hooks');
-    for (const name of ['Old', 'Retried lately', 'Recent']) await createPet(app.http, account, { name });
+    for (const name of ['Old', 'Retried lately', 'Recent', 'Waiting since an outage'])
+      await createPet(app.http, account, { name });
     const ids = await withDatabase(async (client) => {
       const { rows } = await client.query<{ id: string }>('SELECT id FROM events WHERE account_id = $1 ORDER BY seq', [
         account.accountId,
       ]);
-      const [old, retried, recent] = rows.map((row) => row.id);
+      const [old, retried, recent, waiting] = rows.map((row) => row.id);
       await client.query(`UPDATE events SET created_at = now() - interval '31 days' WHERE id = ANY($1)`, [
-        [old, retried],
+        [old, retried, waiting],
       ]);
       await client.query(
         `INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt, status, created_at)
          VALUES ($1, $4, 'pet.created', 1, 'failed', now() - interval '31 days'),
                 ($2, $4, 'pet.created', 1, 'failed', now() - interval '31 days'),
                 ($2, $4, 'pet.created', 2, 'succeeded', now() - interval '29 days'),
-                ($3, $4, 'pet.created', 1, 'succeeded', now())`,
-        [old, retried, recent, endpoint.id],
+                ($3, $4, 'pet.created', 1, 'succeeded', now()),
+                ($5, $4, 'pet.created', 1, 'pending', now() - interval '31 days')`,
+        [old, retried, recent, endpoint.id, waiting],
       );
-      return { old: old!, retried: retried!, recent: recent! };
+      return { old: old!, retried: retried!, recent: recent!, waiting: waiting! };
     });
 
     await app.app.get(EventsRepository).deleteOlderThan(30, 1000);
@@ -48,11 +50,12 @@ describe('events past retention', () => {
         ])
       ).rows,
     }));
-    expect(left.events).toEqual([{ id: ids.retried }, { id: ids.recent }]);
+    expect(left.events).toEqual([{ id: ids.retried }, { id: ids.recent }, { id: ids.waiting }]);
     expect(left.attempts).toEqual([
       { event_id: ids.retried, attempt: 1 },
       { event_id: ids.retried, attempt: 2 },
       { event_id: ids.recent, attempt: 1 },
+      { event_id: ids.waiting, attempt: 1 },
     ]);
   });
 });

@@ -18,7 +18,7 @@ import { createEndpoint, WEBHOOK_TEST_ENV } from './support/webhooks';
 const apiApp = (settings?: string[]) =>
   createApiApp({ env: { ...WEBHOOK_TEST_ENV, ...(settings && { DATABASE_URL: testDatabasePlanning(settings) }) } });
 
-/** `count` pet.created events of a new account to its one endpoint, in event id order; not yet stored as deliveries. */
+/** `count` pet.created events of a new account to its one endpoint, in event id order; not yet stored as attempts. */
 async function eventsToDeliver(app: TestHttpApp, count: number): Promise<DeliverEventJobData[]> {
   const account = await signUp(app.http);
   const endpoint = await createEndpoint(app.http, account, 'http://127.0.0.1:9/hooks');
@@ -45,25 +45,25 @@ const toOpen = (delivery: DeliverEventJobData) => ({ ...delivery, eventType: 'pe
 
 describe('webhook attempts that jobs look up and finish together', () => {
   let app: TestHttpApp;
-  let deliveries: WebhookAttemptsRepository;
+  let attempts: WebhookAttemptsRepository;
 
   beforeAll(async () => {
     app = await apiApp();
-    deliveries = app.app.get(WebhookAttemptsRepository);
+    attempts = app.app.get(WebhookAttemptsRepository);
   });
   afterAll(() => app.close());
 
   it('finds each delivery’s pending attempt, writes outcomes once, and opens the next attempt of those retried', async () => {
     const [a, b, settled, retried] = await eventsToDeliver(app, 4);
-    await deliveries.openFirstAttempts([a!, b!, settled!, retried!].map(toOpen));
+    await attempts.openFirstAttempts([a!, b!, settled!, retried!].map(toOpen));
     // Opening them again (a dispatcher run twice) changes nothing.
-    await deliveries.openFirstAttempts([a!].map(toOpen));
-    const settledAttempt = await deliveries.pendingAttempt(settled!);
-    await deliveries.recordOutcome(settledAttempt!, { succeeded: true, responseStatus: 200, durationMs: 1 }, false);
+    await attempts.openFirstAttempts([a!].map(toOpen));
+    const settledAttempt = await attempts.pendingAttempt(settled!);
+    await attempts.recordOutcome(settledAttempt!, { succeeded: true, responseStatus: 200, durationMs: 1 }, false);
 
     // Asked for in the same turn of the event loop: one batch.
     const pending = await Promise.all(
-      [a, b, a, settled, retried].map((delivery) => deliveries.pendingAttempt(delivery!)),
+      [a, b, a, settled, retried].map((delivery) => attempts.pendingAttempt(delivery!)),
     );
     expect(pending.map((attempt) => attempt && [attempt.event.id, attempt.attempt])).toEqual([
       [a!.eventId, 1],
@@ -81,22 +81,22 @@ describe('webhook attempts that jobs look up and finish together', () => {
 
     const [aAttempt, bAttempt, , , retriedAttempt] = pending;
     await Promise.all([
-      deliveries.recordOutcome(
+      attempts.recordOutcome(
         aAttempt!,
         { succeeded: false, responseStatus: 500, durationMs: 3, error: 'answered 500' },
         true,
       ),
       // The same attempt answered again in the same batch (a job run twice): the first outcome stands.
-      deliveries.recordOutcome(aAttempt!, { succeeded: true, responseStatus: 204, durationMs: 4 }, false),
-      deliveries.recordOutcome(bAttempt!, { succeeded: false, durationMs: 5, error: 'ECONNREFUSED' }, false),
-      deliveries.recordOutcome(
+      attempts.recordOutcome(aAttempt!, { succeeded: true, responseStatus: 204, durationMs: 4 }, false),
+      attempts.recordOutcome(bAttempt!, { succeeded: false, durationMs: 5, error: 'ECONNREFUSED' }, false),
+      attempts.recordOutcome(
         retriedAttempt!,
         { succeeded: false, responseStatus: 503, durationMs: 6, error: 'answered 503' },
         true,
       ),
     ]);
     // Later, too: a settled attempt stays as it is, and opens no other.
-    await deliveries.recordOutcome(aAttempt!, { succeeded: false, responseStatus: 502, durationMs: 7 }, true);
+    await attempts.recordOutcome(aAttempt!, { succeeded: false, responseStatus: 502, durationMs: 7 }, true);
 
     expect(await storedAttempts(a!)).toEqual([
       { attempt: 1, status: 'failed', response_status: 500, duration_ms: 3, error: 'answered 500' },
@@ -112,17 +112,17 @@ describe('webhook attempts that jobs look up and finish together', () => {
       { attempt: 1, status: 'failed', response_status: 503, duration_ms: 6, error: 'answered 503' },
       { attempt: 2, status: 'pending', response_status: null, duration_ms: null, error: null },
     ]);
-    expect(await deliveries.pendingAttempt(a!)).toMatchObject({ attempt: 2 });
-    expect(await deliveries.pendingAttempt(b!)).toBeUndefined();
+    expect(await attempts.pendingAttempt(a!)).toMatchObject({ attempt: 2 });
+    expect(await attempts.pendingAttempt(b!)).toBeUndefined();
   });
 
   it('says when the endpoint was disabled since the delivery was opened', async () => {
     const [delivery] = await eventsToDeliver(app, 1);
-    await deliveries.openFirstAttempts([toOpen(delivery!)]);
+    await attempts.openFirstAttempts([toOpen(delivery!)]);
     await withDatabase((client) =>
       client.query('UPDATE webhook_endpoints SET enabled = false WHERE id = $1', [delivery!.endpointId]),
     );
-    expect(await deliveries.pendingAttempt(delivery!)).toMatchObject({ attempt: 1, enabled: false });
+    expect(await attempts.pendingAttempt(delivery!)).toMatchObject({ attempt: 1, enabled: false });
   });
 });
 

@@ -101,7 +101,9 @@ export class EventsRepository {
 
   /**
    * Deletes up to `limit` events recorded before `days` ago whose delivery attempts are that old too (a
-   * retry may come minutes or, after an outage, hours later); their attempts go with them. How many.
+   * retry may come minutes or, after an outage, hours later) and settled; their attempts go with them. How
+   * many. An event with a pending attempt stays whatever its age: the attempt's outcome, written later,
+   * opens the next attempt, which this statement's snapshot would not see and its cascade would delete.
    */
   async deleteOlderThan(days: number, limit: number): Promise<number> {
     const result = await this.sql.query(
@@ -109,7 +111,8 @@ export class EventsRepository {
          SELECT e.id FROM events e
           WHERE e.created_at < now() - $1 * interval '1 day'
             AND NOT EXISTS (SELECT FROM webhook_attempts a
-                             WHERE a.event_id = e.id AND a.created_at >= now() - $1 * interval '1 day')
+                             WHERE a.event_id = e.id
+                               AND (a.created_at >= now() - $1 * interval '1 day' OR a.status = 'pending'))
           ORDER BY e.created_at LIMIT $2)`,
       [days, limit],
     );

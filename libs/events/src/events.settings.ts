@@ -50,7 +50,7 @@ export class EventsSettings {
   @Min(100)
   EVENTS_RECONCILE_INTERVAL_MS = 10_000;
 
-  /** How often a worker deletes the events older than EVENTS_RETENTION_DAYS whose attempts are that old too, with them. */
+  /** How often a worker deletes the events older than EVENTS_RETENTION_DAYS whose attempts are that old and settled, with them. */
   @IntegerSetting()
   @IsInt()
   @Min(1000)

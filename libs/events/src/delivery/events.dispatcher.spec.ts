@@ -33,7 +33,7 @@ describe('EventsDispatcher', () => {
         { id: 9, accountId: 2, eventTypes: ['*'] },
       ]),
     };
-    const deliveries = {
+    const attempts = {
       openFirstAttempts: jest.fn().mockResolvedValue([
         { attemptId: 41, eventId: 'evt_pet', endpointId: 7 },
         { attemptId: 42, eventId: 'evt_message', endpointId: 7 },
@@ -45,14 +45,14 @@ describe('EventsDispatcher', () => {
       sql as unknown as Sql,
       events as unknown as EventsRepository,
       endpoints as unknown as WebhookEndpointsRepository,
-      deliveries as unknown as WebhookAttemptsRepository,
+      attempts as unknown as WebhookAttemptsRepository,
       producer as unknown as WebhookJobsProducer,
       {} as EventsSettings,
     );
 
     await dispatcher.dispatchAll();
     expect(events.claimUndispatched).toHaveBeenCalledTimes(1);
-    expect(deliveries.openFirstAttempts.mock.calls).toEqual([
+    expect(attempts.openFirstAttempts.mock.calls).toEqual([
       [
         [
           { eventId: 'evt_pet', endpointId: 7, eventType: 'pet.created' },
@@ -69,37 +69,59 @@ describe('EventsDispatcher', () => {
       ],
     ]);
   });
+});
 
-  it('claims the next batch while the jobs of a full one go to Redis, and ends once every job is enqueued', async () => {
+describe('EventsDispatcher on a backlog', () => {
+  /** A dispatcher whose first claim is a full batch, then `nextClaim`; its enqueues end when told. */
+  function setUp(nextClaim: () => Promise<unknown[]>) {
     const full = Array.from({ length: 500 }, (_, i) => ({ accountId: 1, event: event(`evt_${i}`, 'pet.created') }));
-    const events = { claimUndispatched: jest.fn().mockResolvedValueOnce(full).mockResolvedValueOnce([]) };
+    const events = { claimUndispatched: jest.fn().mockResolvedValueOnce(full).mockImplementationOnce(nextClaim) };
     const endpoints = { subscribers: jest.fn().mockResolvedValue([{ id: 7, accountId: 1, eventTypes: ['*'] }]) };
-    const deliveries = {
+    const attempts = {
       openFirstAttempts: jest.fn(async (opened: Array<{ eventId: string; endpointId: number }>) =>
         opened.map((delivery, i) => ({ ...delivery, attemptId: i + 1 })),
       ),
     };
-    let enqueued!: (taken: boolean) => void;
+    const enqueues: Array<(taken: boolean) => void> = [];
     const producer = {
-      enqueue: jest.fn((_jobs: DeliverEventJobData[]) => new Promise<boolean>((resolve) => (enqueued = resolve))),
+      enqueue: jest.fn((_jobs: DeliverEventJobData[]) => new Promise<boolean>((resolve) => enqueues.push(resolve))),
     };
     const dispatcher = new EventsDispatcher(
       { transaction: <T>(work: () => Promise<T>) => work() } as unknown as Sql,
       events as unknown as EventsRepository,
       endpoints as unknown as WebhookEndpointsRepository,
-      deliveries as unknown as WebhookAttemptsRepository,
+      attempts as unknown as WebhookAttemptsRepository,
       producer as unknown as WebhookJobsProducer,
       {} as EventsSettings,
     );
+    const endEnqueues = () => enqueues.splice(0).forEach((resolve) => resolve(true));
+    return { dispatcher, events, producer, endEnqueues };
+  }
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+  it('claims the next batch while the jobs of a full one go to Redis, and ends once every job is enqueued', async () => {
+    const { dispatcher, events, producer, endEnqueues } = setUp(async () => []);
     let done = false;
     const dispatching = dispatcher.dispatchAll().then(() => (done = true));
-    await new Promise((resolve) => setImmediate(resolve));
+    await settle();
     expect(producer.enqueue).toHaveBeenCalledTimes(1);
+    expect(producer.enqueue.mock.calls[0]![0]).toHaveLength(500);
     expect(events.claimUndispatched).toHaveBeenCalledTimes(2);
     expect(done).toBe(false);
-    enqueued(true);
+    endEnqueues();
     await dispatching;
-    expect(producer.enqueue.mock.calls[0]![0]).toHaveLength(500);
+  });
+
+  it('fails when the next claim fails, once the jobs on their way to Redis have got there', async () => {
+    const failure = new Error('Connection terminated unexpectedly');
+    const { dispatcher, producer, endEnqueues } = setUp(() => Promise.reject(failure));
+    let settled = false;
+    const dispatching = dispatcher.dispatchAll().finally(() => (settled = true));
+    dispatching.catch(() => undefined);
+    await settle();
+    expect(producer.enqueue).toHaveBeenCalledTimes(1);
+    expect(settled).toBe(false);
+    endEnqueues();
+    await expect(dispatching).rejects.toBe(failure);
   });
 });

@@ -13,7 +13,7 @@ const stale = (eventId: string, attemptId: number): AttemptKey => ({ eventId, en
 
 /** A reconciler over `pages` of stale attempts, and the jobs Redis holds. */
 function setUp(pages: AttemptKey[][], jobs: Record<string, JobState>) {
-  const deliveries = {
+  const attempts = {
     findStale: jest.fn(async () => pages.shift() ?? []),
     recordOutcome: jest.fn().mockResolvedValue(undefined),
   };
@@ -32,21 +32,21 @@ function setUp(pages: AttemptKey[][], jobs: Record<string, JobState>) {
     }),
   };
   const reconciler = new EventsReconciler(
-    deliveries as unknown as WebhookAttemptsRepository,
+    attempts as unknown as WebhookAttemptsRepository,
     producer as unknown as WebhookJobsProducer,
     queue as unknown as Queue<DeliverEventJobData>,
     { EVENTS_RECONCILE_INTERVAL_MS: 10000 } as EventsSettings,
   );
-  return { reconciler, deliveries, producer, removed };
+  return { reconciler, attempts, producer, removed };
 }
 
 describe('EventsReconciler', () => {
   it('records the success a completed job returned, whose worker stopped before writing it', async () => {
-    const { reconciler, deliveries, producer } = setUp([[stale('evt_delivered', 41)]], {
+    const { reconciler, attempts, producer } = setUp([[stale('evt_delivered', 41)]], {
       'evt_delivered.7': { state: 'completed', returnvalue: { responseStatus: 204, durationMs: 12 } },
     });
     await reconciler.sweep();
-    expect(deliveries.recordOutcome.mock.calls).toEqual([
+    expect(attempts.recordOutcome.mock.calls).toEqual([
       [stale('evt_delivered', 41), { succeeded: true, responseStatus: 204, durationMs: 12 }, false],
     ]);
     expect(producer.enqueue).not.toHaveBeenCalled();
@@ -62,7 +62,7 @@ describe('EventsReconciler', () => {
       stale('evt_delayed', 6),
       stale('evt_active', 7),
     ];
-    const { reconciler, deliveries, producer, removed } = setUp(
+    const { reconciler, attempts, producer, removed } = setUp(
       [[failed!, skipped!, lost!, broken!, waiting!, delayed!, active!]],
       {
         'evt_failed.7': { state: 'failed' },
@@ -74,7 +74,7 @@ describe('EventsReconciler', () => {
       },
     );
     await reconciler.sweep();
-    expect(deliveries.recordOutcome.mock.calls).toEqual([
+    expect(attempts.recordOutcome.mock.calls).toEqual([
       [failed, { succeeded: false, error: JOB_ENDED_UNHEARD.failed }, false],
       [skipped, { succeeded: false, error: JOB_ENDED_UNHEARD.completed }, false],
     ]);
@@ -84,9 +84,9 @@ describe('EventsReconciler', () => {
 
   it('reads every page of stale attempts, each after the last attempt of the one before', async () => {
     const first = Array.from({ length: 500 }, (_, i) => stale(`evt_${i}`, i + 1));
-    const { reconciler, deliveries, producer } = setUp([first, [stale('evt_last', 900)]], {});
+    const { reconciler, attempts, producer } = setUp([first, [stale('evt_last', 900)]], {});
     await reconciler.sweep();
-    expect(deliveries.findStale.mock.calls).toEqual([
+    expect(attempts.findStale.mock.calls).toEqual([
       [10000, 0, 500],
       [10000, 500, 500],
     ]);

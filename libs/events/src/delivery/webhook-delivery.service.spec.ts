@@ -42,7 +42,7 @@ function setUp(url: string, attempt: number, enabled = true) {
     enabled,
     event: { id: 'evt_1', type: 'pet.created', createdAt: '2026-06-01T00:00:00.000Z', data: { object: { id: 1 } } },
   };
-  const deliveries = {
+  const attempts = {
     pendingAttempt: jest.fn().mockResolvedValue(pending),
     recordOutcome: jest.fn().mockResolvedValue(undefined),
   };
@@ -51,7 +51,7 @@ function setUp(url: string, attempt: number, enabled = true) {
     get: jest.fn().mockResolvedValue({ id: 7, url, secretCiphertext: 'v1.sealed', enabled }),
   };
   const delivery = new WebhookDelivery(
-    deliveries as unknown as WebhookAttemptsRepository,
+    attempts as unknown as WebhookAttemptsRepository,
     endpoints as unknown as EndpointTargets,
     secrets as unknown as WebhookSecrets,
     { WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_MAX_ATTEMPTS: 3 } as EventsSettings,
@@ -59,20 +59,20 @@ function setUp(url: string, attempt: number, enabled = true) {
     async () => ['127.0.0.1'],
   );
   toClose.push(() => delivery.onApplicationShutdown());
-  return { delivery, deliveries, endpoints, pending };
+  return { delivery, attempts, endpoints, pending };
 }
 
 describe('WebhookDelivery', () => {
   it('returns the answer once the endpoint gave it, without waiting for its outcome to be written', async () => {
     const target = await receiver(204);
-    const { delivery, deliveries } = setUp(target.url, 1);
+    const { delivery, attempts } = setUp(target.url, 1);
     // The write of the outcome never ends here: the attempt must not wait for it.
-    deliveries.recordOutcome.mockReturnValue(new Promise<void>(() => undefined));
+    attempts.recordOutcome.mockReturnValue(new Promise<void>(() => undefined));
     await expect(delivery.attempt(DELIVERY, false)).resolves.toEqual({
       responseStatus: 204,
       durationMs: expect.any(Number),
     });
-    expect(deliveries.recordOutcome).toHaveBeenCalledWith(
+    expect(attempts.recordOutcome).toHaveBeenCalledWith(
       ATTEMPT,
       expect.objectContaining({ succeeded: true, responseStatus: 204 }),
       false,
@@ -81,10 +81,10 @@ describe('WebhookDelivery', () => {
 
   it('has a failed attempt’s outcome written with the next attempt opened before it throws for a retry', async () => {
     const target = await receiver(503);
-    const { delivery, deliveries } = setUp(target.url, 2);
+    const { delivery, attempts } = setUp(target.url, 2);
     // Written some time after it was asked for: the attempt must wait for it.
     let written = false;
-    deliveries.recordOutcome.mockImplementation(
+    attempts.recordOutcome.mockImplementation(
       () =>
         new Promise((resolve) =>
           setTimeout(() => {
@@ -96,7 +96,7 @@ describe('WebhookDelivery', () => {
     const failure = await delivery.attempt(DELIVERY, false).catch((error: unknown) => error);
     expect(failure).toMatchObject({ message: 'answered 503', last: false });
     expect(written).toBe(true);
-    expect(deliveries.recordOutcome).toHaveBeenCalledWith(
+    expect(attempts.recordOutcome).toHaveBeenCalledWith(
       ATTEMPT,
       expect.objectContaining({ succeeded: false, responseStatus: 503 }),
       true,
@@ -105,19 +105,19 @@ describe('WebhookDelivery', () => {
 
   it('throws the write’s error when a failed attempt’s outcome could not be written, so that no attempt is used up', async () => {
     const target = await receiver(500);
-    const { delivery, deliveries } = setUp(target.url, 1);
+    const { delivery, attempts } = setUp(target.url, 1);
     const unavailable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    deliveries.recordOutcome.mockResolvedValue(unavailable);
+    attempts.recordOutcome.mockResolvedValue(unavailable);
     await expect(delivery.attempt(DELIVERY, false)).rejects.toBe(unavailable);
   });
 
   it('opens no attempt after a failed last one, and throws so that the queue gives up', async () => {
     const target = await receiver(500);
-    const { delivery, deliveries } = setUp(target.url, 3);
+    const { delivery, attempts } = setUp(target.url, 3);
     const failure = await delivery.attempt(DELIVERY, false).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WebhookAttemptFailedError);
     expect(failure).toMatchObject({ message: 'answered 500', last: true });
-    expect(deliveries.recordOutcome).toHaveBeenCalledWith(
+    expect(attempts.recordOutcome).toHaveBeenCalledWith(
       ATTEMPT,
       expect.objectContaining({ succeeded: false, responseStatus: 500, error: 'answered 500' }),
       false,
@@ -125,51 +125,51 @@ describe('WebhookDelivery', () => {
   });
 
   it('sends nothing for a settled delivery, and writes nothing', async () => {
-    const { delivery, deliveries } = setUp('http://127.0.0.1:9/hooks', 1);
-    deliveries.pendingAttempt.mockResolvedValue(undefined);
+    const { delivery, attempts } = setUp('http://127.0.0.1:9/hooks', 1);
+    attempts.pendingAttempt.mockResolvedValue(undefined);
     await expect(delivery.attempt(DELIVERY, false)).resolves.toBeUndefined();
-    expect(deliveries.recordOutcome).not.toHaveBeenCalled();
+    expect(attempts.recordOutcome).not.toHaveBeenCalled();
   });
 
   it('fails the attempt of a disabled endpoint without a request, and opens no other', async () => {
-    const { delivery, deliveries } = setUp('http://127.0.0.1:9/hooks', 1, false);
+    const { delivery, attempts } = setUp('http://127.0.0.1:9/hooks', 1, false);
     await expect(delivery.attempt(DELIVERY, false)).resolves.toBeUndefined();
-    expect(deliveries.recordOutcome.mock.calls).toEqual([
+    expect(attempts.recordOutcome.mock.calls).toEqual([
       [ATTEMPT, { succeeded: false, error: ENDPOINT_DISABLED }, false],
     ]);
   });
 
   it('makes a job’s first run with the attempt and event the dispatcher gave it, reading neither', async () => {
     const target = await receiver(204);
-    const { delivery, deliveries, endpoints, pending } = setUp(target.url, 1);
+    const { delivery, attempts, endpoints, pending } = setUp(target.url, 1);
     const first = { ...DELIVERY, first: { attemptId: 41, event: pending.event } };
     await expect(delivery.attempt(first, true)).resolves.toMatchObject({ responseStatus: 204 });
-    expect(deliveries.pendingAttempt).not.toHaveBeenCalled();
+    expect(attempts.pendingAttempt).not.toHaveBeenCalled();
     expect(endpoints.get).toHaveBeenCalledWith(7);
-    expect(deliveries.recordOutcome).toHaveBeenCalledWith(ATTEMPT, expect.objectContaining({ succeeded: true }), false);
+    expect(attempts.recordOutcome).toHaveBeenCalledWith(ATTEMPT, expect.objectContaining({ succeeded: true }), false);
 
     // A later run (a retry) reads its pending attempt, whatever the job carries.
     await delivery.attempt(first, false);
-    expect(deliveries.pendingAttempt).toHaveBeenCalledWith(first);
+    expect(attempts.pendingAttempt).toHaveBeenCalledWith(first);
   });
 
   it('sends nothing on a first run whose endpoint is gone, once its pending attempt says so too', async () => {
-    const { delivery, deliveries, endpoints, pending } = setUp('http://127.0.0.1:9/hooks', 1);
+    const { delivery, attempts, endpoints, pending } = setUp('http://127.0.0.1:9/hooks', 1);
     endpoints.get.mockResolvedValue(undefined);
-    deliveries.pendingAttempt.mockResolvedValue(undefined);
+    attempts.pendingAttempt.mockResolvedValue(undefined);
     const first = { ...DELIVERY, first: { attemptId: 41, event: pending.event } };
     await expect(delivery.attempt(first, true)).resolves.toBeUndefined();
-    expect(deliveries.pendingAttempt).toHaveBeenCalledWith(first);
-    expect(deliveries.recordOutcome).not.toHaveBeenCalled();
+    expect(attempts.pendingAttempt).toHaveBeenCalledWith(first);
+    expect(attempts.recordOutcome).not.toHaveBeenCalled();
   });
 
   it('delivers on a first run whose endpoint was read disabled but is enabled again, as its pending attempt says', async () => {
     const target = await receiver(204);
-    const { delivery, deliveries, endpoints, pending } = setUp(target.url, 1);
+    const { delivery, attempts, endpoints, pending } = setUp(target.url, 1);
     endpoints.get.mockResolvedValue({ id: 7, url: target.url, secretCiphertext: 'v1.sealed', enabled: false });
     const first = { ...DELIVERY, first: { attemptId: 41, event: pending.event } };
     await expect(delivery.attempt(first, true)).resolves.toMatchObject({ responseStatus: 204 });
-    expect(deliveries.pendingAttempt).toHaveBeenCalledWith(first);
-    expect(deliveries.recordOutcome).toHaveBeenCalledWith(ATTEMPT, expect.objectContaining({ succeeded: true }), false);
+    expect(attempts.pendingAttempt).toHaveBeenCalledWith(first);
+    expect(attempts.recordOutcome).toHaveBeenCalledWith(ATTEMPT, expect.objectContaining({ succeeded: true }), false);
   });
 });

@@ -48,7 +48,7 @@ export class WebhookJobsProducer {
     const failure = results.find((result) => result.status === 'rejected');
     if (failure) {
       if (!this.redisDown)
-        this.logger.warn(`cannot enqueue deliveries, the reconciler will: ${(failure.reason as Error).message}`);
+        this.logger.warn(`cannot enqueue deliveries, the reconciler will: ${String(failure.reason)}`);
       this.redisDown = true;
       return false;
     }

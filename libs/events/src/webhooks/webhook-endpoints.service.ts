@@ -30,7 +30,7 @@ export class WebhookEndpointsService {
   constructor(
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly secrets: WebhookSecrets,
-    private readonly deliveries: WebhookAttemptsRepository,
+    private readonly attempts: WebhookAttemptsRepository,
     env: CoreSettings,
     @Inject(HOST_RESOLVER) private readonly resolve: HostResolver,
   ) {
@@ -89,7 +89,7 @@ export class WebhookEndpointsService {
     options: { limit: number; beforeId?: number },
   ): Promise<AttemptPage> {
     await this.get(accountId, id);
-    return this.deliveries.listAttempts(id, options);
+    return this.attempts.listAttempts(id, options);
   }
 
   async delete(accountId: number, id: number): Promise<void> {
