@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
 import type { Client } from 'pg';
-import { isDependencyUnavailable } from '@app/core';
+import { isTemporaryFailure } from '@app/core';
 import { WatchedClient } from './watched-client';
 
 const UNANSWERED_AFTER_MS = 200;
@@ -86,7 +86,7 @@ describe('WatchedClient', () => {
 
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toBe('Connection terminated unexpectedly');
-    expect(isDependencyUnavailable(error)).toBe(true);
+    expect(isTemporaryFailure(error)).toBe(true);
   });
 
   it('gives a statement queued behind others its own deadline, from when it is sent', async () => {

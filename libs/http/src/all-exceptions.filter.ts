@@ -13,7 +13,7 @@ import {
   AppError,
   InternalError,
   InvalidJsonError,
-  isDependencyUnavailable,
+  isTemporaryFailure,
   NotFoundError,
   PayloadTooLargeError,
   ServiceUnavailableError,
@@ -90,8 +90,8 @@ export function toAppError(exception: unknown, request: Request): AppError {
     }
   }
   const requestId = (request as { id?: unknown }).id;
-  if (isDependencyUnavailable(exception)) {
-    logger.warn({ requestId, err: exception }, 'dependency unavailable');
+  if (isTemporaryFailure(exception)) {
+    logger.warn({ requestId, err: exception }, 'temporary failure');
     return new ServiceUnavailableError('A backing service is unavailable; retry shortly.');
   }
   logger.error({ requestId, err: exception }, 'unhandled error');

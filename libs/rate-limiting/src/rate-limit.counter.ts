@@ -1,4 +1,4 @@
-import { isDependencyUnavailable, ServiceUnavailableError } from '@app/core';
+import { isTemporaryFailure, ServiceUnavailableError } from '@app/core';
 import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import type { RateLimitCaller } from './rate-limit-caller.resolver';
 import { RateLimitSettings } from './rate-limit.settings';
@@ -42,7 +42,7 @@ export class RateLimitCounter {
 
   /** Admits (undefined) or answers 503 when Redis cannot answer; any other failure goes on as it is. */
   private onStoreFailure(error: unknown): undefined {
-    if (!isDependencyUnavailable(error)) throw error;
+    if (!isTemporaryFailure(error)) throw error;
     const policy = this.settings.RATE_LIMIT_ON_REDIS_FAILURE;
     rateLimitRedisFailures.inc({ policy });
     this.warnAtMostEvery(WARNING_INTERVAL_MS, `Redis unavailable for rate limiting (${(error as Error).message})`);

@@ -1,4 +1,4 @@
 export * from './app-error';
 export * from './common.errors';
 export * from './error-body.dto';
-export * from './dependency-errors';
+export * from './temporary-failures';

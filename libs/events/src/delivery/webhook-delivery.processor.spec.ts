@@ -39,9 +39,15 @@ describe('WebhookDeliveryProcessor', () => {
     await expect(processor.process(job(8, 7), 'token')).rejects.toBeInstanceOf(UnrecoverableError);
   });
 
-  it('postpones without using up an attempt while PostgreSQL is unavailable', async () => {
+  it.each([
+    ['PostgreSQL is unavailable', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })],
+    [
+      'PostgreSQL rolled the outcome back to settle a deadlock',
+      Object.assign(new Error('deadlock'), { code: '40P01' }),
+    ],
+  ])('postpones without using up an attempt when %s', async (_case, error) => {
     const waiting = job(1, 0);
-    delivery.attempt.mockRejectedValue(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    delivery.attempt.mockRejectedValue(error);
     await expect(processor.process(waiting, 'token')).rejects.toBeInstanceOf(DelayedError);
     expect(waiting.moveToDelayed).toHaveBeenCalledWith(expect.any(Number), 'token');
   });

@@ -1,4 +1,4 @@
-import { CoreSettings, isDependencyUnavailable, workerRedisOptions } from '@app/core';
+import { CoreSettings, isTemporaryFailure, workerRedisOptions } from '@app/core';
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, FactoryProvider, Logger } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
@@ -24,8 +24,9 @@ export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplic
     } catch (error) {
       // The last attempt has been recorded as failed: the queue must not try again.
       if (error instanceof WebhookAttemptFailedError && error.last) throw new UnrecoverableError(error.message);
-      // PostgreSQL being away is no failed attempt: try again later without using one up.
-      if (token && !(error instanceof WebhookAttemptFailedError) && isDependencyUnavailable(error)) {
+      // PostgreSQL being away, or rolling the work back to settle a conflict, is no failed attempt: try again
+      // later without using one up.
+      if (token && !(error instanceof WebhookAttemptFailedError) && isTemporaryFailure(error)) {
         await job.moveToDelayed(Date.now() + this.retryDelayMs, token);
         throw new DelayedError();
       }

@@ -1,4 +1,4 @@
-import { CoreSettings, isDependencyUnavailable, workerRedisOptions } from '@app/core';
+import { CoreSettings, isTemporaryFailure, workerRedisOptions } from '@app/core';
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, FactoryProvider, Logger } from '@nestjs/common';
 import { DelayedError, Job, WorkerOptions } from 'bullmq';
@@ -26,9 +26,10 @@ export class MessagesProcessor extends WorkerHost implements BeforeApplicationSh
     try {
       return await this.delivery.attempt(job.data.messageId, lastAttempt);
     } catch (error) {
-      // PostgreSQL being away is no failed delivery: try again later without using up an attempt,
-      // however long it lasts, rather than leave the message stranded when the attempts run out.
-      if (token && !(error instanceof DeliveryError) && isDependencyUnavailable(error)) {
+      // PostgreSQL being away (or rolling the work back to settle a conflict) is no failed delivery: try again
+      // later without using up an attempt, however long it lasts, rather than leave the message stranded when
+      // the attempts run out.
+      if (token && !(error instanceof DeliveryError) && isTemporaryFailure(error)) {
         await job.moveToDelayed(Date.now() + this.retryDelayMs, token);
         throw new DelayedError();
       }
