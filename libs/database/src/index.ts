@@ -1,5 +1,5 @@
 export * from './data-source-options';
-export * from './insert-batcher';
+export * from './write-batcher';
 export * from './prepare-database';
 export * from './row-locks';
 export * from './sql';

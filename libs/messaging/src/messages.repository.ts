@@ -1,4 +1,4 @@
-import { Batcher, InsertBatcher, lockInIdOrder, Sql } from '@app/database';
+import { Batcher, WriteBatcher, lockInIdOrder, Sql } from '@app/database';
 import { EventsRecorder, EventType } from '@app/events';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';
@@ -55,7 +55,7 @@ export class MessagesRepository implements OnApplicationShutdown {
    * Messages accepted close together are stored with one INSERT. Each batcher writes one batch at a
    * time, so under load the batches grow, not the connections.
    */
-  private readonly inserts = new InsertBatcher<NewMessage, MessageDto>((batch) => this.insertBatch(batch));
+  private readonly inserts = new WriteBatcher<NewMessage, MessageDto>((batch) => this.insertBatch(batch));
   /**
    * Jobs that start close together claim their messages together: one UPDATE per batch instead of one per
    * job, each job getting its own message, or none when it may not be sent.

@@ -1,4 +1,4 @@
-import { Batcher, InsertBatcher, Sql } from '@app/database';
+import { Batcher, WriteBatcher, Sql } from '@app/database';
 import { EventsRecorder, NewEvent } from '@app/events';
 import { Injectable } from '@nestjs/common';
 import type { CreatePetDto, PetDto } from './dto/pet.dto';
@@ -217,12 +217,12 @@ function toPage(rows: PetRow[], limit: number): PetPage {
 @Injectable()
 export class PetsRepository {
   /** Pets added close together are inserted with one statement, one commit for them all. */
-  private readonly inserts = new InsertBatcher<NewPet, StoredPet | undefined>((batch) => this.insertBatch(batch));
+  private readonly inserts = new WriteBatcher<NewPet, StoredPet | undefined>((batch) => this.insertBatch(batch));
   /**
    * Changes asked for close together are applied with one statement (per round, `rounds`) and one commit for
    * them all: the change clock is then held for one commit per batch rather than per change.
    */
-  private readonly changes = new InsertBatcher<PetChange, StoredPet | undefined>((batch) => this.updateBatch(batch));
+  private readonly changes = new WriteBatcher<PetChange, StoredPet | undefined>((batch) => this.updateBatch(batch));
   /** Pages asked for close together are read with one statement: one round trip and one plan for them all. */
   private readonly pageReads = new Batcher<PageRead, PetPage>((pages) => this.readPages(pages), 0);
 

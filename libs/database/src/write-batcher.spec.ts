@@ -1,4 +1,4 @@
-import { InsertBatcher } from './insert-batcher';
+import { WriteBatcher } from './write-batcher';
 
 /** A table that stores every item of a statement, unless one of them is refused. */
 function setUp() {
@@ -6,10 +6,10 @@ function setUp() {
     if (items.includes('bad')) throw Object.assign(new Error('violates check constraint'), { code: '23514' });
     return items.map((item) => `row of ${item}`);
   });
-  return { insert, batcher: new InsertBatcher(insert) };
+  return { insert, batcher: new WriteBatcher(insert) };
 }
 
-describe('InsertBatcher', () => {
+describe('WriteBatcher', () => {
   it('inserts the rows added together with one statement, and gives each its own row', async () => {
     const { insert, batcher } = setUp();
     const rows = await Promise.all(['a', 'b', 'c'].map((item) => batcher.add(item)));
