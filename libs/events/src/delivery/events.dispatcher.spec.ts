@@ -5,7 +5,7 @@ import type { DeliverEventJobData } from '../events.queue';
 import type { EventsRepository } from '../events.repository';
 import type { EventsSettings } from '../events.settings';
 import type { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
-import { EventsDispatcher } from './events.dispatcher';
+import { DISPATCH_BATCH, EventsDispatcher } from './events.dispatcher';
 import type { WebhookAttemptsRepository } from './webhook-attempts.repository';
 import type { WebhookJobsProducer } from './webhook-jobs.producer';
 
@@ -74,7 +74,10 @@ describe('EventsDispatcher', () => {
 describe('EventsDispatcher on a backlog', () => {
   /** A dispatcher whose first claim is a full batch, then `nextClaim`; its enqueues end when told. */
   function setUp(nextClaim: () => Promise<unknown[]>) {
-    const full = Array.from({ length: 500 }, (_, i) => ({ accountId: 1, event: event(`evt_${i}`, 'pet.created') }));
+    const full = Array.from({ length: DISPATCH_BATCH }, (_, i) => ({
+      accountId: 1,
+      event: event(`evt_${i}`, 'pet.created'),
+    }));
     const events = { claimUndispatched: jest.fn().mockResolvedValueOnce(full).mockImplementationOnce(nextClaim) };
     const endpoints = { subscribers: jest.fn().mockResolvedValue([{ id: 7, accountId: 1, eventTypes: ['*'] }]) };
     const attempts = {
@@ -105,7 +108,7 @@ describe('EventsDispatcher on a backlog', () => {
     const dispatching = dispatcher.dispatchAll().then(() => (done = true));
     await settle();
     expect(producer.enqueue).toHaveBeenCalledTimes(1);
-    expect(producer.enqueue.mock.calls[0]![0]).toHaveLength(500);
+    expect(producer.enqueue.mock.calls[0]![0]).toHaveLength(DISPATCH_BATCH);
     expect(events.claimUndispatched).toHaveBeenCalledTimes(2);
     expect(done).toBe(false);
     endEnqueues();
