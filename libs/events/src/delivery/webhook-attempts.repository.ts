@@ -5,6 +5,12 @@ import type { EventType } from '../event-types';
 import { DeliverEventJobData, deliveryJobId } from '../events.queue';
 import { type EventRow, toEvent } from '../events.repository';
 
+/** An attempt's row and its endpoint: what its outcome is written to. */
+export interface AttemptOf {
+  attemptId: number;
+  endpointId: number;
+}
+
 /** A delivery's attempt not yet answered: what to send, where, and the row its outcome goes to. */
 export interface PendingAttempt extends AttemptOf {
   attempt: number;
@@ -13,12 +19,6 @@ export interface PendingAttempt extends AttemptOf {
   /** A disabled endpoint is sent nothing: its attempt fails without a request. */
   enabled: boolean;
   event: EventDto;
-}
-
-/** An attempt's row and its endpoint: what its outcome is written to. */
-export interface AttemptOf {
-  attemptId: number;
-  endpointId: number;
 }
 
 /** An attempt's row and its delivery: what the dispatcher gives a job, and what the reconciler checks. */
