@@ -3,6 +3,7 @@ export * from './write-batcher';
 export * from './prepare-database';
 export * from './row-locks';
 export * from './sql';
+export * from './sql-template';
 export * from './advisory-locks';
 export * from './batcher';
 export * from './database.module';
