@@ -67,6 +67,12 @@ describe('AppValidationPipe', () => {
       );
     });
 
+    it('leaves path parameters as text for the route to parse, so that `1\\n` or `0x1` is no id', async () => {
+      for (const id of ['1\n', ' 1', '0x1']) {
+        await expect(pipe.transform(id, { type: 'param', metatype: Number, data: 'keyId' })).resolves.toBe(id);
+      }
+    });
+
     it('lets tabs and line breaks through, and leaves values the handler reads itself to it', async () => {
       await expect(validate({ name: 'two\nlines\tand a tab' })).resolves.toEqual({ name: 'two\nlines\tand a tab' });
       await expect(pipe.transform('a\0', { type: 'custom' })).resolves.toBe('a\0');

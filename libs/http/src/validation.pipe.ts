@@ -1,4 +1,4 @@
-import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Injectable, Type, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ErrorDetail, textFault, ValidationFailedError } from '@app/core';
 
 function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
@@ -76,4 +76,19 @@ export class AppValidationPipe extends ValidationPipe {
     if (metadata.type !== 'custom') assertAcceptable(value, metadata.data);
     return super.transform(value, metadata);
   }
+
+  /**
+   * Path parameters stay text for the route's own pipe (IdParamPipe): converted here by `Number()`, `1\n`,
+   * ` 1` and `0x1` would all reach it as the id 1.
+   */
+  protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown {
+    return metadata.type === 'param' ? value : super.transformPrimitive(value, metadata);
+  }
+}
+
+const pipe = new AppValidationPipe();
+
+/** `value` validated and converted as the body of a route declared with `type` would be. */
+export function validatedBody<T extends object>(type: Type<T>, value: object): Promise<T> {
+  return pipe.transform(value, { type: 'body', metatype: type }) as Promise<T>;
 }
