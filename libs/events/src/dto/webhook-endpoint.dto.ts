@@ -1,4 +1,4 @@
-import { CharacterCount, IsStorableText } from '@app/core';
+import { CharacterCount } from '@app/core';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -89,8 +89,7 @@ const EventsField = () =>
     ArrayUnique(),
     IsIn(SUBSCRIBABLE, { each: true }),
   );
-const DescriptionField = () =>
-  applyDecorators(IsOptional(), Transform(trim), IsString(), CharacterCount(1, 500), IsStorableText());
+const DescriptionField = () => applyDecorators(IsOptional(), Transform(trim), IsString(), CharacterCount(1, 500));
 /** Optional in a PATCH, but never `null`. */
 const IfPresent = () => ValidateIf((_body: object, value: unknown) => value !== undefined);
 

@@ -1,4 +1,4 @@
-import { CharacterCount, IsStorableText } from '@app/core';
+import { CharacterCount } from '@app/core';
 import { PageQueryDto } from '@app/http';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
@@ -16,7 +16,6 @@ export class SendMessageDto {
   })
   @IsString()
   @CharacterCount(1, MAX_MESSAGE_LENGTH)
-  @IsStorableText()
   message: string;
 }
 
