@@ -3,8 +3,7 @@
 import 'reflect-metadata';
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import { checkSettings } from '@app/core';
-import { migrateOnStart } from '@app/database';
+import { exitOnStartFailure, prepareStart } from '@app/database';
 import { ApiModule } from '../apps/api/src/api.module';
 import { MessagesModule } from '../apps/messages/src/messages.module';
 import { WorkerModule } from '../apps/worker/src/worker.module';
@@ -12,9 +11,8 @@ import { WorkerModule } from '../apps/worker/src/worker.module';
 const APPS = ['api', 'messages', 'worker'];
 
 async function main(): Promise<void> {
-  // Every app's settings at once, so a bad one stops everything before anything starts.
-  await checkSettings([ApiModule, MessagesModule, WorkerModule], process.env);
-  await migrateOnStart(process.env);
+  // Every app's settings and dependencies at once, so a bad one stops everything before anything starts.
+  await prepareStart([ApiModule, MessagesModule, WorkerModule], process.env);
 
   const children = new Map<string, ChildProcess>();
   let stopping = false;
@@ -43,7 +41,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: Error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+main().catch(exitOnStartFailure);
