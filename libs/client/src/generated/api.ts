@@ -964,8 +964,11 @@ export interface components {
              *     ]
              */
             events?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "*")[];
-            /** @description `null` removes the description. */
-            description?: Record<string, never> | null;
+            /**
+             * @description `null` removes the description.
+             * @example Shelter website
+             */
+            description?: string | null;
             /** @description `false` stops deliveries to it until it is enabled again. */
             enabled?: boolean;
         };
