@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -69,11 +69,15 @@ describe('the README’s tour, run as written against a fresh database', () => {
       .replaceAll('localhost:3001', `localhost:${ports.messages}`);
     const directory = mkdtempSync(join(tmpdir(), 'readme-tour-'));
     try {
-      const { stdout, stderr } = await run('bash', ['-c', script], { cwd: directory, timeout: 60_000 });
-      const statuses = [...stderr.matchAll(/@@status (\d{3})/g)].map((match) => Number(match[1]));
+      writeFileSync(join(directory, 'tour.sh'), script);
+      // Through a pipe, as in a terminal: the tour's `tee /dev/stderr` cannot open the socket Node would give it.
+      const { stdout: output } = await run('bash', ['-c', 'set -o pipefail; bash tour.sh 2>&1 | cat'], {
+        cwd: directory,
+        timeout: 60_000,
+      });
+      const statuses = [...output.matchAll(/@@status (\d{3})/g)].map((match) => Number(match[1]));
       expect(statuses).toHaveLength(blocks.join('\n').match(/^\s*(\S+=\$\()?curl /gm)!.length);
       expect(statuses.filter((status) => status < 200 || status > 299)).toEqual([]);
-      const output = `${stdout}\n${stderr}`;
       for (const line of shownResponseLines(blocks)) expect(output).toMatch(line);
     } finally {
       rmSync(directory, { recursive: true, force: true });
