@@ -4,8 +4,7 @@
 import 'reflect-metadata';
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import { checkSettings } from '@app/core';
-import { migrateOnStart } from '@app/database';
+import { exitOnStartFailure, prepareStart } from '@app/database';
 import { ApiModule } from '../apps/api/src/api.module';
 import { MessagesModule } from '../apps/messages/src/messages.module';
 import { WorkerModule } from '../apps/worker/src/worker.module';
@@ -20,9 +19,8 @@ async function main(): Promise<void> {
   const local = await startLocalServices(process.env, LOCAL_SERVICES_DIR);
   const env = { ...process.env, ...local.env };
   try {
-    // Every app's settings at once, so a bad one stops everything before anything starts.
-    await checkSettings([ApiModule, MessagesModule, WorkerModule], env);
-    await migrateOnStart(env);
+    // Every app's settings and dependencies at once, so a bad one stops everything before anything starts.
+    await prepareStart([ApiModule, MessagesModule, WorkerModule], env);
   } catch (error) {
     await local.stop();
     throw error;
@@ -55,7 +53,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: Error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+main().catch(exitOnStartFailure);

@@ -10,3 +10,4 @@ export * from './batcher';
 export * from './database.module';
 export * from './database.settings';
 export * from './shared-reads';
+export * from './start-up';

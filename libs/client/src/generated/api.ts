@@ -630,10 +630,7 @@ export interface components {
              * @example 1
              */
             categoryId: number;
-            /**
-             * @description Availability of the animal.
-             * @default available
-             */
+            /** @description Availability of the animal; `available` when omitted. */
             status?: components["schemas"]["PetStatus"];
             /**
              * @description What adopters should know about the animal.
@@ -646,7 +643,7 @@ export interface components {
              */
             breed?: string;
             /**
-             * @default unknown
+             * @description `unknown` when omitted.
              * @example male
              */
             sex?: components["schemas"]["PetSex"];
@@ -696,12 +693,21 @@ export interface components {
              * @example Beagle
              */
             breed?: string | null;
-            /** @example male */
-            sex?: (string & components["schemas"]["PetSex"]) | null;
-            /** @example adult */
-            ageGroup?: (string & components["schemas"]["PetAgeGroup"]) | null;
-            /** @example medium */
-            size?: (string & components["schemas"]["PetSize"]) | null;
+            /**
+             * @example male
+             * @enum {string|null}
+             */
+            sex?: "male" | "female" | "unknown" | null;
+            /**
+             * @example adult
+             * @enum {string|null}
+             */
+            ageGroup?: "baby" | "young" | "adult" | "senior" | null;
+            /**
+             * @example medium
+             * @enum {string|null}
+             */
+            size?: "small" | "medium" | "large" | "xlarge" | null;
             /**
              * @description Distinct words adopters can filter by; stored trimmed and lower-cased.
              * @example [
@@ -718,7 +724,18 @@ export interface components {
              */
             photoUrls?: string[] | null;
             /** @description Where the animal can be met. */
-            location?: components["schemas"]["PetLocation"] | null;
+            location?: {
+                /**
+                 * Format: double
+                 * @example 52.52
+                 */
+                latitude: number;
+                /**
+                 * Format: double
+                 * @example 13.405
+                 */
+                longitude: number;
+            } | null;
         };
         Category: {
             /**
@@ -947,8 +964,11 @@ export interface components {
              *     ]
              */
             events?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "*")[];
-            /** @description `null` removes the description. */
-            description?: Record<string, never> | null;
+            /**
+             * @description `null` removes the description.
+             * @example Shelter website
+             */
+            description?: string | null;
             /** @description `false` stops deliveries to it until it is enabled again. */
             enabled?: boolean;
         };
@@ -1897,9 +1917,9 @@ export interface operations {
                 listedBy?: "me";
                 /** @description Keeps only animals whose `updatedAt` is at or after this instant. */
                 updatedSince?: string;
-                /** @description A point `latitude,longitude`: keeps only animals within `radiusKm` of it, each with `distanceKm`. */
+                /** @description A point `latitude,longitude` (e.g. `52.52,13.405`): keeps only animals within `radiusKm` of it, each with `distanceKm`. */
                 near?: string;
-                /** @description With `near`: the radius in kilometres. */
+                /** @description With `near`: the radius in kilometres (50 when omitted). */
                 radiusKm?: number;
                 /** @description `id` (ascending), `-createdAt` (newest first), `updatedAt` (least recently changed first), `distance` (nearest first; needs `near`). */
                 sort?: "id" | "-createdAt" | "updatedAt" | "distance";
@@ -2270,7 +2290,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETags (comma-separated) or `*`: answer `304` with no body if the animal is at one of them (weak comparison). */
+                /** @description ETags (comma-separated) or `*`: answer `304` with no body if the animal is at one of them (weak comparison). E.g. `"1795612345678"`. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -2545,7 +2565,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. */
+                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. E.g. `"1795612345678"`. */
                 "If-Match"?: string;
             };
             path: {
@@ -2777,7 +2797,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. */
+                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. E.g. `"1795612345678"`. */
                 "If-Match"?: string;
             };
             path: {

@@ -120,7 +120,14 @@ export class UpdateWebhookEndpointDto {
   @EventsField()
   events?: string[];
 
-  @ApiPropertyOptional({ maxLength: 500, nullable: true, description: '`null` removes the description.' })
+  // The type said outright: `string | null` reflects as Object, which the document would call an object.
+  @ApiPropertyOptional({
+    type: 'string',
+    maxLength: 500,
+    nullable: true,
+    example: 'Shelter website',
+    description: '`null` removes the description.',
+  })
   @DescriptionField()
   description?: string | null;
 
