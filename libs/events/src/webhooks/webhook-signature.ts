@@ -1,5 +1,12 @@
 import { createHmac, KeyObject } from 'node:crypto';
 
+/**
+ * The `User-Agent` of every webhook request, the account's endpoints' and the messages app's: receivers
+ * (and their firewalls) can tell deliveries apart, as GitHub's `GitHub-Hookshot/…` and Stripe's
+ * `Stripe/1.0` allow. The version is the delivery format's, not the service's.
+ */
+export const WEBHOOK_USER_AGENT = 'PetAdoptionService-Webhooks/1.0';
+
 /** The Standard Webhooks headers of one attempt (CONTRACT 11). */
 export interface StandardWebhookHeaders {
   'webhook-id': string;
