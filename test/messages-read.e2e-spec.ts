@@ -70,6 +70,9 @@ describe('the messages app: GET /messages/{id}, GET /messages and its document',
         message: 'note 4',
         status: 'queued',
         createdAt: expect.stringMatching(ISO_UTC),
+        attempts: 0,
+        sentAt: null,
+        lastError: null,
       });
       expect(response.headers.link).toBeUndefined();
     });
