@@ -19,6 +19,7 @@ import {
   WEBHOOKS_API_TAG,
 } from './events-openapi';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
+import { RequiredScope } from '@app/accounts';
 
 @ApiTags(WEBHOOKS_API_TAG.name)
 @ApiBearerAuth()
@@ -31,6 +32,7 @@ export class WebhookEndpointsController {
   @Idempotent<WebhookEndpointWithSecretDto, 'secret'>({
     secret: { fields: ['secret'], replay: (created) => new WebhookEndpointAlreadyCreatedError(created.id) },
   })
+  @RequiredScope('webhooks:write')
   @ApiOperation({
     operationId: 'createWebhookEndpoint',
     summary: 'Add a webhook endpoint',
@@ -63,6 +65,7 @@ export class WebhookEndpointsController {
   }
 
   @Get()
+  @RequiredScope('webhooks:read')
   @ApiOperation({
     operationId: 'listWebhookEndpoints',
     summary: 'List webhook endpoints',
@@ -79,6 +82,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':endpointId')
+  @RequiredScope('webhooks:read')
   @ApiOperation({
     operationId: 'getWebhookEndpoint',
     summary: 'Get a webhook endpoint',
@@ -95,6 +99,7 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':endpointId')
+  @RequiredScope('webhooks:write')
   @ApiOperation({
     operationId: 'updateWebhookEndpoint',
     summary: 'Change a webhook endpoint',
@@ -113,6 +118,7 @@ export class WebhookEndpointsController {
 
   @Delete(':endpointId')
   @HttpCode(204)
+  @RequiredScope('webhooks:write')
   @ApiOperation({
     operationId: 'deleteWebhookEndpoint',
     summary: 'Remove a webhook endpoint',
@@ -129,6 +135,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':endpointId/deliveries')
+  @RequiredScope('webhooks:read')
   @ApiOperation({
     operationId: 'listWebhookDeliveries',
     summary: 'List an endpoint’s delivery attempts',
