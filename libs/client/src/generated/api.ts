@@ -30,6 +30,8 @@ export interface paths {
         /**
          * The caller’s account
          * @description The account the key belongs to, with its plan and the rate limits that follow from it.
+         *
+         *     Required scope: `account:read` (`account:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getAccount"];
         put?: never;
@@ -49,13 +51,17 @@ export interface paths {
         };
         /**
          * List keys
-         * @description The keys of the caller’s account, revoked ones included; never their secrets.
+         * @description The keys of the caller’s account, revoked ones included; never a secret key, but publishable keys whole (they are not secret).
+         *
+         *     Required scope: `keys:read` (`keys:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listKeys"];
         put?: never;
         /**
          * Issue a key
-         * @description Issues a new key for the caller’s account. The secret is in this response only.
+         * @description Issues a new key for the caller’s account: a secret key with the `scopes` asked (every scope when absent), or a publishable key for a website’s pages (`kind: "publishable"` with `allowedOrigins`), optionally expiring at `expiresAt`. A key grants no more than it holds: asking for a scope the calling key lacks (`*` only from `*`), or a publishable key without `pets:read`, answers `403 insufficient_scope`. A secret key is shown in this response only.
+         *
+         *     Required scope: `keys:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createKey"];
         delete?: never;
@@ -77,6 +83,8 @@ export interface paths {
         /**
          * Revoke a key
          * @description Revokes a key of the caller’s account; it stops working on every process within a second.
+         *
+         *     Required scope: `keys:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["revokeKey"];
         options?: never;
@@ -94,12 +102,16 @@ export interface paths {
         /**
          * Find animals
          * @description Every animal, or those matching all the filters given, ordered by `sort` (ascending id by default). When more follow, the response carries `Link: <…&cursor=…>; rel="next"`, which keeps every filter; following those links visits every matching animal once.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["listPets"];
         put?: never;
         /**
          * Add an animal
          * @description Adds an animal to the shared catalogue. `status` defaults to `available`.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createPet"];
         delete?: never;
@@ -119,6 +131,8 @@ export interface paths {
          * Get an animal (deprecated)
          * @deprecated
          * @description Deprecated: removed on 5 December 2030 (answers 410 from then on). Use GET /pets with `status`. With `If-None-Match` naming the current ETag, answers 304 with no body.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["getPet"];
         put?: never;
@@ -126,6 +140,8 @@ export interface paths {
         /**
          * Remove an animal
          * @description Removes the animal from the catalogue, by the account that listed it. With `If-Match`, removes nothing unless the animal is still at one of the ETags named.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["deletePet"];
         options?: never;
@@ -133,6 +149,8 @@ export interface paths {
         /**
          * Change an animal
          * @description Changes the fields given, by the account that listed the animal; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -147,6 +165,8 @@ export interface paths {
         /**
          * List categories
          * @description The categories an animal’s `categoryId` can name.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["listCategories"];
         put?: never;
@@ -167,12 +187,16 @@ export interface paths {
         /**
          * List the caller’s orders
          * @description The orders the caller placed and those it received for its pets, newest first. When older orders follow, the response carries `Link: <…&cursor=…>; rel="next"`.
+         *
+         *     Required scope: `orders:read` (`orders:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listOrders"];
         put?: never;
         /**
          * Place an adoption order
          * @description Orders an `available` pet listed by another account. In the same transaction the pet becomes `pending`, held by the order until `expiresAt`; a hold nobody decides by then is cancelled (`expired`) and the pet is `available` again. Of many orders for one pet placed at once, exactly one is placed.
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -191,6 +215,8 @@ export interface paths {
         /**
          * Get an order
          * @description An order the caller placed or received for its pet; anyone else’s answers 404.
+         *
+         *     Required scope: `orders:read` (`orders:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getOrderById"];
         put?: never;
@@ -221,6 +247,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["approveOrder"];
         delete?: never;
@@ -249,6 +277,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["deliverOrder"];
         delete?: never;
@@ -277,6 +307,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -305,6 +337,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["returnOrder"];
         delete?: never;
@@ -323,6 +357,8 @@ export interface paths {
         /**
          * Count the catalogue’s pets by status
          * @description How many pets of the whole catalogue have each status: exact once writes have settled, and as cheap with a million pets as with ten.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getInventory"];
         put?: never;
@@ -343,6 +379,8 @@ export interface paths {
         /**
          * List the caller’s events
          * @description Newest first; kept 30 days. When older events follow, the response carries `Link: <…&cursor=…>; rel="next"`.
+         *
+         *     Required scope: `events:read` (`events:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listEvents"];
         put?: never;
@@ -363,6 +401,8 @@ export interface paths {
         /**
          * Get an event
          * @description One of the caller’s events; another account’s answers 404.
+         *
+         *     Required scope: `events:read` (`events:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getEvent"];
         put?: never;
@@ -383,12 +423,16 @@ export interface paths {
         /**
          * List webhook endpoints
          * @description The caller’s endpoints (at most 10), oldest first.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Add a webhook endpoint
          * @description Events of the listed types are POSTed to `url`, signed the Standard Webhooks way with the `secret` returned here and never shown again. Outside development the URL must be `https` and its host public.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -407,6 +451,8 @@ export interface paths {
         /**
          * Get a webhook endpoint
          * @description One of the caller’s endpoints, without its secret.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
@@ -414,6 +460,8 @@ export interface paths {
         /**
          * Remove a webhook endpoint
          * @description No more events are sent to it, pending retries included.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -421,6 +469,8 @@ export interface paths {
         /**
          * Change a webhook endpoint
          * @description Changes `url`, `events`, `description` (`null` removes it) or `enabled`; at least one.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -435,6 +485,8 @@ export interface paths {
         /**
          * List an endpoint’s delivery attempts
          * @description Newest first; kept 30 days. When older attempts follow, the response carries `Link: <…>; rel="next"`.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -499,6 +551,30 @@ export interface components {
              * @example pet_test_4Fq
              */
             prefix: string;
+            /**
+             * @description `secret` for servers and people; `publishable` for a website’s pages (public reads only).
+             * @enum {string}
+             */
+            kind: "secret" | "publishable";
+            /**
+             * @description What the key may do; `X:write` includes `X:read`, `*` is every scope.
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description After this instant the key answers 401, as a revoked one; null: it does not expire.
+             */
+            expiresAt: string | null;
+            /**
+             * @description Publishable keys only: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -506,7 +582,7 @@ export interface components {
             /** Format: date-time */
             revokedAt: string | null;
             /**
-             * @description The secret key. Shown only in this response: store it now.
+             * @description The key. A secret key is shown only in this response: store it now.
              * @example pet_test_4FqP0v3mYq2H5kT9wLr8sXc1ZbN6aJd7eGh0iKu
              */
             key: string;
@@ -521,6 +597,30 @@ export interface components {
              * @example ci
              */
             name?: string;
+            /**
+             * @default secret
+             * @enum {string}
+             */
+            kind?: "secret" | "publishable";
+            /**
+             * @description Secret keys only; `["*"]` when absent. Only scopes the calling key holds itself (`*` only from `*`).
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes?: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description When the key stops working: in the future, at most 2 years ahead. Absent: never.
+             */
+            expiresAt?: string;
+            /**
+             * @description Publishable keys only, and required for them: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
         };
         ApiKey: {
             /**
@@ -535,6 +635,35 @@ export interface components {
              * @example pet_test_4Fq
              */
             prefix: string;
+            /**
+             * @description `secret` for servers and people; `publishable` for a website’s pages (public reads only).
+             * @enum {string}
+             */
+            kind: "secret" | "publishable";
+            /**
+             * @description What the key may do; `X:write` includes `X:read`, `*` is every scope.
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description After this instant the key answers 401, as a revoked one; null: it does not expire.
+             */
+            expiresAt: string | null;
+            /**
+             * @description Publishable keys only: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
+            /**
+             * @description Publishable keys only, which are not secret: the whole key.
+             * @example pet_pk_test_4FqP0v3mYq2H5kT9wLr8sXc1ZbN6aJd7eGh0iKu
+             */
+            key?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1250,6 +1379,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -1400,6 +1548,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -1564,6 +1731,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -1761,6 +1947,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -1968,6 +2173,28 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -2134,6 +2361,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -2377,6 +2623,34 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description RFC 9745: when this operation was deprecated, as `@` and Unix seconds. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: when this operation is removed. */
+                    Sunset?: string;
+                    /** @description The operation that replaces this one: `</v1/pets>; rel="successor-version"`. */
+                    Link?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No animal with this id. */
             404: {
                 headers: {
@@ -2609,7 +2883,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The animal was listed by another account, or before listers were recorded. */
+            /**
+             * @description - `forbidden`: The animal was listed by another account, or before listers were recorded.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2618,12 +2895,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -2851,7 +3129,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The animal was listed by another account, or before listers were recorded. */
+            /**
+             * @description - `forbidden`: The animal was listed by another account, or before listers were recorded.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2860,12 +3141,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -3076,6 +3358,28 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -3241,6 +3545,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -3411,7 +3734,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The pet is listed by the caller’s own account. */
+            /**
+             * @description - `forbidden`: The pet is listed by the caller’s own account.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3420,12 +3746,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -3629,6 +3956,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No such order, or one the caller neither placed nor received for its pet. */
             404: {
                 headers: {
@@ -3771,9 +4117,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -3788,7 +4134,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -3811,7 +4157,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3820,12 +4169,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -4011,9 +4361,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -4028,7 +4378,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -4051,7 +4401,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4060,12 +4413,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -4255,9 +4609,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -4272,7 +4626,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -4292,6 +4646,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -4481,9 +4854,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -4498,7 +4871,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -4521,7 +4894,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4530,12 +4906,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -4750,6 +5127,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -4914,6 +5310,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -5067,6 +5482,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -5241,6 +5675,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -5404,6 +5857,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -5607,6 +6079,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account. */
             404: {
                 headers: {
@@ -5779,6 +6270,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -5964,6 +6474,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account. */
             404: {
                 headers: {
@@ -6144,6 +6673,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
