@@ -153,7 +153,7 @@ function servePages(apiUrl: string, port: number): Promise<Server> {
       await page.keyboard.press('Enter');
       await cards().nth(before).waitFor();
       // Keyboard users go on from the first animal the button brought.
-      await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('H3');
+      await expect(page.locator('[data-pet-adoption] li h3:focus').count()).resolves.toBe(1);
       for (const name of await cardNames()) shown.add(name);
     }
     expect([...dogs, ...cats].filter((name) => !shown.has(name))).toEqual([]);
@@ -168,9 +168,7 @@ function servePages(apiUrl: string, port: number): Promise<Server> {
     await cards().first().waitFor();
     await page.getByLabel('Category').selectOption({ label: 'Cats' });
     await page.locator('[data-pet-adoption] li', { hasText: cats[0]! }).waitFor();
-    await page.waitForFunction(
-      () => !document.querySelector('[data-pet-adoption] [role="status"]')?.textContent?.startsWith('Loading'),
-    );
+    await page.getByRole('status').filter({ hasNotText: 'Loading' }).waitFor();
     const names = await cardNames();
     expect(names).toEqual(expect.arrayContaining(cats));
     expect(names.filter((name) => name.startsWith('Dog '))).toEqual([]);
