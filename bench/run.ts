@@ -275,7 +275,7 @@ async function main(): Promise<void> {
   let budget: BenchResults['budget'] = [];
   if (selected.has('budget')) {
     log('per-request budget');
-    budget = await checkBudget(STORES, appEnv, budgetProbes(context), logDir);
+    budget = await checkBudget(STORES, appEnv, await budgetProbes(context), logDir);
   }
 
   const profiles: BenchResults['profiles'] = [];
