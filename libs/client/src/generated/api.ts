@@ -30,6 +30,8 @@ export interface paths {
         /**
          * The caller’s account
          * @description The account the key belongs to, with its plan and the rate limits that follow from it.
+         *
+         *     Required scope: `account:read` (`account:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getAccount"];
         put?: never;
@@ -49,13 +51,17 @@ export interface paths {
         };
         /**
          * List keys
-         * @description The keys of the caller’s account, revoked ones included; never their secrets.
+         * @description The keys of the caller’s account, revoked ones included; never a secret key, but publishable keys whole (they are not secret).
+         *
+         *     Required scope: `keys:read` (`keys:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listKeys"];
         put?: never;
         /**
          * Issue a key
-         * @description Issues a new key for the caller’s account. The secret is in this response only.
+         * @description Issues a new key for the caller’s account: a secret key with the `scopes` asked (every scope when absent), or a publishable key for a website’s pages (`kind: "publishable"` with `allowedOrigins`), optionally expiring at `expiresAt`. A key grants no more than it holds: asking for a scope the calling key lacks (`*` only from `*`), or a publishable key without `pets:read`, answers `403 insufficient_scope`. A secret key is shown in this response only.
+         *
+         *     Required scope: `keys:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createKey"];
         delete?: never;
@@ -77,6 +83,8 @@ export interface paths {
         /**
          * Revoke a key
          * @description Revokes a key of the caller’s account; it stops working on every process within a second.
+         *
+         *     Required scope: `keys:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["revokeKey"];
         options?: never;
@@ -94,12 +102,16 @@ export interface paths {
         /**
          * Find animals
          * @description Every animal, or those matching all the filters given, ordered by `sort` (ascending id by default). When more follow, the response carries `Link: <…&cursor=…>; rel="next"`, which keeps every filter; following those links visits every matching animal once.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["listPets"];
         put?: never;
         /**
          * Add an animal
          * @description Adds an animal to the shared catalogue. `status` defaults to `available`.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createPet"];
         delete?: never;
@@ -119,6 +131,8 @@ export interface paths {
          * Get an animal (deprecated)
          * @deprecated
          * @description Deprecated: removed on 5 December 2030 (answers 410 from then on). Use GET /pets with `status`. With `If-None-Match` naming the current ETag, answers 304 with no body.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["getPet"];
         put?: never;
@@ -126,6 +140,8 @@ export interface paths {
         /**
          * Remove an animal
          * @description Removes the animal from the catalogue, by the account that listed it. With `If-Match`, removes nothing unless the animal is still at one of the ETags named.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["deletePet"];
         options?: never;
@@ -133,6 +149,8 @@ export interface paths {
         /**
          * Change an animal
          * @description Changes the fields given, by the account that listed the animal; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -147,6 +165,8 @@ export interface paths {
         /**
          * List categories
          * @description The categories an animal’s `categoryId` can name.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["listCategories"];
         put?: never;
@@ -167,12 +187,16 @@ export interface paths {
         /**
          * List the caller’s orders
          * @description The orders the caller placed and those it received for its pets, newest first. When older orders follow, the response carries `Link: <…&cursor=…>; rel="next"`.
+         *
+         *     Required scope: `orders:read` (`orders:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listOrders"];
         put?: never;
         /**
          * Place an adoption order
          * @description Orders an `available` pet listed by another account. In the same transaction the pet becomes `pending`, held by the order until `expiresAt`; a hold nobody decides by then is cancelled (`expired`) and the pet is `available` again. Of many orders for one pet placed at once, exactly one is placed.
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -191,6 +215,8 @@ export interface paths {
         /**
          * Get an order
          * @description An order the caller placed or received for its pet; anyone else’s answers 404.
+         *
+         *     Required scope: `orders:read` (`orders:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getOrderById"];
         put?: never;
@@ -221,6 +247,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["approveOrder"];
         delete?: never;
@@ -249,6 +277,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["deliverOrder"];
         delete?: never;
@@ -277,6 +307,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -305,6 +337,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["returnOrder"];
         delete?: never;
@@ -323,6 +357,8 @@ export interface paths {
         /**
          * Count the catalogue’s pets by status
          * @description How many pets of the whole catalogue have each status: exact once writes have settled, and as cheap with a million pets as with ten.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getInventory"];
         put?: never;
@@ -343,6 +379,8 @@ export interface paths {
         /**
          * List the caller’s events
          * @description Newest first; kept 30 days. When older events follow, the response carries `Link: <…&cursor=…>; rel="next"`.
+         *
+         *     Required scope: `events:read` (`events:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listEvents"];
         put?: never;
@@ -363,6 +401,8 @@ export interface paths {
         /**
          * Get an event
          * @description One of the caller’s events; another account’s answers 404.
+         *
+         *     Required scope: `events:read` (`events:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getEvent"];
         put?: never;
@@ -383,12 +423,16 @@ export interface paths {
         /**
          * List webhook endpoints
          * @description The caller’s endpoints (at most 10), oldest first.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Add a webhook endpoint
          * @description Events of the listed types are POSTed to `url`, signed the Standard Webhooks way with the `secret` returned here and never shown again. Outside development the URL must be `https` and its host public.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -407,6 +451,8 @@ export interface paths {
         /**
          * Get a webhook endpoint
          * @description One of the caller’s endpoints, without its secret.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
@@ -414,6 +460,8 @@ export interface paths {
         /**
          * Remove a webhook endpoint
          * @description No more events are sent to it, pending retries included.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -421,6 +469,8 @@ export interface paths {
         /**
          * Change a webhook endpoint
          * @description Changes `url`, `events`, `description` (`null` removes it) or `enabled`; at least one.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -435,6 +485,8 @@ export interface paths {
         /**
          * List an endpoint’s delivery attempts
          * @description Newest first; kept 30 days. When older attempts follow, the response carries `Link: <…>; rel="next"`.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -559,6 +611,30 @@ export interface components {
              * @example pet_test_4Fq
              */
             prefix: string;
+            /**
+             * @description `secret` for servers and people; `publishable` for a website’s pages (public reads only).
+             * @enum {string}
+             */
+            kind: "secret" | "publishable";
+            /**
+             * @description What the key may do; `X:write` includes `X:read`, `*` is every scope.
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description After this instant the key answers 401, as a revoked one; null: it does not expire.
+             */
+            expiresAt: string | null;
+            /**
+             * @description Publishable keys only: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -566,7 +642,7 @@ export interface components {
             /** Format: date-time */
             revokedAt: string | null;
             /**
-             * @description The secret key. Shown only in this response: store it now.
+             * @description The key. A secret key is shown only in this response: store it now.
              * @example pet_test_4FqP0v3mYq2H5kT9wLr8sXc1ZbN6aJd7eGh0iKu
              */
             key: string;
@@ -581,6 +657,30 @@ export interface components {
              * @example ci
              */
             name?: string;
+            /**
+             * @default secret
+             * @enum {string}
+             */
+            kind?: "secret" | "publishable";
+            /**
+             * @description Secret keys only; `["*"]` when absent. Only scopes the calling key holds itself (`*` only from `*`).
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes?: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description When the key stops working: in the future, at most 2 years ahead. Absent: never.
+             */
+            expiresAt?: string;
+            /**
+             * @description Publishable keys only, and required for them: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
         };
         ApiKey: {
             /**
@@ -595,6 +695,35 @@ export interface components {
              * @example pet_test_4Fq
              */
             prefix: string;
+            /**
+             * @description `secret` for servers and people; `publishable` for a website’s pages (public reads only).
+             * @enum {string}
+             */
+            kind: "secret" | "publishable";
+            /**
+             * @description What the key may do; `X:write` includes `X:read`, `*` is every scope.
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description After this instant the key answers 401, as a revoked one; null: it does not expire.
+             */
+            expiresAt: string | null;
+            /**
+             * @description Publishable keys only: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
+            /**
+             * @description Publishable keys only, which are not secret: the whole key.
+             * @example pet_pk_test_4FqP0v3mYq2H5kT9wLr8sXc1ZbN6aJd7eGh0iKu
+             */
+            key?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1368,6 +1497,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -1518,6 +1666,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -1682,6 +1849,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -1879,6 +2065,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -2086,6 +2291,28 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -2252,6 +2479,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -2495,6 +2741,34 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description RFC 9745: when this operation was deprecated, as `@` and Unix seconds. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: when this operation is removed. */
+                    Sunset?: string;
+                    /** @description The operation that replaces this one: `</v1/pets>; rel="successor-version"`. */
+                    Link?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No animal with this id. */
             404: {
                 headers: {
@@ -2727,7 +3001,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The animal was listed by another account, or before listers were recorded. */
+            /**
+             * @description - `forbidden`: The animal was listed by another account, or before listers were recorded.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2736,12 +3013,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -2969,7 +3247,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The animal was listed by another account, or before listers were recorded. */
+            /**
+             * @description - `forbidden`: The animal was listed by another account, or before listers were recorded.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2978,12 +3259,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -3194,6 +3476,28 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -3359,6 +3663,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -3529,7 +3852,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The pet is listed by the caller’s own account. */
+            /**
+             * @description - `forbidden`: The pet is listed by the caller’s own account.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3538,12 +3864,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -3747,6 +4074,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No such order, or one the caller neither placed nor received for its pet. */
             404: {
                 headers: {
@@ -3889,9 +4235,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -3906,7 +4252,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -3929,7 +4275,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3938,12 +4287,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -4129,9 +4479,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -4146,7 +4496,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -4169,7 +4519,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4178,12 +4531,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -4373,9 +4727,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -4390,7 +4744,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -4410,6 +4764,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -4599,9 +4972,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -4616,7 +4989,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -4639,7 +5012,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4648,12 +5024,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -4868,6 +5245,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -5032,6 +5428,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -5185,6 +5600,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -5359,6 +5793,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -5522,6 +5975,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -5725,6 +6197,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account. */
             404: {
                 headers: {
@@ -5897,6 +6388,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -6082,6 +6592,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account. */
             404: {
                 headers: {
@@ -6262,6 +6791,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
