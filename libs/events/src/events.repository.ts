@@ -64,6 +64,16 @@ export class EventsRepository {
     );
   }
 
+  /** An event the dispatcher is to skip: one that goes to an endpoint named by its recorder, not to subscribers. */
+  async insertDispatched(id: string, event: NewEvent): Promise<EventDto> {
+    const rows = await this.sql.rows<EventRow>(
+      `INSERT INTO events (id, account_id, type, object, dispatched_at) VALUES ($1, $2, $3, $4, now())
+       RETURNING ${COLUMNS}`,
+      [id, event.recipientAccountId, event.type, JSON.stringify(event.object)],
+    );
+    return toEvent(rows[0]!);
+  }
+
   async findOne(accountId: number, id: string): Promise<EventDto | undefined> {
     const rows = await this.sql.rows<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = $1 AND account_id = $2`, [
       id,
