@@ -783,18 +783,18 @@ export interface components {
              *     ]
              */
             photoUrls?: string[] | null;
-            /** @description Where the animal can be met. */
+            /** @description Merged member by member into the animal’s location (RFC 7396): `{"latitude": 11}` keeps its longitude. The location that results must have both. */
             location?: {
                 /**
                  * Format: double
                  * @example 52.52
                  */
-                latitude: number;
+                latitude?: number;
                 /**
                  * Format: double
                  * @example 13.405
                  */
-                longitude: number;
+                longitude?: number;
             } | null;
         };
         Category: {
