@@ -157,6 +157,8 @@ describe('the OpenAPI documents: one per base address', () => {
     walk(messagesDoc, '');
     expect(numbers.sort()).toEqual([
       '/components/schemas/Pet/properties/distanceKm',
+      '/components/schemas/PetChange/properties/location/properties/latitude',
+      '/components/schemas/PetChange/properties/location/properties/longitude',
       '/components/schemas/PetLocation/properties/latitude',
       '/components/schemas/PetLocation/properties/longitude',
       `/paths//pets/get/parameters/${apiDoc.paths['/pets'].get.parameters.findIndex((p: Doc) => p.name === 'radiusKm')}/schema`,

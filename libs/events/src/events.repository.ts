@@ -49,18 +49,15 @@ export class EventsRepository {
 
   /** One INSERT for all of them, on the caller's transaction. */
   async insert(ids: string[], events: readonly NewEvent[]): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO events (id, account_id, type, object, created_at)
-       SELECT id, account_id, type, object::jsonb, coalesce(created_at, now())
-         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::timestamptz[])
-           AS t (id, account_id, type, object, created_at)`,
-      [
-        ids,
-        events.map((event) => event.recipientAccountId),
-        events.map((event) => event.type),
-        events.map((event) => JSON.stringify(event.object)),
-        events.map((event) => event.createdAt ?? null),
-      ],
+    const accounts = events.map((event) => event.recipientAccountId);
+    const types = events.map((event) => event.type);
+    const objects = events.map((event) => JSON.stringify(event.object));
+    const times = events.map((event) => event.createdAt ?? null);
+    await this.sql.rows(
+      sql`INSERT INTO events (id, account_id, type, object, created_at)
+          SELECT id, account_id, type, object::jsonb, coalesce(created_at, now())
+            FROM unnest(${ids}::text[], ${accounts}::bigint[], ${types}::text[], ${objects}::text[],
+                        ${times}::timestamptz[]) AS t (id, account_id, type, object, created_at)`,
     );
   }
 

@@ -148,7 +148,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal
-         * @description Changes the fields given, by the account that listed the animal; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.
+         * @description Changes the fields given, by the account that listed the animal; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `location` merges member by member. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.
          *
          *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
@@ -509,6 +509,8 @@ export interface paths {
         /**
          * Rotate a webhook endpoint’s signing secret
          * @description Replaces the signing secret with a new one, shown only in this response. The secret replaced keeps signing for `previousSecretExpiresInHours` (24 by default, at most 168): until then every delivery carries one `v1,` signature per secret in `webhook-signature`, so a receiver holding either verifies it. Rotating again within that window ends the oldest secret at once: two secrets sign at most.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -529,6 +531,8 @@ export interface paths {
         /**
          * Send an event to a webhook endpoint again
          * @description Sends one of the caller’s events (kept 30 days) to the endpoint again, signed anew, whether or not the endpoint subscribes to its type. It is one attempt, never retried, numbered after the delivery’s last and listed among the endpoint’s deliveries with `manual: true`; its `webhook-id` is the event id, as on every attempt. Refused while the event’s delivery to this endpoint is still under way.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["redeliverWebhookEvent"];
         delete?: never;
@@ -549,6 +553,8 @@ export interface paths {
         /**
          * Send a test event to a webhook endpoint
          * @description Records a `webhook_endpoint.test` event whose `data.object` is the endpoint, and sends it to this endpoint only, whatever it subscribes to, signed as every delivery is: one attempt, never retried, listed among the endpoint’s deliveries with `manual: true`. The event is in the caller’s events too. Takes no body.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -912,18 +918,18 @@ export interface components {
              *     ]
              */
             photoUrls?: string[] | null;
-            /** @description Where the animal can be met. */
+            /** @description Merged member by member into the animal’s location (RFC 7396): `{"latitude": 11}` keeps its longitude. The location that results must have both. */
             location?: {
                 /**
                  * Format: double
                  * @example 52.52
                  */
-                latitude: number;
+                latitude?: number;
                 /**
                  * Format: double
                  * @example 13.405
                  */
-                longitude: number;
+                longitude?: number;
             } | null;
         };
         Category: {
@@ -6998,6 +7004,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account. */
             404: {
                 headers: {
@@ -7224,6 +7249,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account, or no event with this id among the caller’s (events are kept 30 days). */
             404: {
                 headers: {
@@ -7444,6 +7488,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
