@@ -7,11 +7,12 @@ import { IdempotencyModule } from '@app/idempotency';
 import { OrdersHttpModule } from '@app/orders';
 import { PetsHttpModule } from '@app/pets';
 import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
+import { SavedSearchesHttpModule } from '@app/saved-searches';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { QueueDashboardModule } from './queue-dashboard.module';
 
-/** The catalogue app: pets, categories, the store, accounts and keys, events and webhook endpoints under `/v1`, Swagger UI, health, queue dashboard. */
+/** The catalogue app: pets, categories, the store, accounts and keys, events, webhook endpoints and saved searches under `/v1`, Swagger UI, health, queue dashboard. */
 @Module({
   imports: [
     CoreModule,
@@ -22,6 +23,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     PetsHttpModule,
     OrdersHttpModule,
     EventsHttpModule,
+    SavedSearchesHttpModule,
     RateLimitingModule,
     QueueDashboardModule,
   ],

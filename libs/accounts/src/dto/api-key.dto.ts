@@ -1,7 +1,6 @@
-import { CharacterCount, IsStorableText } from '@app/core';
+import { LabelText } from '@app/core';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
-import { Transform } from 'class-transformer';
+import { IsOptional } from 'class-validator';
 import type { ApiKey } from '../api-keys/api-keys.repository';
 
 @ApiSchema({ name: 'ApiKey' })
@@ -53,9 +52,6 @@ export class ApiKeyWithSecretDto extends ApiKeyDto {
 export class CreateApiKeyDto {
   @ApiProperty({ required: false, maxLength: 100, example: 'ci', description: 'A label for people.' })
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @CharacterCount(1, 100)
-  @IsStorableText()
+  @LabelText(1, 100)
   name?: string;
 }

@@ -1,4 +1,6 @@
-import { ValidateBy, ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsString, ValidateBy, ValidationOptions } from 'class-validator';
 
 /** Code points, as PostgreSQL's char_length and varchar(n) count them (not UTF-16 units, not graphemes). */
 export function characterCount(text: string): number {
@@ -46,4 +48,13 @@ export const IsStorableText = (options?: ValidationOptions) =>
       },
     },
     options,
+  );
+
+/** A label people give (a key's, a saved search's): trimmed, then `min` to `max` storable characters. */
+export const LabelText = (min: number, max: number) =>
+  applyDecorators(
+    Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
+    IsString(),
+    CharacterCount(min, max),
+    IsStorableText(),
   );
