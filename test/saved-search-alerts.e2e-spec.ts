@@ -39,7 +39,7 @@ describe('saved search alerts', () => {
    * Lists a pet that matches the account's sentinel search, and waits for its alert: the matcher takes
    * changes in their order, so every change before it has been matched by then.
    */
-  const settled = async (account: TestAccount, sentinelPet: object) => {
+  const settled = async (account: TestAccount, sentinelPet: Record<string, unknown>) => {
     const sentinel = await createPet(app.http, lister, sentinelPet);
     await waitFor(
       async () => (await alertsFor(account, sentinel)).length > 0,
@@ -141,7 +141,9 @@ describe('saved search alerts', () => {
 
   it('delivers the alert to webhook endpoints subscribed to saved_search.matched', async () => {
     const adopter = await signUp(app.http);
-    const endpoint = await createEndpoint(app.http, adopter, `${receiverBase}/${adopter.accountId}`, ['saved_search.matched']);
+    const endpoint = await createEndpoint(app.http, adopter, `${receiverBase}/${adopter.accountId}`, [
+      'saved_search.matched',
+    ]);
     await save(adopter, 'tag=hooked-alert');
     const pet = await createPet(app.http, lister, { tags: ['hooked-alert'] });
     await waitFor(async () => (await alertsFor(adopter, pet)).length > 0, ALERT_BOUND_MS, 'the alert');

@@ -86,7 +86,13 @@ describe('saved searches', () => {
 
   it('validates the query exactly as listPets does', async () => {
     const account = await signUp(app.http);
-    for (const query of ['status=adopted', 'near=91,0', 'q=', 'categoryId=987654321', 'status=available,sold&tag=Calm']) {
+    for (const query of [
+      'status=adopted',
+      'near=91,0',
+      'q=',
+      'categoryId=987654321',
+      'status=available,sold&tag=Calm',
+    ]) {
       const listed = await app.http.get(`/v1/pets?${query}`).set(account.auth);
       const saved = await create(account, { query });
       expect({ query, status: saved.status }).toEqual({ query, status: listed.status === 200 ? 201 : 400 });
