@@ -170,6 +170,10 @@ describe('the OpenAPI documents: one per base address', () => {
       'too_many_webhook_endpoints',
       'webhook_endpoint_already_created',
     ]);
+    expect(codesOf(apiDoc.paths['/saved-searches'].post, 409).sort()).toEqual([
+      'idempotency_key_in_use',
+      'too_many_saved_searches',
+    ]);
     expect(codesOf(apiDoc.paths['/pets'].post, 400)).toEqual(
       expect.arrayContaining(['validation_failed', 'invalid_json', 'unsupported_content_type']),
     );
