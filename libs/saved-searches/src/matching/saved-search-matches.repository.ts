@@ -63,29 +63,30 @@ export class SavedSearchMatchesRepository {
   /**
    * Which of the pairs pass their `q` and `near`, decided by the expressions `listPets` runs: the pet's words
    * as `pets_search_idx` holds them (libs/pets pet-search.repository's SEARCH_DOCUMENT) and the earth
-   * distance `near` compares. One statement for the batch; each pet's words are read once.
+   * distance `near` compares. One statement for the batch; each pet's words are made once, into an array the
+   * pairs index (a join of the pairs with the pets would be planned blind, as a nested loop).
    */
   async passing(pets: readonly PetDto[], pairs: readonly DatabasePair[]): Promise<Set<number>> {
     if (pairs.length === 0) return new Set();
+    const located = pairs.map((pair) => pets[pair.pet]!.location);
     const rows = await this.sql.rows<{ pair: number }>(
-      sql`WITH pets AS MATERIALIZED (
-            SELECT pet, to_tsvector('pet_search'::regconfig, name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')) AS words,
-                   latitude, longitude
+      sql`WITH pets AS (
+            SELECT array_agg(to_tsvector('pet_search'::regconfig, name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, ''))
+                             ORDER BY pet) AS words
               FROM unnest(${pets.map((pet) => pet.name)}::text[], ${pets.map((pet) => pet.breed ?? null)}::text[],
-                          ${pets.map((pet) => pet.description ?? null)}::text[],
-                          ${pets.map((pet) => pet.location?.latitude ?? null)}::float8[],
-                          ${pets.map((pet) => pet.location?.longitude ?? null)}::float8[])
-                   WITH ORDINALITY AS p (name, breed, description, latitude, longitude, pet))
+                          ${pets.map((pet) => pet.description ?? null)}::text[])
+                   WITH ORDINALITY AS p (name, breed, description, pet))
           SELECT c.pair::int AS pair
-            FROM unnest(${pairs.map((pair) => pair.pet + 1)}::bigint[], ${pairs.map((pair) => pair.q ?? null)}::text[],
-                        ${pairs.map((pair) => pair.near?.latitude ?? null)}::float8[],
-                        ${pairs.map((pair) => pair.near?.longitude ?? null)}::float8[],
-                        ${pairs.map((pair) => (pair.near ? pair.near.radiusKm * 1000 : null))}::float8[])
-                 WITH ORDINALITY AS c (pet, q, near_latitude, near_longitude, radius_metres, pair)
-            JOIN pets ON pets.pet = c.pet
-           WHERE (c.q IS NULL OR pets.words @@ plainto_tsquery('pet_search'::regconfig, c.q))
+            FROM pets, unnest(${pairs.map((pair) => pair.pet + 1)}::int[], ${pairs.map((pair) => pair.q ?? null)}::text[],
+                              ${located.map((location) => location?.latitude ?? null)}::float8[],
+                              ${located.map((location) => location?.longitude ?? null)}::float8[],
+                              ${pairs.map((pair) => pair.near?.latitude ?? null)}::float8[],
+                              ${pairs.map((pair) => pair.near?.longitude ?? null)}::float8[],
+                              ${pairs.map((pair) => (pair.near ? pair.near.radiusKm * 1000 : null))}::float8[])
+                       WITH ORDINALITY AS c (pet, q, latitude, longitude, near_latitude, near_longitude, radius_metres, pair)
+           WHERE (c.q IS NULL OR pets.words[c.pet] @@ plainto_tsquery('pet_search'::regconfig, c.q))
              AND (c.near_latitude IS NULL
-                  OR earth_distance(ll_to_earth(c.near_latitude, c.near_longitude), ll_to_earth(pets.latitude, pets.longitude))
+                  OR earth_distance(ll_to_earth(c.near_latitude, c.near_longitude), ll_to_earth(c.latitude, c.longitude))
                      <= c.radius_metres)`,
     );
     return new Set(rows.map((row) => row.pair - 1));
