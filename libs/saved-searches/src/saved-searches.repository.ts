@@ -1,4 +1,4 @@
-import { Sql, sql } from '@app/database';
+import { GenerateSql, Sql, sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { SavedSearchFilters } from './saved-search-filters';
 
@@ -58,6 +58,19 @@ export class SavedSearchesRepository {
   constructor(private readonly sql: Sql) {}
 
   /** The new search, or undefined when the account already has `max`. */
+  @GenerateSql({
+    params: [
+      1,
+      {
+        id: 'srch_1',
+        name: 'Calm cats',
+        query: 'categoryId=2&tag=calm',
+        filters: { categoryId: 2, tag: 'calm' },
+        terms: ['tag=calm&categoryId=2'],
+      },
+      20,
+    ],
+  })
   create(accountId: number, search: NewSavedSearch, max: number): Promise<SavedSearch | undefined> {
     return this.sql.transaction(async () => {
       await this.sql.query(
@@ -76,6 +89,7 @@ export class SavedSearchesRepository {
   }
 
   /** The account's searches, oldest first. */
+  @GenerateSql({ params: [1] })
   async list(accountId: number): Promise<SavedSearch[]> {
     const rows = await this.sql.rows<SavedSearchRow>(
       sql`SELECT ${COLUMNS} FROM saved_searches WHERE account_id = ${accountId} ORDER BY created_at, id`,
@@ -83,6 +97,7 @@ export class SavedSearchesRepository {
     return rows.map(toSavedSearch);
   }
 
+  @GenerateSql({ params: [1, 'srch_1'] })
   async findOne(accountId: number, id: string): Promise<SavedSearch | undefined> {
     const rows = await this.sql.rows<SavedSearchRow>(
       sql`SELECT ${COLUMNS} FROM saved_searches WHERE id = ${id} AND account_id = ${accountId}`,
@@ -91,15 +106,20 @@ export class SavedSearchesRepository {
   }
 
   /** Whether it was there; its matches go with it. */
+  @GenerateSql({ params: [1, 'srch_1'] })
   async delete(accountId: number, id: string): Promise<boolean> {
     const result = await this.sql.query(sql`DELETE FROM saved_searches WHERE id = ${id} AND account_id = ${accountId}`);
     return result.rowCount === 1;
   }
 
-  /** The searches filed under any of `terms` (the GIN index on `terms` finds them). */
+  /** The searches filed under any of `terms` (the GIN index on `terms` finds each term's). */
+  @GenerateSql({ params: [['*', 'tag=calm', 'tag=calm&categoryId=2']] })
   async filedUnder(terms: string[]): Promise<CandidateSearch[]> {
     const rows = await this.sql.rows<{ id: string; account_id: string; filters: SavedSearchFilters; terms: string[] }>(
-      sql`SELECT id, account_id, filters, terms FROM saved_searches WHERE terms && ${terms}::text[]`,
+      // One index lookup per term: `terms && all of them` would check every term against every search found.
+      sql`SELECT DISTINCT ON (s.id) s.id, s.account_id, s.filters, s.terms
+            FROM unnest(${terms}::text[]) AS term JOIN saved_searches s ON s.terms @> ARRAY[term]
+           ORDER BY s.id`,
     );
     return rows.map((row) => ({
       id: row.id,

@@ -1,4 +1,4 @@
-import { Sql, sql } from '@app/database';
+import { GenerateSql, Sql, sql } from '@app/database';
 import type { PetDto } from '@app/pets';
 import { Injectable } from '@nestjs/common';
 
@@ -28,6 +28,7 @@ export class SavedSearchMatchesRepository {
   constructor(private readonly sql: Sql) {}
 
   /** Takes the matcher's lock for the caller's transaction, unless another worker's batch holds it. */
+  @GenerateSql()
   async lockMatcher(): Promise<boolean> {
     const [row] = await this.sql.rows<{ locked: boolean }>(
       sql`SELECT pg_try_advisory_xact_lock(${MATCHER_LOCK}) AS locked`,
@@ -35,6 +36,7 @@ export class SavedSearchMatchesRepository {
     return row!.locked;
   }
 
+  @GenerateSql({ params: [[1, 2]] })
   async current(petIds: number[]): Promise<Match[]> {
     const rows = await this.sql.rows<{ pet_id: string; saved_search_id: string }>(
       sql`SELECT pet_id, saved_search_id FROM saved_search_matches WHERE pet_id = ANY (${petIds}::bigint[])`,
@@ -43,6 +45,7 @@ export class SavedSearchMatchesRepository {
   }
 
   /** Records the matches that ended and those that began; a search removed meanwhile fails its foreign key. */
+  @GenerateSql({ params: [[{ petId: 1, savedSearchId: 'srch_1' }], [{ petId: 2, savedSearchId: 'srch_1' }]] })
   async apply(ended: Match[], begun: Match[]): Promise<void> {
     if (ended.length > 0) {
       await this.sql.query(
@@ -66,6 +69,9 @@ export class SavedSearchMatchesRepository {
    * distance `near` compares. One statement for the batch; each pet's words are made once, into an array the
    * pairs index (a join of the pairs with the pets would be planned blind, as a nested loop).
    */
+  @GenerateSql({
+    params: [[{ id: 1, name: 'Rex', categoryId: 1, status: 'available', sex: 'male' }], [{ pet: 0, q: 'rex' }]],
+  })
   async passing(pets: readonly PetDto[], pairs: readonly DatabasePair[]): Promise<Set<number>> {
     if (pairs.length === 0) return new Set();
     const located = pairs.map((pair) => pets[pair.pet]!.location);
