@@ -58,6 +58,7 @@ describe('the OpenAPI documents: one per base address', () => {
   it('keep each app’s operations and tags in its own document', () => {
     expect(apiDoc.tags.map((tag: Doc) => tag.name)).toEqual([
       'pets',
+      'saved-searches',
       'store',
       'accounts',
       'keys',
