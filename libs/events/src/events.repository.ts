@@ -42,6 +42,14 @@ export interface UndispatchedEvent {
   event: EventDto;
 }
 
+/** A pet event as the saved-search matcher reads it: its lister and the pet right after the change. */
+export interface PetChangeEvent {
+  seq: number;
+  listerAccountId: number;
+  type: 'pet.created' | 'pet.updated' | 'pet.deleted';
+  pet: Record<string, unknown>;
+}
+
 /** The `events` table: the outbox the dispatcher reads and each account's feed. */
 @Injectable()
 export class EventsRepository {
@@ -111,6 +119,36 @@ export class EventsRepository {
       [limit],
     );
     return rows.map((row) => ({ accountId: Number(row.account_id), event: toEvent(row) }));
+  }
+
+  /**
+   * Claims, in the caller's transaction, up to `limit` pet events the saved-search matcher has not handled,
+   * oldest first, and marks them handled. It waits for a row the dispatcher holds rather than skip it: a
+   * skipped event would be matched after a later change of the same pet, and the matcher must see each
+   * pet's changes in their order (which `seq` is, as each pet's changes commit one after the other).
+   */
+  async claimUnmatchedPetEvents(limit: number): Promise<PetChangeEvent[]> {
+    const rows = await this.sql.rows<{
+      seq: string;
+      account_id: string;
+      type: PetChangeEvent['type'];
+      object: Record<string, unknown>;
+    }>(
+      sql`WITH claimed AS (
+            SELECT id FROM events
+             WHERE matched_at IS NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')
+             ORDER BY seq LIMIT ${limit} FOR UPDATE)
+          UPDATE events e SET matched_at = now() FROM claimed WHERE e.id = claimed.id
+          RETURNING e.seq, e.account_id, e.type, e.object`,
+    );
+    return rows
+      .map((row) => ({
+        seq: Number(row.seq),
+        listerAccountId: Number(row.account_id),
+        type: row.type,
+        pet: row.object,
+      }))
+      .sort((a, b) => a.seq - b.seq);
   }
 
   /**

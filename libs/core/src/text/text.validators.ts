@@ -1,4 +1,6 @@
-import { ValidateBy, ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsString, ValidateBy, ValidationOptions } from 'class-validator';
 
 /** Code points, as PostgreSQL's char_length and varchar(n) count them (not UTF-16 units, not graphemes). */
 export function characterCount(text: string): number {
@@ -45,3 +47,11 @@ export function textFault(text: string): string | undefined {
   if (CONTROL_CHARACTERS.test(text)) return 'must not contain control characters';
   return undefined;
 }
+
+/** A label people give (a key's, a saved search's): trimmed, then `min` to `max` characters. */
+export const LabelText = (min: number, max: number) =>
+  applyDecorators(
+    Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
+    IsString(),
+    CharacterCount(min, max),
+  );
