@@ -9,6 +9,19 @@ export const PET_ID_PARAM: ApiParamOptions = {
   schema: { type: 'integer', format: 'int64', minimum: 1 },
 };
 
+export const EXTERNAL_ID_PARAM: ApiParamOptions = {
+  name: 'externalId',
+  description: 'The shelter’s own identifier of the animal: 1 to 64 characters of `A–Z a–z 0–9 . _ : -`.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$', example: 'A-2024-0117' },
+};
+
+export const EXTERNAL_ID_TAKEN: ErrorCode = {
+  status: 409,
+  code: 'external_id_taken',
+  description: 'Another animal of the same lister has this `externalId`.',
+  example: 'Another of your pets has the externalId A-2024-0117.',
+};
+
 export const PET_NOT_FOUND: ErrorCode = { ...NOT_FOUND, description: 'No animal with this id.', example: 'No pet 42.' };
 export const GET_PET_GONE: ErrorCode = {
   ...GONE,

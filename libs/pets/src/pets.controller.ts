@@ -12,7 +12,21 @@ import {
   parseEntityTagCondition,
 } from '@app/http';
 import { Idempotent } from '@app/idempotency';
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiConsumes,
@@ -24,14 +38,23 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { DEFAULT_RADIUS_KM, ListPetsQueryDto, parsePoint, STATUS_QUERY } from './dto/list-pets-query.dto';
-import { CategoryDto, CreatePetDto, PetDto } from './dto/pet.dto';
+import {
+  DEFAULT_RADIUS_KM,
+  GOOD_WITH_QUERY,
+  ListPetsQueryDto,
+  parsePoint,
+  STATUS_QUERY,
+} from './dto/list-pets-query.dto';
+import { CategoryDto, CreatePetDto, PetDto, PetRecordDto } from './dto/pet.dto';
 import { decodePetCursor, encodePetCursor } from './pet-cursor';
 import { UpdatePetDto } from './dto/update-pet.dto';
 import { EmptyPetChangeError } from './pet.errors';
+import { ExternalIdParamPipe } from './external-id-param.pipe';
 import {
   DEPRECATION_HEADERS,
   ETAG_HEADER,
+  EXTERNAL_ID_PARAM,
+  EXTERNAL_ID_TAKEN,
   GET_PET_GONE,
   IF_MATCH_HEADER,
   IF_NONE_MATCH_HEADER,
@@ -65,6 +88,7 @@ export class PetsController {
     headers: PAGE_HEADERS,
   })
   @ApiQuery(STATUS_QUERY)
+  @ApiQuery(GOOD_WITH_QUERY)
   @ApiErrors(400, 401)
   async listPets(
     @Query() query: ListPetsQueryDto,
@@ -81,6 +105,14 @@ export class PetsController {
       tag: query.tag,
       q: query.q,
       listerAccountId: query.listedBy === 'me' ? principal.accountId : undefined,
+      goodWith: query.goodWith,
+      houseTrained: query.houseTrained,
+      spayedNeutered: query.spayedNeutered,
+      specialNeeds: query.specialNeeds,
+      coat: query.coat,
+      color: query.color,
+      organizationId: query.organizationId,
+      externalId: query.externalId,
       updatedSince: query.updatedSince,
       near: query.near === undefined ? undefined : parsePoint(query.near),
       radiusKm: query.radiusKm ?? DEFAULT_RADIUS_KM,
@@ -95,6 +127,10 @@ export class PetsController {
           // nextPageLink puts the next cursor in place of this one.
           ...query,
           status: query.status?.join(','),
+          goodWith: query.goodWith?.join(','),
+          houseTrained: query.houseTrained?.toString(),
+          spayedNeutered: query.spayedNeutered?.toString(),
+          specialNeeds: query.specialNeeds?.toString(),
           // The default sort stays implicit, as in the links of CONTRACT 3.
           sort: query.sort === 'id' ? undefined : query.sort,
         },
@@ -126,7 +162,7 @@ export class PetsController {
       },
     },
   })
-  @ApiErrors(400, 401)
+  @ApiErrors(400, 401, EXTERNAL_ID_TAKEN)
   async createPet(
     @Body() body: CreatePetDto,
     @CurrentPrincipal() principal: Principal,
@@ -135,6 +171,46 @@ export class PetsController {
     const created = await this.pets.create({ ...body, listerAccountId: principal.accountId });
     response.setHeader('Location', `/v1/pets/${created.pet.id}`);
     return withETag(response, created);
+  }
+
+  @Put('pets/external/:externalId')
+  @ApiOperation({
+    operationId: 'putPetByExternalId',
+    summary: 'Create or replace an animal by the shelter’s own id',
+    description:
+      'For syncing from shelter software: creates the caller’s animal with this `externalId` (201), or replaces ' +
+      'it whole (200): optional fields absent are cleared, and a replacement without `status` keeps the ' +
+      'animal’s. Retrying it never makes a second animal, also when two arrive at once. With `If-Match`, ' +
+      'replaces nothing unless the animal is still at one of the ETags named (and creates none).',
+  })
+  @ApiParam(EXTERNAL_ID_PARAM)
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiResponse({
+    status: 201,
+    description: 'The animal was created.',
+    type: PetDto,
+    headers: { ...locationHeader('/v1/pets/1'), ...ETAG_HEADER },
+  })
+  @ApiResponse({ status: 200, description: 'The animal after its replacement.', type: PetDto, headers: ETAG_HEADER })
+  @ApiErrors(400, 401, PET_CHANGE_ERRORS)
+  async putPetByExternalId(
+    @Param('externalId', ExternalIdParamPipe) externalId: string,
+    @Body() body: PetRecordDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PetDto> {
+    const { stored, created } = await this.pets.putByExternalId(
+      principal.accountId,
+      externalId,
+      body,
+      matchingVersions(ifMatch),
+    );
+    if (created) {
+      response.status(201);
+      response.setHeader('Location', `/v1/pets/${stored.pet.id}`);
+    }
+    return withETag(response, stored);
   }
 
   @Get('pets/:petId')
@@ -186,7 +262,7 @@ export class PetsController {
   @ApiParam(PET_ID_PARAM)
   @ApiHeader(IF_MATCH_HEADER)
   @ApiResponse({ status: 200, description: 'The animal after the change.', type: PetDto, headers: ETAG_HEADER })
-  @ApiErrors(400, 401, PET_NOT_FOUND, PET_CHANGE_ERRORS)
+  @ApiErrors(400, 401, PET_NOT_FOUND, PET_CHANGE_ERRORS, EXTERNAL_ID_TAKEN)
   async updatePet(
     @Param('petId', IdParamPipe) petId: number,
     @Body() body: UpdatePetDto,

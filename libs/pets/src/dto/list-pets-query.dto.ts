@@ -1,19 +1,24 @@
 import { characterCount } from '@app/core';
 import { PageQueryDto, toQueryInt } from '@app/http';
+import { applyDecorators } from '@nestjs/common';
 import { ApiHideProperty, ApiPropertyOptional, ApiQueryOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
 import {
   PET_AGE_GROUPS,
+  PET_COATS,
+  PET_COMPANIONS,
   PET_SEXES,
   PET_SIZES,
   PET_STATUSES,
   PetAgeGroup,
+  PetCoat,
+  PetCompanion,
   PetSex,
   PetSize,
   PetStatus,
 } from '../pet-status';
-import { MAX_TAG_LENGTH } from './pet-fields';
+import { EXTERNAL_ID, MAX_COLOR_LENGTH, MAX_TAG_LENGTH } from './pet-fields';
 
 export const PET_SORTS = ['id', '-createdAt', 'updatedAt', 'distance'] as const;
 export type PetSort = (typeof PET_SORTS)[number];
@@ -104,6 +109,31 @@ const NeedsNear = (what: (value: unknown) => boolean) =>
     },
   });
 
+/** An organisation's id as the organisations library gives them out: `org_` and letters and digits. */
+const ORGANIZATION_ID = /^org_[A-Za-z0-9]{1,64}$/;
+
+/** Needs `listedBy=me`: an external id is unique only among one lister's pets. */
+const NeedsListedByMe = () =>
+  ValidateBy({
+    name: 'needsListedByMe',
+    validator: {
+      validate: (_, args) => (args?.object as { listedBy?: unknown }).listedBy === 'me',
+      defaultMessage: (args) => `${args?.property} needs listedBy=me`,
+    },
+  });
+
+/** A comma-separated list, as `status` and `goodWith` take one. */
+const commaSeparated = Transform(({ value }) => (typeof value === 'string' ? value.split(',') : value));
+
+/** `true` or `false`: a pet of whom nothing is known matches neither. */
+const BooleanQuery = (description: string) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: 'boolean', description: `${description} (\`true\` or \`false\`; unknown matches neither).` }),
+    IsOptional(),
+    Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value)),
+    IsBoolean({ message: '$property must be true or false' }),
+  );
+
 /** `status` as the document describes it: one PetStatus, or several separated by commas. */
 export const STATUS_QUERY: ApiQueryOptions = {
   name: 'status',
@@ -114,12 +144,23 @@ export const STATUS_QUERY: ApiQueryOptions = {
   description: 'Keeps only animals with one of these availabilities (comma-separated: `available,pending`).',
 };
 
+/** `goodWith` as the document describes it: several companions separated by commas. */
+export const GOOD_WITH_QUERY: ApiQueryOptions = {
+  name: 'goodWith',
+  required: false,
+  style: 'form',
+  explode: false,
+  schema: { type: 'array', items: { type: 'string', enum: [...PET_COMPANIONS] } },
+  example: 'children,cats',
+  description: 'Keeps only animals good with each of these (comma-separated: `children,cats`).',
+};
+
 /** The query of `GET /v1/pets`: filters, all combinable, and a sort (CONTRACT 9). */
 export class ListPetsQueryDto extends PageQueryDto {
   // Documented by the operation (LIST_PETS_STATUS_PARAM): a comma-separated list needs `explode: false`.
   @ApiHideProperty()
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.split(',') : value))
+  @commaSeparated
   @IsIn(PET_STATUSES, { each: true })
   status?: PetStatus[];
 
@@ -209,6 +250,59 @@ export class ListPetsQueryDto extends PageQueryDto {
   @Min(1)
   @Max(MAX_RADIUS_KM)
   radiusKm?: number;
+
+  // Documented by the operation (GOOD_WITH_QUERY), as `status`.
+  @ApiHideProperty()
+  @IsOptional()
+  @commaSeparated
+  @IsIn(PET_COMPANIONS, { each: true })
+  goodWith?: PetCompanion[];
+
+  @BooleanQuery('Keeps only animals whose `attributes.houseTrained` is this')
+  houseTrained?: boolean;
+
+  @BooleanQuery('Keeps only animals whose `attributes.spayedNeutered` is this')
+  spayedNeutered?: boolean;
+
+  @BooleanQuery('Keeps only animals whose `attributes.specialNeeds` is this')
+  specialNeeds?: boolean;
+
+  @ApiPropertyOptional({ enum: PET_COATS, enumName: 'PetCoat', description: 'Keeps only animals with this coat.' })
+  @IsOptional()
+  @IsIn(PET_COATS)
+  coat?: PetCoat;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: MAX_COLOR_LENGTH,
+    example: 'black',
+    description: 'Keeps only animals with this colour among their `colors` (ignoring case; not a part of one).',
+  })
+  @IsOptional()
+  @trimmed
+  @Text(1, MAX_COLOR_LENGTH)
+  color?: string;
+
+  @ApiPropertyOptional({
+    pattern: ORGANIZATION_ID.source,
+    example: 'org_4k9w2x7q1m3z8c5v',
+    description: 'Keeps only the animals of this organisation (an id naming none is refused).',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(ORGANIZATION_ID, { message: 'organizationId must be an organisation id such as org_4k9w2x7q1m3z8c5v' })
+  organizationId?: string;
+
+  @ApiPropertyOptional({
+    pattern: EXTERNAL_ID.source,
+    example: 'A-2024-0117',
+    description: 'With `listedBy=me`: keeps only the caller’s animal with this `externalId`.',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(EXTERNAL_ID, { message: 'externalId must be 1 to 64 characters of A–Z a–z 0–9 . _ : -' })
+  @NeedsListedByMe()
+  externalId?: string;
 
   @ApiPropertyOptional({
     enum: PET_SORTS,
