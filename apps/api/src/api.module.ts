@@ -5,13 +5,14 @@ import { EventsHttpModule } from '@app/events';
 import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
 import { OrdersHttpModule } from '@app/orders';
+import { OrganizationsHttpModule } from '@app/organizations';
 import { PetsHttpModule } from '@app/pets';
 import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { QueueDashboardModule } from './queue-dashboard.module';
 
-/** The catalogue app: pets, categories, the store, accounts and keys, events and webhook endpoints under `/v1`, Swagger UI, health, queue dashboard. */
+/** The catalogue app: pets, categories, organisations, the store, accounts and keys, events and webhook endpoints under `/v1`, Swagger UI, health, queue dashboard. */
 @Module({
   imports: [
     CoreModule,
@@ -21,6 +22,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     AccountsHttpModule,
     PetsHttpModule,
     OrdersHttpModule,
+    OrganizationsHttpModule,
     EventsHttpModule,
     RateLimitingModule,
     QueueDashboardModule,

@@ -2,12 +2,21 @@ import { ACCOUNTS_API_TAG, KEYS_API_TAG } from '@app/accounts';
 import { EVENTS_API_TAG, WEBHOOKS_API_TAG } from '@app/events';
 import { createOpenApiDocument, type OpenApiSettings } from '@app/http';
 import { STORE_API_TAG } from '@app/orders';
+import { ORGANIZATIONS_API_TAG } from '@app/organizations';
 import { PETS_API_TAG } from '@app/pets';
 import type { INestApplication } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 /** The tags of the api's operations, in the order the document lists them. */
-const API_TAGS = [PETS_API_TAG, STORE_API_TAG, ACCOUNTS_API_TAG, KEYS_API_TAG, EVENTS_API_TAG, WEBHOOKS_API_TAG];
+const API_TAGS = [
+  PETS_API_TAG,
+  ORGANIZATIONS_API_TAG,
+  STORE_API_TAG,
+  ACCOUNTS_API_TAG,
+  KEYS_API_TAG,
+  EVENTS_API_TAG,
+  WEBHOOKS_API_TAG,
+];
 
 /**
  * The api's OpenAPI document: its operations, relative to its `/v1` base addresses. The message

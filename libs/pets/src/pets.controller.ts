@@ -7,6 +7,7 @@ import {
   formatEntityTag,
   IdParamPipe,
   locationHeader,
+  matchingVersions,
   nextPageLink,
   PAGE_HEADERS,
   parseEntityTagCondition,
@@ -323,11 +324,4 @@ function etagOf(stored: StoredPet): string {
 function withETag(response: Response, stored: StoredPet): PetDto {
   response.setHeader('ETag', etagOf(stored));
   return stored.pet;
-}
-
-/** The versions `If-Match` names (strong comparison); undefined when absent or `*` (any current one). */
-function matchingVersions(ifMatch: string | undefined): string[] | undefined {
-  const condition = parseEntityTagCondition(ifMatch, 'If-Match');
-  // A tag that is not a version matches no pet.
-  return condition && conditionTags(condition, 'strong')?.filter((tag) => /^[0-9]{1,19}$/.test(tag));
 }

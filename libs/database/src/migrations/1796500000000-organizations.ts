@@ -115,7 +115,9 @@ async function createSchema(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
       `CREATE INDEX organizations_country_name_id_idx ON organizations ((address ->> 'country'), name, id)`,
     );
-    await queryRunner.query(`CREATE INDEX organizations_search_idx ON organizations USING gin (${ORGANIZATION_DOCUMENT})`);
+    await queryRunner.query(
+      `CREATE INDEX organizations_search_idx ON organizations USING gin (${ORGANIZATION_DOCUMENT})`,
+    );
     await queryRunner.query(
       'CREATE INDEX organizations_location_idx ON organizations USING gist (ll_to_earth(latitude, longitude))',
     );

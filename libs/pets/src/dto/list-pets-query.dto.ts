@@ -54,7 +54,7 @@ function isDateTime(value: unknown): boolean {
   );
 }
 
-const trimmed = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const trimmedQuery = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 /** A query string value between `min` and `max` characters (a repeated parameter is an array, refused). */
 const Text = (min: number, max: number) =>
@@ -100,7 +100,7 @@ const IsDateTime = () =>
   });
 
 /** Needs `near`: a distance means nothing without a point. */
-const NeedsNear = (what: (value: unknown) => boolean) =>
+export const NeedsNear = (what: (value: unknown) => boolean) =>
   ValidateBy({
     name: 'needsNear',
     validator: {
@@ -128,10 +128,59 @@ const commaSeparated = Transform(({ value }) => (typeof value === 'string' ? val
 /** `true` or `false`: a pet of whom nothing is known matches neither. */
 const BooleanQuery = (description: string) =>
   applyDecorators(
-    ApiPropertyOptional({ type: 'boolean', description: `${description} (\`true\` or \`false\`; unknown matches neither).` }),
+    ApiPropertyOptional({
+      type: 'boolean',
+      description: `${description} (\`true\` or \`false\`; unknown matches neither).`,
+    }),
     IsOptional(),
     Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value)),
     IsBoolean({ message: '$property must be true or false' }),
+  );
+
+/** `q`: every word of it in `what` (the text search of CONTRACT 9). */
+export const WordsQuery = (what: string) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      minLength: 1,
+      maxLength: MAX_QUERY_LENGTH,
+      description: `Keeps only ${what} contain every word of \`q\` (case- and accent-insensitive).`,
+    }),
+    IsOptional(),
+    trimmedQuery,
+    Text(1, MAX_QUERY_LENGTH),
+  );
+
+/** `near`: a point, around which `radiusKm` keeps `what`. */
+export const NearQuery = (what: string) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      pattern: POINT.source,
+      example: '52.52,13.405',
+      description: `A point \`latitude,longitude\`: keeps only ${what} within \`radiusKm\` of it, each with \`distanceKm\`.`,
+    }),
+    IsOptional(),
+    IsString(),
+    IsPoint(),
+  );
+
+/** `radiusKm`, which needs `near`. */
+export const RadiusKmQuery = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: 'number',
+      minimum: 1,
+      maximum: MAX_RADIUS_KM,
+      default: DEFAULT_RADIUS_KM,
+      description: 'With `near`: the radius in kilometres.',
+    }),
+    IsOptional(),
+    NeedsNear(() => true),
+    Transform(({ value }) =>
+      typeof value === 'string' && /^\d{1,3}(\.\d{1,6})?$/.test(value) ? Number(value) : value,
+    ),
+    IsNumber({ allowNaN: false, allowInfinity: false }),
+    Min(1),
+    Max(MAX_RADIUS_KM),
   );
 
 /** `status` as the document describes it: one PetStatus, or several separated by commas. */
@@ -201,15 +250,7 @@ export class ListPetsQueryDto extends PageQueryDto {
   @Text(1, MAX_TAG_LENGTH)
   tag?: string;
 
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: MAX_QUERY_LENGTH,
-    description:
-      'Keeps only animals whose name, breed or description contain every word of `q` (case- and accent-insensitive).',
-  })
-  @IsOptional()
-  @trimmed
-  @Text(1, MAX_QUERY_LENGTH)
+  @WordsQuery('animals whose name, breed or description')
   q?: string;
 
   @ApiPropertyOptional({ enum: ['me'], description: 'Keeps only the animals the caller’s account listed.' })
@@ -226,29 +267,10 @@ export class ListPetsQueryDto extends PageQueryDto {
   @IsDateTime()
   updatedSince?: string;
 
-  @ApiPropertyOptional({
-    pattern: POINT.source,
-    example: '52.52,13.405',
-    description: 'A point `latitude,longitude`: keeps only animals within `radiusKm` of it, each with `distanceKm`.',
-  })
-  @IsOptional()
-  @IsString()
-  @IsPoint()
+  @NearQuery('animals')
   near?: string;
 
-  @ApiPropertyOptional({
-    type: 'number',
-    minimum: 1,
-    maximum: MAX_RADIUS_KM,
-    default: DEFAULT_RADIUS_KM,
-    description: 'With `near`: the radius in kilometres.',
-  })
-  @IsOptional()
-  @NeedsNear(() => true)
-  @Transform(({ value }) => (typeof value === 'string' && /^\d{1,3}(\.\d{1,6})?$/.test(value) ? Number(value) : value))
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(1)
-  @Max(MAX_RADIUS_KM)
+  @RadiusKmQuery()
   radiusKm?: number;
 
   // Documented by the operation (GOOD_WITH_QUERY), as `status`.
@@ -279,7 +301,7 @@ export class ListPetsQueryDto extends PageQueryDto {
     description: 'Keeps only animals with this colour among their `colors` (ignoring case; not a part of one).',
   })
   @IsOptional()
-  @trimmed
+  @trimmedQuery
   @Text(1, MAX_COLOR_LENGTH)
   color?: string;
 

@@ -38,6 +38,9 @@ export const MAX_COLOR_LENGTH = 40;
 /** A shelter's own animal id: characters safe in a URL path segment as they are. */
 export const EXTERNAL_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** What an `https` URL field takes: absolute, `https` only. */
+const HTTPS_URL = { protocols: ['https'], require_protocol: true, require_tld: false };
+
 /** Text fields are trimmed, as `name` is (CONTRACT 3). */
 const trimmed = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
@@ -77,7 +80,7 @@ export const StatusField = () =>
   );
 
 /** An optional text field of `min` to `max` characters. */
-const TextField = (max: number, description: string, example: string) =>
+export const TextField = (max: number, description: string, example: string) =>
   applyDecorators(
     ApiPropertyOptional({ type: 'string', description, minLength: 1, maxLength: max, example }),
     trimmed,
@@ -135,7 +138,23 @@ export const PhotoUrlsField = () =>
     ArrayMaxSize(MAX_PHOTOS),
     IsString({ each: true }),
     MaxLength(MAX_PHOTO_URL_LENGTH, { each: true }),
-    IsUrl({ protocols: ['https'], require_protocol: true, require_tld: false }, { each: true }),
+    IsUrl(HTTPS_URL, { each: true }),
+  );
+
+/** An optional absolute `https` URL of at most 2048 characters: a web page of the animal's lister. */
+export const HttpsUrlField = (description: string, example: string) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: 'string',
+      format: 'uri',
+      pattern: '^https://',
+      maxLength: MAX_PHOTO_URL_LENGTH,
+      description,
+      example,
+    }),
+    IsString(),
+    MaxLength(MAX_PHOTO_URL_LENGTH),
+    IsUrl(HTTPS_URL),
   );
 
 /**

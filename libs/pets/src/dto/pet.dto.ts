@@ -41,7 +41,6 @@ import {
 /** A pet's record as a lister writes it, but its `externalId`: what `PUT /v1/pets/external/{externalId}` takes. */
 @ApiSchema({ name: 'PetRecord' })
 export class PetRecordDto {
-
   @NameField()
   name: string;
 
