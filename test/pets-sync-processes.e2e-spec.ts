@@ -42,7 +42,8 @@ describe('PUT /v1/pets/external/{externalId} across processes', () => {
         'both processes to apply the plan',
       );
     }
-  });
+    // Two processes start on a loaded machine.
+  }, 180_000);
   afterAll(() => Promise.all(apis.map((api) => api.stop())));
 
   it(`makes one pet of ${CALLERS} concurrent PUTs of one external id: one 201, every other 200 on that pet`, async () => {
