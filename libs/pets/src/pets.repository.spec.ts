@@ -63,7 +63,7 @@ function setUp() {
   const catalogue = [1, 2, 3, 4, 5].map((id) => storedRow(String(id), `Pet ${id}`, '1', id % 2 ? 'sold' : 'available'));
   let nextId = 6;
   const rows = jest.spyOn(sql, 'rows').mockImplementation(async (statement: SqlFragment | string) => {
-    const { text, values } = statement as SqlFragment;
+    const { text, values } = statement as unknown as SqlFragment;
     if (text.includes('INSERT INTO pets')) {
       const batch = JSON.parse(values[0] as string) as Array<{
         name: string;
@@ -127,7 +127,7 @@ describe('PetsRepository', () => {
     ]);
 
     expect(rows).toHaveBeenCalledTimes(1);
-    expect((rows.mock.calls[0]![0] as SqlFragment).values).toEqual([
+    expect((rows.mock.calls[0]![0] as unknown as SqlFragment).values).toEqual([
       [null, 'sold', null],
       [0, 1, 4],
       [3, 6, 3],
@@ -151,11 +151,11 @@ describe('PetsRepository', () => {
     ]);
 
     // The id lock first, in a statement of its own, then the clock and the ids in the INSERT.
-    const lock = query.mock.calls[0]![0] as SqlFragment;
+    const lock = query.mock.calls[0]![0] as unknown as SqlFragment;
     expect(lock.text).toMatch(/pg_advisory_xact_lock\(\$1\)/);
     expect(lock.values).toEqual([PET_IDS_LOCK]);
     expect(rows).toHaveBeenCalledTimes(1);
-    const insert = rows.mock.calls[0]![0] as SqlFragment;
+    const insert = rows.mock.calls[0]![0] as unknown as SqlFragment;
     expect(insert.text).toMatch(/UPDATE pet_change_clock.*nextval\('pets_id_seq'\).*INSERT INTO pets/s);
     const [batch] = insert.values;
     expect(JSON.parse(batch as string)).toEqual([
@@ -187,10 +187,12 @@ describe('PetsRepository', () => {
     ]);
 
     expect(rows).toHaveBeenCalledTimes(2);
-    expect((rows.mock.calls[0]![0] as SqlFragment).text).toMatch(
+    expect((rows.mock.calls[0]![0] as unknown as SqlFragment).text).toMatch(
       /UPDATE pet_change_clock.*UPDATE pets p.*FROM pet_change, change/s,
     );
-    expect(rows.mock.calls.map(([statement]) => JSON.parse((statement as SqlFragment).values[0] as string))).toEqual([
+    expect(
+      rows.mock.calls.map(([statement]) => JSON.parse((statement as unknown as SqlFragment).values[0] as string)),
+    ).toEqual([
       [
         { pet_id: 2, patch: { name: 'Max' }, lister: 1, versions: null },
         { pet_id: 4, patch: { name: 'Not mine' }, lister: 2, versions: null },
@@ -226,7 +228,7 @@ describe('PetsRepository', () => {
       repository.update({ petId: 4, listerAccountId: 1, patch: { name: 'Toby' } }),
     ]);
     const names = rows.mock.calls.map(([statement]) => {
-      const { text, values } = statement as SqlFragment;
+      const { text, values } = statement as unknown as SqlFragment;
       return /INSERT|UPDATE/.test(text)
         ? JSON.parse(values[0] as string).map(
             (row: { name?: string; patch?: { name: string } }) => row.name ?? row.patch?.name,
