@@ -105,20 +105,27 @@ export class OrganizationsService {
   }
 }
 
+/** The fields of a profile: what a change may set or clear. */
+const PROFILE_FIELDS = [
+  'name',
+  'description',
+  'email',
+  'phone',
+  'website',
+  'adoptionPolicy',
+  'adoptionUrl',
+  'address',
+  'location',
+  'hours',
+  'socialMedia',
+] as const satisfies ReadonlyArray<keyof OrganizationProfileDto>;
+
 /** The profile after the change: a field absent stays, `null` clears it, any other value replaces it. */
 function merged({ organization }: StoredOrganization, change: UpdateOrganizationDto): OrganizationProfileDto {
-  const {
-    id: _id,
-    animalCounts: _counts,
-    createdAt: _created,
-    updatedAt: _updated,
-    distanceKm: _distance,
-    ...profile
-  } = organization;
-  const result: Record<string, unknown> = { ...profile };
-  for (const [field, value] of Object.entries(change)) {
-    if (value === null) delete result[field];
-    else if (value !== undefined) result[field] = value;
+  const profile: Record<string, unknown> = {};
+  for (const field of PROFILE_FIELDS) {
+    const value = change[field] === undefined ? organization[field] : change[field];
+    if (value !== null && value !== undefined) profile[field] = value;
   }
-  return result as unknown as OrganizationProfileDto;
+  return profile as unknown as OrganizationProfileDto;
 }
