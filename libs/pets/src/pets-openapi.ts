@@ -70,6 +70,21 @@ export const IF_NONE_MATCH_HEADER: ApiHeaderOptions = {
   schema: { type: 'string', example: '"1795612345678"' },
 };
 
+export const PET_HAS_OPEN_ORDER: ErrorCode = {
+  status: 409,
+  code: 'pet_has_open_order',
+  description: 'The animal has a placed or approved order: its status changes only through that order, and it stays.',
+  example:
+    'Pet 42 has a placed or approved order: its status changes only through that order, and it cannot be removed.',
+};
+
+export const PET_PRECONDITION_FAILED: ErrorCode = {
+  status: 412,
+  code: 'precondition_failed',
+  description: '`If-Match` names no current ETag of the animal; nothing changed.',
+  example: 'If-Match matches no current ETag of pet 42; fetch it again.',
+};
+
 /** The refusals of a change or removal of a pet, besides its 404. */
 export const PET_CHANGE_ERRORS: readonly ErrorCode[] = [
   {
@@ -77,17 +92,6 @@ export const PET_CHANGE_ERRORS: readonly ErrorCode[] = [
     description: 'The animal was listed by another account, or before listers were recorded.',
     example: 'Only the account that listed pet 42 may change or remove it.',
   },
-  {
-    status: 409,
-    code: 'pet_has_open_order',
-    description: 'The animal has a placed or approved order: its status changes only through that order, and it stays.',
-    example:
-      'Pet 42 has a placed or approved order: its status changes only through that order, and it cannot be removed.',
-  },
-  {
-    status: 412,
-    code: 'precondition_failed',
-    description: '`If-Match` names no current ETag of the animal; nothing changed.',
-    example: 'If-Match matches no current ETag of pet 42; fetch it again.',
-  },
+  PET_HAS_OPEN_ORDER,
+  PET_PRECONDITION_FAILED,
 ];

@@ -60,8 +60,10 @@ import {
   IF_MATCH_HEADER,
   IF_NONE_MATCH_HEADER,
   PET_CHANGE_ERRORS,
+  PET_HAS_OPEN_ORDER,
   PET_ID_PARAM,
   PET_NOT_FOUND,
+  PET_PRECONDITION_FAILED,
   PETS_API_TAG,
 } from './pets-openapi';
 import type { StoredPet } from './pet-row';
@@ -193,7 +195,7 @@ export class PetsController {
     headers: { ...locationHeader('/v1/pets/1'), ...ETAG_HEADER },
   })
   @ApiResponse({ status: 200, description: 'The animal after its replacement.', type: PetDto, headers: ETAG_HEADER })
-  @ApiErrors(400, 401, PET_CHANGE_ERRORS)
+  @ApiErrors(400, 401, PET_HAS_OPEN_ORDER, PET_PRECONDITION_FAILED)
   async putPetByExternalId(
     @Param('externalId', ExternalIdParamPipe) externalId: string,
     @Body() body: PetRecordDto,
