@@ -2964,24 +2964,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The animal was listed by another account, or before listers were recorded. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code?: "forbidden";
-                    };
-                };
-            };
             /** @description - `pet_has_open_order`: The animal has a placed or approved order: its status changes only through that order, and it stays. */
             409: {
                 headers: {
