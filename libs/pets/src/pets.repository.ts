@@ -57,8 +57,8 @@ const MEMBER_COLUMNS = {
 
 /**
  * The patch as the UPDATE merges it over the row (jsonb_populate_record): keys present are set. A nested
- * object merges member by member (RFC 7396), since each member is a column: a member absent stays, and a
- * null object clears every member.
+ * object arrives whole (merged over the pet's, RFC 7396, before validation: PetsService.update), and sets
+ * each of its members' columns, a member it lacks cleared; a null object clears every member.
  */
 function toPatchRow(patch: PetPatch): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
@@ -76,7 +76,7 @@ function toPatchRow(patch: PetPatch): Record<string, unknown> {
     const value = patch[object as keyof typeof MEMBER_COLUMNS];
     if (value === undefined) continue;
     for (const [member, column] of Object.entries(members)) {
-      set(column, value === null ? null : value[member as keyof typeof value]);
+      set(column, value?.[member as keyof typeof value] ?? null);
     }
   }
   return columns;

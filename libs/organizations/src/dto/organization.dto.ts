@@ -1,4 +1,4 @@
-import { CharacterCount, IsStorableText } from '@app/core';
+import { CharacterCount } from '@app/core';
 import { HttpsUrlField, LocationField, PetLocationDto, TextField } from '@app/pets';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
@@ -24,7 +24,6 @@ const RequiredText = (max: number, description: string, example: string) =>
     trimmed,
     IsString(),
     CharacterCount(1, max),
-    IsStorableText(),
   );
 
 /** An address part of 1 to 100 characters. */

@@ -1,4 +1,4 @@
-import { CharacterCount, IsStorableText } from '@app/core';
+import { CharacterCount } from '@app/core';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -55,7 +55,6 @@ export const NameField = () =>
     trimmed,
     IsString(),
     CharacterCount(1, 100),
-    IsStorableText(),
   );
 
 export const CategoryIdField = () =>
@@ -86,7 +85,6 @@ export const TextField = (max: number, description: string, example: string) =>
     trimmed,
     IsString(),
     CharacterCount(1, max),
-    IsStorableText(),
   );
 
 export const DescriptionField = () =>
@@ -121,7 +119,6 @@ export const TagsField = () =>
     ArrayMaxSize(MAX_TAGS),
     IsString({ each: true }),
     CharacterCount(1, MAX_TAG_LENGTH, { each: true }),
-    IsStorableText({ each: true }),
     ArrayUnique(),
   );
 
@@ -221,7 +218,6 @@ export const ColorsField = () =>
     ArrayMaxSize(MAX_COLORS),
     IsString({ each: true }),
     CharacterCount(1, MAX_COLOR_LENGTH, { each: true }),
-    IsStorableText({ each: true }),
     ArrayUnique((color: unknown) => (typeof color === 'string' ? color.toLowerCase() : color), {
       message: 'colors must be distinct, ignoring case',
     }),

@@ -47,7 +47,8 @@ export class PetRecordDto {
   @CategoryIdField()
   categoryId: number;
 
-  @ApiPropertyOptional({ default: 'available' })
+  // Defaults said in words: a schema's `default` makes openapi-typescript require the field.
+  @ApiPropertyOptional({ description: 'Availability of the animal; `available` when omitted.' })
   @IsOptional()
   @StatusField()
   status?: PetStatus;
@@ -60,7 +61,7 @@ export class PetRecordDto {
   @BreedField()
   breed?: string;
 
-  @ApiPropertyOptional({ default: 'unknown' })
+  @ApiPropertyOptional({ description: '`unknown` when omitted.' })
   @IsOptional()
   @SexField()
   sex?: PetSex;
