@@ -1,4 +1,4 @@
-import { Sql, sql, SqlFragment } from '@app/database';
+import { GenerateSql, Sql, sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { OrganizationSort } from './dto/list-organizations-query.dto';
 import type { OrganizationDto, OrganizationProfileDto } from './dto/organization.dto';
@@ -166,17 +166,20 @@ const oneWhere = (condition: SqlFragment) =>
 export class OrganizationsRepository {
   constructor(private readonly sql: Sql) {}
 
+  @GenerateSql({ params: [1] })
   async findOwn(accountId: number): Promise<StoredOrganization | undefined> {
     const rows = await this.sql.rows<OrganizationRow>(oneWhere(sql`account_id = ${accountId}`));
     return rows[0] && toStored(rows[0]);
   }
 
+  @GenerateSql({ params: ['org_1'] })
   async findById(organizationId: string): Promise<StoredOrganization | undefined> {
     const rows = await this.sql.rows<OrganizationRow>(oneWhere(sql`id = ${organizationId}`));
     return rows[0] && toStored(rows[0]);
   }
 
   /** Publishes the account's organisation under `organizationId`; false when the account has one already. */
+  @GenerateSql({ params: [1, 'org_1', { name: 'Shelter' }] })
   async insert(accountId: number, organizationId: string, profile: OrganizationProfileDto): Promise<boolean> {
     const rows = await this.sql.rows(sql`
       INSERT INTO organizations (id, account_id, ${PROFILE_COLUMNS})
@@ -187,6 +190,7 @@ export class OrganizationsRepository {
   }
 
   /** Replaces the account's profile, if it is at one of `versions` (any, when absent); false when it did not. */
+  @GenerateSql({ params: [1, { name: 'Shelter' }, ['1']] })
   async replace(accountId: number, profile: OrganizationProfileDto, versions?: string[]): Promise<boolean> {
     const result = await this.sql.query(sql`
       UPDATE organizations SET (${PROFILE_COLUMNS}) = (${profileValues(profile)}), updated_at = ${CHANGED_AT}
@@ -199,6 +203,7 @@ export class OrganizationsRepository {
    * Locks the account's organisation until the transaction ends, and tells its id and version. The lock
    * still lets pets that name it be added (a key share), so that it never waits on an INSERT that waits on it.
    */
+  @GenerateSql({ params: [1] })
   async lockOwn(accountId: number): Promise<{ id: string; version: string } | undefined> {
     const rows = await this.sql.rows<{ id: string; version: string }>(
       sql`SELECT id, ${VERSION} AS version FROM organizations WHERE account_id = ${accountId} FOR NO KEY UPDATE`,
@@ -206,10 +211,22 @@ export class OrganizationsRepository {
     return rows[0];
   }
 
+  @GenerateSql({ params: ['org_1'] })
   async delete(organizationId: string): Promise<void> {
     await this.sql.query(sql`DELETE FROM organizations WHERE id = ${organizationId}`);
   }
 
+  @GenerateSql(
+    { name: 'by name', params: [{ radiusKm: 50, sort: 'name', limit: 20 }] },
+    {
+      name: 'words and country, newest first',
+      params: [{ q: 'dogs', country: 'DE', radiusKm: 50, sort: '-createdAt', limit: 20 }],
+    },
+    {
+      name: 'nearest first',
+      params: [{ near: { latitude: 52.5, longitude: 13.4 }, radiusKm: 50, sort: 'distance', limit: 20 }],
+    },
+  )
   async search(search: OrganizationSearch): Promise<OrganizationPage> {
     const { near, sort, limit } = search;
     const { orderBy, key, after } = order(sort, search.after);

@@ -1,4 +1,4 @@
-import { Sql, sql } from '@app/database';
+import { GenerateSql, Sql, sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { PET_CHANGE } from './pet-changes';
 import type { PetStatus } from './pet-status';
@@ -25,6 +25,7 @@ export class PetHoldsRepository {
   constructor(private readonly sql: Sql) {}
 
   /** The pets named, by id; a pet that does not exist is absent. */
+  @GenerateSql({ params: [[1]] })
   async findMany(petIds: number[]): Promise<Map<number, PetForOrder>> {
     const rows = await this.sql.rows<{
       id: string;
@@ -48,6 +49,7 @@ export class PetHoldsRepository {
    * Holds each pet for its order and makes it `pending`, if it is still available, unheld and listed by
    * the lister read before; one statement, one change time for them all. Returns the ids of the pets held.
    */
+  @GenerateSql({ params: [[{ petId: 1, orderId: 1, listerAccountId: 1 }]] })
   async holdMany(holds: Array<{ petId: number; orderId: number; listerAccountId: number }>): Promise<Set<number>> {
     const petIds = holds.map((hold) => hold.petId);
     const orderIds = holds.map((hold) => hold.orderId);
@@ -68,6 +70,7 @@ export class PetHoldsRepository {
    * Sets the status of the pet `orderId` holds, keeping the hold or releasing it; false when the order
    * holds no pet (its pet was removed after a hold was released, which cannot happen while it is held).
    */
+  @GenerateSql({ params: [1, 1, 'sold', false] })
   async setHeldStatus(orderId: number, petId: number, status: PetStatus, release: boolean): Promise<boolean> {
     const result = await this.sql.query(
       sql`WITH ${PET_CHANGE}
@@ -80,6 +83,7 @@ export class PetHoldsRepository {
   }
 
   /** Sets the status of a pet no order holds; false when it is held or gone. */
+  @GenerateSql({ params: [1, 'available'] })
   async setUnheldStatus(petId: number, status: PetStatus): Promise<boolean> {
     const result = await this.sql.query(
       sql`WITH ${PET_CHANGE}

@@ -1,4 +1,4 @@
-import { SharedReads, Sql, sql, SqlFragment } from '@app/database';
+import { GenerateSql, SharedReads, Sql, sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { PetSort, Point } from './dto/list-pets-query.dto';
 import type { PetDto } from './dto/pet.dto';
@@ -253,6 +253,22 @@ export class PetSearchRepository {
 
   constructor(private readonly sql: Sql) {}
 
+  @GenerateSql(
+    { name: 'by id', params: [{ radiusKm: 50, sort: 'id', limit: 20 }] },
+    {
+      name: 'newest first, since',
+      params: [{ radiusKm: 50, sort: '-createdAt', updatedSince: '2026-01-01T00:00:00Z', limit: 20 }],
+    },
+    { name: 'by updatedAt', params: [{ radiusKm: 50, sort: 'updatedAt', limit: 20 }] },
+    {
+      name: 'by id, near',
+      params: [{ radiusKm: 50, sort: 'id', near: { latitude: 52.5, longitude: 13.4 }, limit: 20 }],
+    },
+    {
+      name: 'nearest first',
+      params: [{ radiusKm: 50, sort: 'distance', near: { latitude: 52.5, longitude: 13.4 }, limit: 20 }],
+    },
+  )
   search(search: PetSearch): Promise<SearchPage> {
     const statement = searchStatement(search);
     // A transaction's reads see its own snapshot: never shared.
@@ -278,12 +294,14 @@ export class PetSearchRepository {
     };
   }
 
+  @GenerateSql({ params: [1] })
   async categoryExists(categoryId: number): Promise<boolean> {
     const rows = await this.sql.rows(sql`SELECT 1 FROM categories WHERE id = ${categoryId}`);
     return rows.length > 0;
   }
 
   /** Whether an organisation has this id: the `organizationId` filter refuses one that names none. */
+  @GenerateSql({ params: ['org_1'] })
   async organizationExists(organizationId: string): Promise<boolean> {
     const rows = await this.sql.rows(sql`SELECT 1 FROM organizations WHERE id = ${organizationId}`);
     return rows.length > 0;

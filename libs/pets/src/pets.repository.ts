@@ -1,4 +1,4 @@
-import { Batcher, WriteBatcher, Sql, sql, SqlFragment } from '@app/database';
+import { Batcher, GenerateSql, WriteBatcher, Sql, sql, SqlFragment } from '@app/database';
 import { EventsRecorder, NewEvent } from '@app/events';
 import { Injectable } from '@nestjs/common';
 import type { CreatePetDto, PetDto } from './dto/pet.dto';
@@ -278,6 +278,7 @@ export class PetsRepository {
     private readonly events: EventsRecorder,
   ) {}
 
+  @GenerateSql({ name: 'any status', params: [{ afterId: 0, limit: 20 }] })
   readPage(page: PageRead): Promise<PetPage> {
     return this.sql.batched(this.pageReads, page);
   }
@@ -286,16 +287,19 @@ export class PetsRepository {
    * The new pet; undefined when its category does not exist, so a client's mistake costs the others'
    * batch nothing. Rejects with SQLSTATE 23503 when the category was removed during the INSERT.
    */
+  @GenerateSql({ params: [{ name: 'Rex', categoryId: 1, listerAccountId: 1 }] })
   insert(pet: NewPet): Promise<StoredPet | undefined> {
     return this.sql.batched(this.inserts, pet);
   }
 
+  @GenerateSql({ params: [1] })
   async findById(petId: number): Promise<StoredPet | undefined> {
     const rows = await this.sql.rows<PetRow>(sql`SELECT ${PET_COLUMNS} FROM pets WHERE id = ${petId}`);
     return rows[0] && toStoredPet(rows[0]);
   }
 
   /** The lister's pet with this external id (served by `pets_lister_external_id_key`). */
+  @GenerateSql({ params: [1, 'A-1'] })
   async findByExternalId(listerAccountId: number, externalId: string): Promise<StoredPet | undefined> {
     const rows = await this.sql.rows<PetRow>(
       sql`SELECT ${PET_COLUMNS} FROM pets WHERE lister_account_id = ${listerAccountId} AND external_id = ${externalId}`,
@@ -308,6 +312,7 @@ export class PetsRepository {
    * `pet.updated` event each: in the caller's transaction, which must be the one that publishes or
    * removes the organisation, so that the pets change if and only if it commits.
    */
+  @GenerateSql({ params: [1, 'org_1'] })
   async setOrganization(listerAccountId: number, organizationId: string | null): Promise<void> {
     await this.sql.transaction(async () => {
       await this.sql.query(lockPetIds());
@@ -322,6 +327,7 @@ export class PetsRepository {
    * or the new category does not exist. Its `pet.updated` event commits with it. Rejects with SQLSTATE
    * 23503 when the new category was removed during the UPDATE.
    */
+  @GenerateSql({ params: [{ petId: 1, listerAccountId: 1, patch: { name: 'Max' } }] })
   update(change: PetChange): Promise<StoredPet | undefined> {
     return this.sql.batched(this.changes, change);
   }
@@ -330,11 +336,13 @@ export class PetsRepository {
    * Removes the pet if the same guard as `update`'s lets it (any open order stops it): the pet as it was,
    * or undefined when it did not.
    */
+  @GenerateSql({ params: [{ petId: 1, listerAccountId: 1 }] })
   async delete(removal: Omit<PetChange, 'patch'>): Promise<StoredPet | undefined> {
     const rows = await this.sql.rows<PetRow>(deletePet(removal));
     return rows[0] && toStoredPet(rows[0]);
   }
 
+  @GenerateSql()
   async listCategories(): Promise<Array<{ id: number; name: string }>> {
     const rows = await this.sql.rows<{ id: string; name: string }>(sql`SELECT id, name FROM categories ORDER BY id`);
     return rows.map((row) => ({ id: Number(row.id), name: row.name }));
