@@ -140,7 +140,8 @@ describe('the OpenAPI documents: one per base address', () => {
     const newPet = resolve(apiDoc, apiDoc.paths['/pets'].post.requestBody.content['application/json'].schema);
     expect(newPet.required).toEqual(['name', 'categoryId']);
     expect(newPet.properties.categoryId).toMatchObject({ type: 'integer', format: 'int64' });
-    expect(newPet.properties.status).toMatchObject({ default: 'available' });
+    // Said in words: a schema's `default` makes openapi-typescript require the field.
+    expect(newPet.properties.status.description).toContain('`available` when omitted');
   });
 
   it('types whole numbers as integers', () => {
@@ -160,11 +161,15 @@ describe('the OpenAPI documents: one per base address', () => {
       `/paths/${path}/get/parameters/${apiDoc.paths[path].get.parameters.findIndex((p: Doc) => p.name === 'radiusKm')}/schema`;
     expect(numbers.sort()).toEqual([
       '/components/schemas/Organization/properties/distanceKm',
+      '/components/schemas/OrganizationChange/properties/location/properties/latitude',
+      '/components/schemas/OrganizationChange/properties/location/properties/longitude',
       '/components/schemas/Pet/properties/distanceKm',
+      '/components/schemas/PetChange/properties/location/properties/latitude',
+      '/components/schemas/PetChange/properties/location/properties/longitude',
       '/components/schemas/PetLocation/properties/latitude',
       '/components/schemas/PetLocation/properties/longitude',
-      `/${radiusOf('/organizations')}`,
-      `/${radiusOf('/pets')}`,
+      radiusOf('/organizations'),
+      radiusOf('/pets'),
     ]);
   });
 
