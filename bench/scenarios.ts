@@ -2,6 +2,7 @@ import { encodeCursor } from '@app/http';
 import { BenchAccount, listSeededPets, resetOrders, Stores, withClient } from './support/database';
 import type { LoadRequest } from './support/load';
 import { nextLink, PATCH_SCENARIO, SEARCH_SCENARIOS, SEARCH_SPREAD_SCENARIO } from './search-scenarios';
+import { SHELTER_SCENARIOS } from './shelter-scenarios';
 
 /** The concurrent connections of every scenario's load. */
 export const CONNECTIONS = 50;
@@ -159,6 +160,7 @@ export const HTTP_SCENARIOS: HttpScenario[] = [
   PATCH_SCENARIO,
   ...SEARCH_SCENARIOS,
   SEARCH_SPREAD_SCENARIO,
+  ...SHELTER_SCENARIOS,
   {
     name: 'place-order',
     title: 'POST /v1/store/orders, each for another pet',

@@ -22,6 +22,7 @@ describe('hostile input to the record and the search (property-based)', () => {
     fc.constantFrom('male', 'female', 'unknown', 'baby', 'senior', 'small', 'xlarge', 'https://p.example.com/a.jpg'),
     fc.array(fc.oneof(fc.string({ maxLength: 40 }), fc.webUrl()), { maxLength: 12 }),
     fc.record({ latitude: fc.double(), longitude: fc.double() }, { requiredKeys: [] }),
+    fc.record({ houseTrained: hostileJson, children: fc.boolean(), cats: fc.constant(null) }, { requiredKeys: [] }),
   );
   const recordLike = fc.dictionary(fc.constantFrom(...PET_FIELDS, 'id', 'updatedAt'), fieldValue, { maxKeys: 6 });
 
@@ -100,6 +101,14 @@ describe('hostile input to the record and the search (property-based)', () => {
         'updatedSince',
         'near',
         'radiusKm',
+        'goodWith',
+        'houseTrained',
+        'spayedNeutered',
+        'specialNeeds',
+        'coat',
+        'color',
+        'organizationId',
+        'externalId',
         'sort',
         'cursor',
         'limit',
@@ -136,6 +145,14 @@ describe('hostile input to the record and the search (property-based)', () => {
         '%00',
         "' OR 1=1 --",
         'a & b | c:*',
+        'children,cats',
+        'children,,dogs',
+        'true',
+        'false',
+        'wire',
+        'Black',
+        'org_0123456789abcdef0123',
+        'A-2024-0117',
       ),
       fc.string({ unit: 'binary', maxLength: 40 }),
     );

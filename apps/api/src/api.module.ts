@@ -5,6 +5,7 @@ import { EventsHttpModule } from '@app/events';
 import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
 import { OrdersHttpModule } from '@app/orders';
+import { OrganizationsHttpModule } from '@app/organizations';
 import { PetsHttpModule } from '@app/pets';
 import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
 import { SavedSearchesHttpModule } from '@app/saved-searches';
@@ -14,8 +15,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { QueueDashboardModule } from './queue-dashboard.module';
 
 /**
- * The catalogue app: pets, categories, the store, accounts and keys, events, webhook endpoints and saved
- * searches under `/v1`, Swagger UI, health, queue dashboard, the website widget.
+ * The catalogue app: pets, categories, organisations, the store, accounts and keys, events, webhook
+ * endpoints and saved searches under `/v1`, Swagger UI, health, queue dashboard, the website widget.
  */
 @Module({
   imports: [
@@ -26,6 +27,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     AccountsHttpModule,
     PetsHttpModule,
     OrdersHttpModule,
+    OrganizationsHttpModule,
     EventsHttpModule,
     SavedSearchesHttpModule,
     RateLimitingModule,

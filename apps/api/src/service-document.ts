@@ -2,6 +2,7 @@ import { ACCOUNTS_API_TAG, KEYS_API_TAG } from '@app/accounts';
 import { EVENTS_API_TAG, WEBHOOKS_API_TAG } from '@app/events';
 import { createOpenApiDocument, type PublicAddresses } from '@app/http';
 import { STORE_API_TAG } from '@app/orders';
+import { ORGANIZATIONS_API_TAG } from '@app/organizations';
 import { PETS_API_TAG } from '@app/pets';
 import { SAVED_SEARCHES_API_TAG } from '@app/saved-searches';
 import type { INestApplication } from '@nestjs/common';
@@ -10,6 +11,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 /** The tags of the api's operations, in the order the document lists them. */
 const API_TAGS = [
   PETS_API_TAG,
+  ORGANIZATIONS_API_TAG,
   SAVED_SEARCHES_API_TAG,
   STORE_API_TAG,
   ACCOUNTS_API_TAG,

@@ -1,5 +1,6 @@
 export * from './dto/list-pets-query.dto';
 export * from './dto/pet.dto';
+export { HttpsUrlField, LocationField, PetLocationDto, TextField } from './dto/pet-fields';
 export * from './dto/update-pet.dto';
 export * from './pet-changes';
 export { encodePetCursor } from './pet-cursor';

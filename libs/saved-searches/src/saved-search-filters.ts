@@ -1,7 +1,23 @@
 import { degreeBounds, DEFAULT_RADIUS_KM, ListPetsQueryDto, parsePoint, PetDto } from '@app/pets';
 
 /** The `GET /v1/pets` parameters a saved search takes (CONTRACT 16): every filter, no paging, sort or walk. */
-export type FilterParameter = 'categoryId' | 'tag' | 'near' | 'radiusKm' | 'ageGroup' | 'size' | 'sex' | 'status' | 'q';
+export type FilterParameter =
+  | 'categoryId'
+  | 'tag'
+  | 'near'
+  | 'radiusKm'
+  | 'ageGroup'
+  | 'size'
+  | 'sex'
+  | 'status'
+  | 'q'
+  | 'organizationId'
+  | 'coat'
+  | 'color'
+  | 'goodWith'
+  | 'houseTrained'
+  | 'spayedNeutered'
+  | 'specialNeeds';
 
 /** A saved search's filters, as ListPetsQueryDto validated them: what is stored and matched. */
 export type SavedSearchFilters = Partial<Pick<ListPetsQueryDto, FilterParameter>>;
@@ -34,6 +50,18 @@ function equality<P extends FilterParameter>(field: keyof PetDto & P): FilterPre
     terms: (value) => [term(field, value)],
     petTerms: (pet) => (pet[field] === undefined ? [] : [term(field, pet[field])]),
     test: (pet, value) => pet[field] === value,
+  };
+}
+
+/** A filter on one of `attributes`' flags: an unknown flag (absent) matches neither `true` nor `false`. */
+function attribute<P extends 'houseTrained' | 'spayedNeutered' | 'specialNeeds'>(flag: P): FilterPredicate<P> {
+  return {
+    terms: (value) => [term(flag, value)],
+    petTerms: (pet) => {
+      const value = pet.attributes?.[flag];
+      return value === undefined || value === null ? [] : [term(flag, value)];
+    },
+    test: (pet, value) => pet.attributes?.[flag] === value,
   };
 }
 
@@ -78,10 +106,28 @@ export const FILTER_PREDICATES: { [P in FilterParameter]: FilterPredicate<P> } =
     petTerms: (pet) => (pet.location ? [cellOf(pet.location.latitude, pet.location.longitude)] : []),
     test: 'database',
   },
+  organizationId: equality('organizationId'),
+  color: {
+    terms: (color) => [term('color', color.toLowerCase())],
+    petTerms: (pet) => (pet.colors ?? []).map((color) => term('color', color.toLowerCase())),
+    test: (pet, color) => pet.colors?.some((own) => own.toLowerCase() === color.toLowerCase()) ?? false,
+  },
+  coat: equality('coat'),
   categoryId: equality('categoryId'),
   ageGroup: equality('ageGroup'),
   size: equality('size'),
   sex: equality('sex'),
+  goodWith: {
+    terms: (companions) => [term('goodWith', companions[0])],
+    petTerms: (pet) =>
+      Object.entries(pet.environment ?? {}).flatMap(([companion, good]) =>
+        good === true ? [term('goodWith', companion)] : [],
+      ),
+    test: (pet, companions) => companions.every((companion) => pet.environment?.[companion] === true),
+  },
+  houseTrained: attribute('houseTrained'),
+  spayedNeutered: attribute('spayedNeutered'),
+  specialNeeds: attribute('specialNeeds'),
   status: {
     terms: (statuses) => statuses.map((status) => term('status', status)),
     petTerms: (pet) => [term('status', pet.status)],

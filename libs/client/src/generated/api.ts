@@ -120,6 +120,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pets/external/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace an animal by the shelter’s own id
+         * @description For syncing from shelter software: creates the caller’s animal with this `externalId` (201), or replaces it whole (200): optional fields absent are cleared, and a replacement without `status` keeps the animal’s. Retrying it never makes a second animal, also when two arrive at once. With `If-Match`, replaces nothing unless the animal is still at one of the ETags named (and creates none).
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
+         */
+        put: operations["putPetByExternalId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pets/{petId}": {
         parameters: {
             query?: never;
@@ -361,6 +383,90 @@ export interface paths {
          *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getInventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get your organisation
+         * @description The profile the caller’s account published; 404 until it publishes one.
+         *
+         *     Required scope: `organization:read` (`organization:write` or `*` also grants it). A publishable key may not call it.
+         */
+        get: operations["getOwnOrganization"];
+        /**
+         * Publish or replace your organisation
+         * @description The whole profile of the organisation the caller’s account runs: created (201) or replaced (200; fields absent are cleared). Publishing it gives each of the account’s animals its `organizationId`. With `If-Match`, replaces nothing unless the profile is still at one of the ETags named.
+         *
+         *     Required scope: `organization:write` (`*` also grants it). A publishable key may not call it.
+         */
+        put: operations["putOrganization"];
+        post?: never;
+        /**
+         * Unpublish your organisation
+         * @description Removes the profile; the account’s animals lose their `organizationId`. With `If-Match`, removes nothing unless the profile is still at one of the ETags named.
+         *
+         *     Required scope: `organization:write` (`*` also grants it). A publishable key may not call it.
+         */
+        delete: operations["deleteOrganization"];
+        options?: never;
+        head?: never;
+        /**
+         * Change your organisation
+         * @description Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch. Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.
+         *
+         *     Required scope: `organization:write` (`*` also grants it). A publishable key may not call it.
+         */
+        patch: operations["updateOrganization"];
+        trace?: never;
+    };
+    "/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find shelters and rescues
+         * @description Every published organisation, or those matching all the filters given, ordered by `sort` (name, then id, by default). When more follow, the response carries `Link: <…&cursor=…>; rel="next"`.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
+         */
+        get: operations["listOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{organizationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an organisation
+         * @description A published organisation.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
+         */
+        get: operations["getOrganization"];
         put?: never;
         post?: never;
         delete?: never;
@@ -800,6 +906,8 @@ export interface components {
         /** @enum {string} */
         PetSize: "small" | "medium" | "large" | "xlarge";
         /** @enum {string} */
+        PetCoat: "hairless" | "short" | "medium" | "long" | "wire" | "curly";
+        /** @enum {string} */
         PetStatus: "available" | "pending" | "sold";
         PetLocation: {
             /**
@@ -812,6 +920,28 @@ export interface components {
              * @example 13.405
              */
             longitude: number;
+        };
+        /** @description What is known of the animal’s care; a member absent is unknown. */
+        PetAttributes: {
+            /** @description Spayed or neutered. */
+            spayedNeutered?: boolean | null;
+            /** @description House-trained (or litter-trained). */
+            houseTrained?: boolean | null;
+            /** @description Declawed. */
+            declawed?: boolean | null;
+            /** @description Has special needs (see `specialNeedsNotes`). */
+            specialNeeds?: boolean | null;
+            /** @description Vaccinations are up to date. */
+            shotsCurrent?: boolean | null;
+        };
+        /** @description Whom the animal is good with; a member absent is unknown. */
+        PetEnvironment: {
+            /** @description Good with children. */
+            children?: boolean | null;
+            /** @description Good with dogs. */
+            dogs?: boolean | null;
+            /** @description Good with cats. */
+            cats?: boolean | null;
         };
         Pet: {
             /**
@@ -853,6 +983,30 @@ export interface components {
              */
             photoUrls?: string[];
             location?: components["schemas"]["PetLocation"];
+            attributes?: components["schemas"]["PetAttributes"];
+            /** @example Needs daily medication for a thyroid condition. */
+            specialNeedsNotes?: string;
+            environment?: components["schemas"]["PetEnvironment"];
+            /** @example short */
+            coat?: components["schemas"]["PetCoat"];
+            /**
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[];
+            /** @example Labrador Retriever */
+            secondaryBreed?: string;
+            /** @example true */
+            mixedBreed?: boolean;
+            /** @example A-2024-0117 */
+            externalId?: string;
+            /**
+             * @description The organisation of the animal’s lister, while it has published one.
+             * @example org_4k9w2x7q1m3z8c5v
+             */
+            organizationId?: string;
             /**
              * @description With `near`: kilometres from the point, rounded to 0.1.
              * @example 3.2
@@ -919,6 +1073,142 @@ export interface components {
             photoUrls?: string[];
             /** @description Where the animal can be met. */
             location?: components["schemas"]["PetLocation"];
+            /**
+             * @description The animal’s care.
+             * @example {
+             *       "spayedNeutered": true,
+             *       "houseTrained": true,
+             *       "shotsCurrent": true
+             *     }
+             */
+            attributes?: components["schemas"]["PetAttributes"];
+            /**
+             * @description What the animal’s special needs are.
+             * @example Needs daily medication for a thyroid condition.
+             */
+            specialNeedsNotes?: string;
+            /**
+             * @description Whom the animal is good with.
+             * @example {
+             *       "children": true,
+             *       "dogs": true,
+             *       "cats": false
+             *     }
+             */
+            environment?: components["schemas"]["PetEnvironment"];
+            /** @example short */
+            coat?: components["schemas"]["PetCoat"];
+            /**
+             * @description Up to three distinct colours, the primary first; stored trimmed, compared ignoring case.
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[];
+            /**
+             * @description The second breed of a mix.
+             * @example Labrador Retriever
+             */
+            secondaryBreed?: string;
+            /** @description Whether the animal is a mix. */
+            mixedBreed?: boolean;
+            /**
+             * @description The shelter’s own identifier of the animal, unique among its lister’s animals.
+             * @example A-2024-0117
+             */
+            externalId?: string;
+        };
+        PetRecord: {
+            /**
+             * @description The animal’s name.
+             * @example Rex
+             */
+            name: string;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to (see GET /categories).
+             * @example 1
+             */
+            categoryId: number;
+            /** @description Availability of the animal; `available` when omitted. */
+            status?: components["schemas"]["PetStatus"];
+            /**
+             * @description What adopters should know about the animal.
+             * @example Calm, house-trained, good with children.
+             */
+            description?: string;
+            /**
+             * @description The breed, or the likely mix.
+             * @example Beagle
+             */
+            breed?: string;
+            /**
+             * @description `unknown` when omitted.
+             * @example male
+             */
+            sex?: components["schemas"]["PetSex"];
+            /** @example adult */
+            ageGroup?: components["schemas"]["PetAgeGroup"];
+            /** @example medium */
+            size?: components["schemas"]["PetSize"];
+            /**
+             * @description Distinct words adopters can filter by; stored trimmed and lower-cased.
+             * @example [
+             *       "house-trained",
+             *       "good-with-kids"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * @description Absolute `https` URLs of photos of the animal.
+             * @example [
+             *       "https://photos.example.com/rex.jpg"
+             *     ]
+             */
+            photoUrls?: string[];
+            /** @description Where the animal can be met. */
+            location?: components["schemas"]["PetLocation"];
+            /**
+             * @description The animal’s care.
+             * @example {
+             *       "spayedNeutered": true,
+             *       "houseTrained": true,
+             *       "shotsCurrent": true
+             *     }
+             */
+            attributes?: components["schemas"]["PetAttributes"];
+            /**
+             * @description What the animal’s special needs are.
+             * @example Needs daily medication for a thyroid condition.
+             */
+            specialNeedsNotes?: string;
+            /**
+             * @description Whom the animal is good with.
+             * @example {
+             *       "children": true,
+             *       "dogs": true,
+             *       "cats": false
+             *     }
+             */
+            environment?: components["schemas"]["PetEnvironment"];
+            /** @example short */
+            coat?: components["schemas"]["PetCoat"];
+            /**
+             * @description Up to three distinct colours, the primary first; stored trimmed, compared ignoring case.
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[];
+            /**
+             * @description The second breed of a mix.
+             * @example Labrador Retriever
+             */
+            secondaryBreed?: string;
+            /** @description Whether the animal is a mix. */
+            mixedBreed?: boolean;
         };
         PetChange: {
             /**
@@ -987,6 +1277,72 @@ export interface components {
                  */
                 longitude?: number;
             } | null;
+            /**
+             * @description The animal’s care.
+             * @example {
+             *       "spayedNeutered": true,
+             *       "houseTrained": true,
+             *       "shotsCurrent": true
+             *     }
+             */
+            attributes?: {
+                /** @description Spayed or neutered. */
+                spayedNeutered?: boolean | null;
+                /** @description House-trained (or litter-trained). */
+                houseTrained?: boolean | null;
+                /** @description Declawed. */
+                declawed?: boolean | null;
+                /** @description Has special needs (see `specialNeedsNotes`). */
+                specialNeeds?: boolean | null;
+                /** @description Vaccinations are up to date. */
+                shotsCurrent?: boolean | null;
+            } | null;
+            /**
+             * @description What the animal’s special needs are.
+             * @example Needs daily medication for a thyroid condition.
+             */
+            specialNeedsNotes?: string | null;
+            /**
+             * @description Whom the animal is good with.
+             * @example {
+             *       "children": true,
+             *       "dogs": true,
+             *       "cats": false
+             *     }
+             */
+            environment?: {
+                /** @description Good with children. */
+                children?: boolean | null;
+                /** @description Good with dogs. */
+                dogs?: boolean | null;
+                /** @description Good with cats. */
+                cats?: boolean | null;
+            } | null;
+            /**
+             * @example short
+             * @enum {string|null}
+             */
+            coat?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+            /**
+             * @description Up to three distinct colours, the primary first; stored trimmed, compared ignoring case.
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[] | null;
+            /**
+             * @description The second breed of a mix.
+             * @example Labrador Retriever
+             */
+            secondaryBreed?: string | null;
+            /** @description Whether the animal is a mix. */
+            mixedBreed?: boolean | null;
+            /**
+             * @description The shelter’s own identifier of the animal, unique among its lister’s animals.
+             * @example A-2024-0117
+             */
+            externalId?: string | null;
         };
         Category: {
             /**
@@ -1096,6 +1452,374 @@ export interface components {
              * @example 40
              */
             sold: number;
+        };
+        OrganizationAddress: {
+            /**
+             * @description Street and number.
+             * @example Tierheimstraße 1
+             */
+            line1: string;
+            /**
+             * @description More of the street address.
+             * @example Gate B
+             */
+            line2?: string;
+            /**
+             * @description City or town.
+             * @example Berlin
+             */
+            city: string;
+            /**
+             * @description State, province or region.
+             * @example Berlin
+             */
+            region?: string;
+            /**
+             * @description Postal code.
+             * @example 13057
+             */
+            postcode?: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country code, upper case.
+             * @example DE
+             */
+            country: string;
+        };
+        /** @description Opening hours by day, as free text; a day absent is unknown. */
+        OrganizationHours: {
+            /**
+             * @description Free text.
+             * @example 10:00–16:00
+             */
+            monday?: string;
+            /**
+             * @description Free text.
+             * @example 10:00–16:00
+             */
+            tuesday?: string;
+            /**
+             * @description Free text.
+             * @example 10:00–16:00
+             */
+            wednesday?: string;
+            /**
+             * @description Free text.
+             * @example 10:00–18:00
+             */
+            thursday?: string;
+            /**
+             * @description Free text.
+             * @example 10:00–16:00
+             */
+            friday?: string;
+            /**
+             * @description Free text.
+             * @example 11:00–15:00
+             */
+            saturday?: string;
+            /**
+             * @description Free text.
+             * @example closed
+             */
+            sunday?: string;
+        };
+        OrganizationSocialMedia: {
+            /**
+             * Format: uri
+             * @description The organisation’s facebook page.
+             * @example https://facebook.example/shelter
+             */
+            facebook?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s instagram page.
+             * @example https://instagram.example/shelter
+             */
+            instagram?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s tiktok page.
+             * @example https://tiktok.example/shelter
+             */
+            tiktok?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s youtube page.
+             * @example https://youtube.example/shelter
+             */
+            youtube?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s x page.
+             * @example https://x.example/shelter
+             */
+            x?: string;
+        };
+        OrganizationProfile: {
+            /**
+             * @description The organisation’s name.
+             * @example Tierheim Berlin
+             */
+            name: string;
+            /**
+             * @description Its mission: what adopters should know about it.
+             * @example We rehome 1,500 animals a year.
+             */
+            description?: string;
+            /**
+             * Format: email
+             * @example adopt@tierheim.example
+             */
+            email?: string;
+            /** @example +49 30 768880 */
+            phone?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s website.
+             * @example https://tierheim.example
+             */
+            website?: string;
+            /**
+             * @description How adoptions work there: fees, visits, home checks.
+             * @example A home visit precedes every adoption.
+             */
+            adoptionPolicy?: string;
+            /**
+             * Format: uri
+             * @description Where adopters apply.
+             * @example https://tierheim.example/adopt
+             */
+            adoptionUrl?: string;
+            /** @description Where the organisation is. */
+            address?: components["schemas"]["OrganizationAddress"];
+            /** @description Where the animal can be met. */
+            location?: components["schemas"]["PetLocation"];
+            /** @description When adopters can visit. */
+            hours?: components["schemas"]["OrganizationHours"];
+            /** @description The organisation’s pages on social networks. */
+            socialMedia?: components["schemas"]["OrganizationSocialMedia"];
+        };
+        /** @description How many of the organisation’s animals have each status. */
+        AnimalCounts: {
+            /** @example 42 */
+            available: number;
+            /** @example 3 */
+            pending: number;
+            /** @example 118 */
+            sold: number;
+        };
+        Organization: {
+            /**
+             * @description The organisation’s name.
+             * @example Tierheim Berlin
+             */
+            name: string;
+            /**
+             * @description Its mission: what adopters should know about it.
+             * @example We rehome 1,500 animals a year.
+             */
+            description?: string;
+            /**
+             * Format: email
+             * @example adopt@tierheim.example
+             */
+            email?: string;
+            /** @example +49 30 768880 */
+            phone?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s website.
+             * @example https://tierheim.example
+             */
+            website?: string;
+            /**
+             * @description How adoptions work there: fees, visits, home checks.
+             * @example A home visit precedes every adoption.
+             */
+            adoptionPolicy?: string;
+            /**
+             * Format: uri
+             * @description Where adopters apply.
+             * @example https://tierheim.example/adopt
+             */
+            adoptionUrl?: string;
+            /** @description Where the organisation is. */
+            address?: components["schemas"]["OrganizationAddress"];
+            /** @description Where the animal can be met. */
+            location?: components["schemas"]["PetLocation"];
+            /** @description When adopters can visit. */
+            hours?: components["schemas"]["OrganizationHours"];
+            /** @description The organisation’s pages on social networks. */
+            socialMedia?: components["schemas"]["OrganizationSocialMedia"];
+            /**
+             * @description Opaque identifier of the organisation.
+             * @example org_4k9w2x7q1m3z8c5v
+             */
+            id: string;
+            animalCounts: components["schemas"]["AnimalCounts"];
+            /**
+             * @description With `near`: kilometres from the point, rounded to 0.1.
+             * @example 3.2
+             */
+            distanceKm?: number;
+            /**
+             * Format: date-time
+             * @description When the organisation was published.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When its profile last changed.
+             */
+            updatedAt: string;
+        };
+        OrganizationChange: {
+            /**
+             * @description The organisation’s name.
+             * @example Tierheim Berlin
+             */
+            name?: string;
+            /**
+             * @description Its mission.
+             * @example We rehome 1,500 animals a year.
+             */
+            description?: string | null;
+            email?: Record<string, never> | null;
+            phone?: Record<string, never> | null;
+            /**
+             * Format: uri
+             * @description The organisation’s website.
+             * @example https://tierheim.example
+             */
+            website?: string | null;
+            /**
+             * @description How adoptions work there.
+             * @example A home visit precedes every adoption.
+             */
+            adoptionPolicy?: string | null;
+            /**
+             * Format: uri
+             * @description Where adopters apply.
+             * @example https://tierheim.example/adopt
+             */
+            adoptionUrl?: string | null;
+            /** @description Where the organisation is. */
+            address?: {
+                /**
+                 * @description Street and number.
+                 * @example Tierheimstraße 1
+                 */
+                line1: string;
+                /**
+                 * @description More of the street address.
+                 * @example Gate B
+                 */
+                line2?: string;
+                /**
+                 * @description City or town.
+                 * @example Berlin
+                 */
+                city: string;
+                /**
+                 * @description State, province or region.
+                 * @example Berlin
+                 */
+                region?: string;
+                /**
+                 * @description Postal code.
+                 * @example 13057
+                 */
+                postcode?: string;
+                /**
+                 * @description ISO 3166-1 alpha-2 country code, upper case.
+                 * @example DE
+                 */
+                country: string;
+            } | null;
+            /** @description Where the animal can be met. */
+            location?: {
+                /**
+                 * Format: double
+                 * @example 52.52
+                 */
+                latitude: number;
+                /**
+                 * Format: double
+                 * @example 13.405
+                 */
+                longitude: number;
+            } | null;
+            /** @description When adopters can visit. */
+            hours?: {
+                /**
+                 * @description Free text.
+                 * @example 10:00–16:00
+                 */
+                monday?: string;
+                /**
+                 * @description Free text.
+                 * @example 10:00–16:00
+                 */
+                tuesday?: string;
+                /**
+                 * @description Free text.
+                 * @example 10:00–16:00
+                 */
+                wednesday?: string;
+                /**
+                 * @description Free text.
+                 * @example 10:00–18:00
+                 */
+                thursday?: string;
+                /**
+                 * @description Free text.
+                 * @example 10:00–16:00
+                 */
+                friday?: string;
+                /**
+                 * @description Free text.
+                 * @example 11:00–15:00
+                 */
+                saturday?: string;
+                /**
+                 * @description Free text.
+                 * @example closed
+                 */
+                sunday?: string;
+            } | null;
+            /** @description The organisation’s pages on social networks. */
+            socialMedia?: {
+                /**
+                 * Format: uri
+                 * @description The organisation’s facebook page.
+                 * @example https://facebook.example/shelter
+                 */
+                facebook?: string;
+                /**
+                 * Format: uri
+                 * @description The organisation’s instagram page.
+                 * @example https://instagram.example/shelter
+                 */
+                instagram?: string;
+                /**
+                 * Format: uri
+                 * @description The organisation’s tiktok page.
+                 * @example https://tiktok.example/shelter
+                 */
+                tiktok?: string;
+                /**
+                 * Format: uri
+                 * @description The organisation’s youtube page.
+                 * @example https://youtube.example/shelter
+                 */
+                youtube?: string;
+                /**
+                 * Format: uri
+                 * @description The organisation’s x page.
+                 * @example https://x.example/shelter
+                 */
+                x?: string;
+            } | null;
         };
         /** @enum {string} */
         EventType: "pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "saved_search.matched" | "webhook_endpoint.test";
@@ -2311,8 +3035,24 @@ export interface operations {
                 near?: string;
                 /** @description With `near`: the radius in kilometres (50 when omitted). */
                 radiusKm?: number;
+                /** @description Keeps only animals whose `attributes.houseTrained` is this (`true` or `false`; unknown matches neither). */
+                houseTrained?: boolean;
+                /** @description Keeps only animals whose `attributes.spayedNeutered` is this (`true` or `false`; unknown matches neither). */
+                spayedNeutered?: boolean;
+                /** @description Keeps only animals whose `attributes.specialNeeds` is this (`true` or `false`; unknown matches neither). */
+                specialNeeds?: boolean;
+                /** @description Keeps only animals with this coat. */
+                coat?: components["schemas"]["PetCoat"];
+                /** @description Keeps only animals with this colour among their `colors` (ignoring case; not a part of one). */
+                color?: string;
+                /** @description Keeps only the animals of this organisation (an id naming none is refused). */
+                organizationId?: string;
+                /** @description With `listedBy=me`: keeps only the caller’s animal with this `externalId`. */
+                externalId?: string;
                 /** @description `id` (ascending), `-createdAt` (newest first), `updatedAt` (least recently changed first), `distance` (nearest first; needs `near`). */
                 sort?: "id" | "-createdAt" | "updatedAt" | "distance";
+                /** @description Keeps only animals good with each of these (comma-separated: `children,cats`). */
+                goodWith?: ("children" | "dogs" | "cats")[];
                 /** @description Keeps only animals with one of these availabilities (comma-separated: `available,pending`). */
                 status?: components["schemas"]["PetStatus"][];
             };
@@ -2588,7 +3328,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `idempotency_key_in_use`: A request with the same `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            /**
+             * @description - `external_id_taken`: Another animal of the same lister has this `externalId`.
+             *     - `idempotency_key_in_use`: A request with the same `Idempotency-Key` is still running; retry after `Retry-After` seconds.
+             */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2603,7 +3346,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "idempotency_key_in_use";
+                        code?: "external_id_taken" | "idempotency_key_in_use";
                     };
                 };
             };
@@ -2640,6 +3383,249 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    putPetByExternalId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. E.g. `"1795612345678"`. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The shelter’s own identifier of the animal: 1 to 64 characters of `A–Z a–z 0–9 . _ : -`. */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetRecord"];
+            };
+        };
+        responses: {
+            /** @description The animal after its replacement. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Strong entity tag of the animal’s current version; it changes whenever the animal does. Send it back in `If-Match` (updatePet, deletePet) or `If-None-Match` (getPet). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description The animal was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Where the created resource is, as a path from the server’s root, e.g. `/v1/pets/1`: resolve it against the URL of the request (RFC 9110), not against the documented server URL. */
+                    Location?: string;
+                    /** @description Strong entity tag of the animal’s current version; it changes whenever the animal does. Send it back in `If-Match` (updatePet, deletePet) or `If-None-Match` (getPet). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `pet_has_open_order`: The animal has a placed or approved order: its status changes only through that order, and it stays. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "pet_has_open_order";
+                    };
+                };
+            };
+            /** @description - `precondition_failed`: `If-Match` names no current ETag of the animal; nothing changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
                     };
                 };
             };
@@ -3374,7 +4360,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `pet_has_open_order`: The animal has a placed or approved order: its status changes only through that order, and it stays. */
+            /**
+             * @description - `pet_has_open_order`: The animal has a placed or approved order: its status changes only through that order, and it stays.
+             *     - `external_id_taken`: Another animal of the same lister has this `externalId`.
+             */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3388,7 +4377,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "pet_has_open_order";
+                        code?: "pet_has_open_order" | "external_id_taken";
                     };
                 };
             };
@@ -5348,6 +6337,1246 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getOwnOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Strong entity tag of the profile’s current version; send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `not_found`: The account has published no organisation. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    putOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. E.g. `"1795612345678"`. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationProfile"];
+            };
+        };
+        responses: {
+            /** @description The profile was replaced. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Strong entity tag of the profile’s current version; send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description The organisation was published. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Where the created resource is, as a path from the server’s root, e.g. `/v1/organization`: resolve it against the URL of the request (RFC 9110), not against the documented server URL. */
+                    Location?: string;
+                    /** @description Strong entity tag of the profile’s current version; send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `precondition_failed`: `If-Match` names no current ETag of the organisation; nothing changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. E.g. `"1795612345678"`. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation was unpublished. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `not_found`: The account has published no organisation. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description - `precondition_failed`: `If-Match` names no current ETag of the organisation; nothing changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. E.g. `"1795612345678"`. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationChange"];
+                "application/merge-patch+json": components["schemas"]["OrganizationChange"];
+            };
+        };
+        responses: {
+            /** @description The profile after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Strong entity tag of the profile’s current version; send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `not_found`: The account has published no organisation. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description - `precondition_failed`: `If-Match` names no current ETag of the organisation; nothing changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listOrganizations: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items returned. */
+                limit?: number;
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page. */
+                cursor?: string;
+                /** @description Keeps only organisations whose name, city or description contain every word of `q` (case- and accent-insensitive). */
+                q?: string;
+                /** @description A point `latitude,longitude` (e.g. `52.52,13.405`): keeps only organisations within `radiusKm` of it, each with `distanceKm`. */
+                near?: string;
+                /** @description With `near`: the radius in kilometres (50 when omitted). */
+                radiusKm?: number;
+                /** @description Keeps only organisations in this country. */
+                country?: string;
+                /** @description `name` (then id), `-createdAt` (newest first) or `distance` (nearest first; needs `near`). */
+                sort?: "name" | "-createdAt" | "distance";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of organisations. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["NextPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"][];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the organisation. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Strong entity tag of the profile’s current version; send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `not_found`: No organisation with this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
                     };
                 };
             };
