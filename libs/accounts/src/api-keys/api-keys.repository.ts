@@ -1,4 +1,4 @@
-import { lockInIdOrder, Sql } from '@app/database';
+import { lockInIdOrder, sql, Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { Plan } from '../plans';
 
@@ -110,14 +110,14 @@ export class ApiKeysRepository {
 
   /** Sets each key's `last_used_at`, unless it already holds a later use. */
   async recordUses(uses: ReadonlyMap<number, Date>): Promise<void> {
+    const ids = [...uses.keys()];
     await this.sql.query(
       // Every process flushes the uses of the same keys.
-      `${lockInIdOrder('api_keys')}
-       UPDATE api_keys AS k SET last_used_at = u.used_at
-         FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, used_at)
-        WHERE k.id = u.id AND k.id IN (SELECT id FROM locked)
-          AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
-      [[...uses.keys()], [...uses.values()]],
+      sql`${lockInIdOrder('api_keys', ids)}
+          UPDATE api_keys AS k SET last_used_at = u.used_at
+            FROM unnest(${ids}::bigint[], ${[...uses.values()]}::timestamptz[]) AS u(id, used_at)
+           WHERE k.id = u.id AND k.id IN (SELECT id FROM locked)
+             AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
     );
   }
 }
