@@ -6,7 +6,6 @@ import type { Server } from 'node:http';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { checkSettings, collectProcessMetrics, CoreSettings, loadSettings, REQUEST_LOGGING } from '@app/core';
-import { migrateOnStart } from '@app/database';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { PARSED_BODY_TYPES } from './json-body.guard';
@@ -105,12 +104,13 @@ export async function configureHttpApp(app: NestExpressApplication, options: Htt
 }
 
 /**
- * Checks every setting the app reads (refusing to start, with one message naming each bad one),
- * prepares the database, then starts an HTTP app on its port.
+ * Checks every setting the app reads (refusing to start, with one message naming each bad one), runs
+ * `prepare` (the app's migrations: the HTTP layer knows no database), then starts an HTTP app on its port.
  */
 export async function bootstrapHttpApp(
   module: Type<unknown>,
   port: (settings: HttpSettings) => number,
+  prepare: () => Promise<void>,
   options: HttpAppOptions = {},
 ): Promise<void> {
   let settings: HttpSettings;
@@ -121,7 +121,7 @@ export async function bootstrapHttpApp(
     console.error((error as Error).message);
     process.exit(1);
   }
-  await migrateOnStart(process.env);
+  await prepare();
   const app = await NestFactory.create<NestExpressApplication>(module, new LimitedExpressAdapter(settings), {
     bufferLogs: true,
     bodyParser: false,

@@ -1,4 +1,5 @@
-import { Batcher, GenerateSql, lockInIdOrder, sql, Sql, SqlFragment, WriteBatcher } from '@app/database';
+import { Batcher } from '@app/core';
+import { GenerateSql, lockInIdOrder, sql, Sql, SqlFragment, WriteBatcher } from '@app/database';
 import { EventsRecorder, EventType } from '@app/events';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';

@@ -1,5 +1,5 @@
-import { AppError, ForbiddenError } from '@app/core';
-import { Batcher, Sql } from '@app/database';
+import { AppError, Batcher, ForbiddenError } from '@app/core';
+import { Sql } from '@app/database';
 import { EventsRecorder } from '@app/events';
 import { PetForOrder, PetHoldsRepository } from '@app/pets';
 import { Injectable } from '@nestjs/common';

@@ -1,5 +1,4 @@
-import { Clock } from '@app/core';
-import { Batcher } from '@app/database';
+import { Batcher, Clock } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { EndpointTarget, WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
 

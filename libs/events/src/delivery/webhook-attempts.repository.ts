@@ -1,4 +1,5 @@
-import { Batcher, GenerateSql, sql, Sql, SqlFragment } from '@app/database';
+import { Batcher } from '@app/core';
+import { GenerateSql, sql, Sql, SqlFragment } from '@app/database';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EventDto } from '../dto/event.dto';
 import type { EventType } from '../event-types';
