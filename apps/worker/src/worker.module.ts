@@ -1,4 +1,4 @@
-import { CoreModule, settingsModule } from '@app/core';
+import { CoreModule, PeriodicJobsModule, settingsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { EventsWorkerModule } from '@app/events';
 import { IdempotencyModule, IdempotencyKeysPurger } from '@app/idempotency';
@@ -22,6 +22,8 @@ import { WorkerSettings } from './worker.settings';
     OrdersWorkerModule,
     EventsWorkerModule,
     settingsModule(WorkerSettings),
+    // Runs the reconcilers, the sweep, retention and the purge that the modules above provide.
+    PeriodicJobsModule,
   ],
   providers: [WorkerHealthServer, IdempotencyKeysPurger],
 })

@@ -18,3 +18,6 @@ export * from './concurrency/shared-reads';
 export * from './concurrency/with-timeout';
 export * from './text/canonical-email';
 export * from './text/text.validators';
+export * from './queues/configured-processor';
+export * from './queues/periodic-job';
+export * from './queues/periodic-jobs.module';
