@@ -1,6 +1,6 @@
-import { CoreSettings, isTemporaryFailure, workerRedisOptions } from '@app/core';
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, FactoryProvider, Logger } from '@nestjs/common';
+import { configuredProcessor, CoreSettings, isTemporaryFailure, workerRedisOptions } from '@app/core';
+import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
+import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { DeliverEventJobData, DeliveredAttempt, WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
@@ -70,13 +70,12 @@ export function webhookWorkerOptions(settings: EventsSettings, core: CoreSetting
   };
 }
 
-/** `@Processor` applied to a subclass with options from the settings, as `messagesProcessorProvider` does. */
-export const webhookDeliveryProcessorProvider: FactoryProvider<WebhookDeliveryProcessor> = {
-  provide: WebhookDeliveryProcessor,
+export const webhookDeliveryProcessorProvider = configuredProcessor({
+  processor: WebhookDeliveryProcessor,
+  queue: WEBHOOKS_QUEUE,
   inject: [WebhookDelivery, EventsSettings, CoreSettings],
-  useFactory: (delivery: WebhookDelivery, settings: EventsSettings, core: CoreSettings) => {
-    class ConfiguredWebhookDeliveryProcessor extends WebhookDeliveryProcessor {}
-    Processor(WEBHOOKS_QUEUE, webhookWorkerOptions(settings, core))(ConfiguredWebhookDeliveryProcessor);
-    return new ConfiguredWebhookDeliveryProcessor(delivery, settings.WEBHOOK_BACKOFF_MS);
-  },
-};
+  configure: (delivery: WebhookDelivery, settings: EventsSettings, core: CoreSettings) => ({
+    worker: webhookWorkerOptions(settings, core),
+    args: [delivery, settings.WEBHOOK_BACKOFF_MS] as [WebhookDelivery, number],
+  }),
+});
