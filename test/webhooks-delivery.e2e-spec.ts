@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { ENDPOINT_TARGET_TTL_MS } from '../libs/events/src/delivery/endpoint-targets';
+import { ENDPOINT_TARGET_TTL_MS } from '../libs/events/src/delivery/endpoint-targets.cache';
 import { createApiApp } from './support/api-app';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';

@@ -5,11 +5,11 @@ import type { Redis } from 'ioredis';
 import { WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { EndpointTargets } from './endpoint-targets';
+import { EndpointTargetsCache } from './endpoint-targets.cache';
 import { EventsDispatcher } from './events.dispatcher';
 import { EventsReconciler } from './events.reconciler';
 import { EventsRetention } from './events-retention';
-import { WebhookDelivery } from './webhook-delivery.service';
+import { WebhookDeliveryService } from './webhook-delivery.service';
 import { webhookDeliveryProcessorProvider } from './webhook-delivery.processor';
 import { WebhookJobsProducer } from './webhook-jobs.producer';
 
@@ -39,11 +39,11 @@ const WEBHOOKS_QUEUE_MODULE = BullModule.registerQueueAsync({
 @Module({
   imports: [WebhooksModule, WEBHOOKS_QUEUE_REDIS_MODULE, WEBHOOKS_QUEUE_MODULE],
   providers: [
-    EndpointTargets,
+    EndpointTargetsCache,
     EventsDispatcher,
     EventsReconciler,
     EventsRetention,
-    WebhookDelivery,
+    WebhookDeliveryService,
     webhookDeliveryProcessorProvider,
     WebhookJobsProducer,
   ],

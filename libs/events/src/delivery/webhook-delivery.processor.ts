@@ -4,14 +4,14 @@ import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { DeliverEventJobData, DeliveredAttempt, WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
-import { WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
+import { WebhookAttemptFailedError, WebhookDeliveryService } from './webhook-delivery.service';
 
 /** Runs webhook delivery jobs; provided by `webhookDeliveryProcessorProvider`, in the worker app only. */
 export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryProcessor.name);
 
   constructor(
-    private readonly delivery: WebhookDelivery,
+    private readonly delivery: WebhookDeliveryService,
     private readonly retryDelayMs: number,
   ) {
     super();
@@ -73,9 +73,9 @@ export function webhookWorkerOptions(settings: EventsSettings, core: CoreSetting
 export const webhookDeliveryProcessorProvider = configuredProcessor({
   processor: WebhookDeliveryProcessor,
   queue: WEBHOOKS_QUEUE,
-  inject: [WebhookDelivery, EventsSettings, CoreSettings],
-  configure: (delivery: WebhookDelivery, settings: EventsSettings, core: CoreSettings) => ({
+  inject: [WebhookDeliveryService, EventsSettings, CoreSettings],
+  configure: (delivery: WebhookDeliveryService, settings: EventsSettings, core: CoreSettings) => ({
     worker: webhookWorkerOptions(settings, core),
-    args: [delivery, settings.WEBHOOK_BACKOFF_MS] as [WebhookDelivery, number],
+    args: [delivery, settings.WEBHOOK_BACKOFF_MS] as [WebhookDeliveryService, number],
   }),
 });

@@ -54,7 +54,7 @@ const toHold = (order: StoredOrder) => ({
  * time; a batch holds its pets with one statement and one commit.
  */
 @Injectable()
-export class OrderPlacements {
+export class OrderPlacingService {
   private readonly batches = new Batcher<Placing, Outcome>((placings) => this.placeBatch(placings), 0);
 
   constructor(

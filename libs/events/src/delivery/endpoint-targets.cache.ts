@@ -22,7 +22,7 @@ interface Cached {
  * attempt instead (`WebhookAttemptsRepository.pendingAttempt`).
  */
 @Injectable()
-export class EndpointTargets {
+export class EndpointTargetsCache {
   private readonly cached = new Map<number, Cached>();
   private readonly reads = new Batcher<number, EndpointTarget | undefined>((ids) => this.read(ids), 0);
 
