@@ -75,16 +75,20 @@ export class PeriodicJobsProcessor extends WorkerHost implements OnApplicationBo
   }
 }
 
-const PERIODIC_QUEUE_MODULE = BullModule.registerQueueAsync({
+const PERIODIC_QUEUE_REGISTRATION = BullModule.registerQueueAsync({
   name: PERIODIC_QUEUE,
   imports: [settingsModule(CoreSettings)],
   inject: [CoreSettings],
   useFactory: (core: CoreSettings) => ({ connection: workerRedisOptions(core.REDIS_URL) }),
 });
 
+/** The periodic queue alone: for the queue dashboard, which shows its jobs without running them. */
+@Module({ imports: [PERIODIC_QUEUE_REGISTRATION], exports: [PERIODIC_QUEUE_REGISTRATION] })
+export class PeriodicQueueModule {}
+
 /** The worker's periodic jobs: import it once in the worker app, beside the modules that provide the jobs. */
 @Module({
-  imports: [DiscoveryModule, settingsModule(CoreSettings), PERIODIC_QUEUE_MODULE],
+  imports: [DiscoveryModule, settingsModule(CoreSettings), PeriodicQueueModule],
   providers: [
     configuredProcessor({
       processor: PeriodicJobsProcessor,
