@@ -49,7 +49,7 @@ describe('MessagesRepository on PostgreSQL', () => {
     withDatabase(async (client) => {
       const email = `messages-repository-${process.pid}@example.com`;
       const { rows } = await client.query<{ id: string }>(
-        `INSERT INTO accounts (email, email_canonical, plan) VALUES ($1, $1, 'free') RETURNING id`,
+        `INSERT INTO accounts (email, email_canonical, plan) VALUES ($1::text, $1::text, 'free') RETURNING id`,
         [email],
       );
       accountId = Number(rows[0]!.id);
