@@ -110,6 +110,31 @@ describe('MessagesRepository on PostgreSQL', () => {
     expect(await eventsOf(message.id)).toEqual([['message.sent', accountId]]);
   });
 
+  it('gives the message.sent event the message as it is once sent: its attempts, sentAt and lastError', async () => {
+    const message = await insert();
+    await repository.startSending(message.id);
+    await repository.recordError(message.id, 'webhook answered 503');
+
+    await repository.markSent(message.id);
+
+    const [object] = await withDatabase(async (client) => {
+      const { rows } = await client.query<{ object: Record<string, unknown> }>(
+        "SELECT object FROM events WHERE object->>'id' = $1 AND type = 'message.sent'",
+        [message.id],
+      );
+      return rows.map((row) => row.object);
+    });
+    expect(object).toEqual({
+      id: message.id,
+      message: message.message,
+      status: 'sent',
+      createdAt: message.createdAt,
+      attempts: 1,
+      sentAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      lastError: 'webhook answered 503',
+    });
+  });
+
   it('fails only a message its transitions allow to fail, recording the error and the event', async () => {
     const sending = await insert();
     const sent = await insert();

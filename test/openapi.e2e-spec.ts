@@ -73,6 +73,35 @@ describe('the OpenAPI documents: one per base address', () => {
     }
   });
 
+  it('publish the addresses the apps were started on (PORT, MESSAGES_PORT), unless public ones are configured', async () => {
+    const ports = { PORT: '4555', MESSAGES_PORT: '4556' };
+    const started = await Promise.all([
+      createApiApp({ env: ports }),
+      createMessagesApp({ env: ports }),
+      createApiApp({ env: { ...ports, PUBLIC_BASE_URL_PRODUCTION: 'https://pets.example/v1' } }),
+    ]);
+    try {
+      const [apiOnPorts, messagesOnPorts, apiBehindProxy] = await Promise.all(
+        started.map(async (app) => (await app.http.get('/docs/openapi.json').expect(200)).body as Doc),
+      );
+      expect(apiOnPorts!.servers.map((server: Doc) => server.url)).toEqual([
+        'http://localhost:4555/v1',
+        'http://staging.localhost:4555/v1',
+      ]);
+      expect(messagesOnPorts!.servers.map((server: Doc) => server.url)).toEqual([
+        'http://localhost:4556',
+        'http://staging.localhost:4556',
+      ]);
+      expect(messagesOnPorts!.paths['/messages'].post.servers).toEqual(messagesOnPorts!.servers);
+      expect(apiBehindProxy!.servers[0].url).toBe('https://pets.example/v1');
+      // The api's Swagger UI offers the messages document from the messages app's port.
+      const init = (await started[0]!.http.get('/docs/swagger-ui-init.js').expect(200)).text;
+      expect(init).toContain('http://localhost:4556/docs/openapi.json');
+    } finally {
+      await Promise.all(started.map((app) => app.close()));
+    }
+  });
+
   it('name the spec’s operations, with getPet deprecated and sendMessage carrying its own servers entry', () => {
     expect(apiDoc.paths['/pets'].get.operationId).toBe('listPets');
     expect(apiDoc.paths['/pets'].post.operationId).toBe('createPet');
@@ -128,6 +157,8 @@ describe('the OpenAPI documents: one per base address', () => {
     walk(messagesDoc, '');
     expect(numbers.sort()).toEqual([
       '/components/schemas/Pet/properties/distanceKm',
+      '/components/schemas/PetChange/properties/location/properties/latitude',
+      '/components/schemas/PetChange/properties/location/properties/longitude',
       '/components/schemas/PetLocation/properties/latitude',
       '/components/schemas/PetLocation/properties/longitude',
       `/paths//pets/get/parameters/${apiDoc.paths['/pets'].get.parameters.findIndex((p: Doc) => p.name === 'radiusKm')}/schema`,
@@ -250,12 +281,12 @@ describe('the OpenAPI documents: one per base address', () => {
     expect(pet.get.responses['304'].content).toBeUndefined();
     expect(Object.keys(pet.patch.requestBody.content)).toEqual(['application/json', 'application/merge-patch+json']);
     for (const operation of [pet.patch, pet.delete]) {
-      expect(codesOf(operation, 403)).toEqual(['forbidden']);
+      expect(codesOf(operation, 403)).toEqual(['forbidden', 'insufficient_scope']);
       expect(codesOf(operation, 409)).toEqual(['pet_has_open_order']);
       expect(codesOf(operation, 412)).toEqual(['precondition_failed']);
     }
     const store = (path: string) => apiDoc.paths[`/store/orders${path}`].post;
-    expect(codesOf(store(''), 403)).toEqual(['forbidden']);
+    expect(codesOf(store(''), 403)).toEqual(['forbidden', 'insufficient_scope']);
     expect(codesOf(store(''), 409).sort()).toEqual([
       'idempotency_key_in_use',
       'pet_not_available',
@@ -265,8 +296,8 @@ describe('the OpenAPI documents: one per base address', () => {
       const operation = store(`/{orderId}/${transition}`);
       expect(codesOf(operation, 409).sort()).toEqual(['idempotency_key_in_use', 'invalid_order_state']);
       expect(codesOf(operation, 404)).toEqual(['not_found']);
-      // Either party may cancel; the rest are the lister's alone.
-      if (transition === 'cancel') expect(operation.responses['403']).toBeUndefined();
+      // Either party may cancel; the rest are the lister's alone. Any key may lack the scope (CONTRACT 15).
+      if (transition === 'cancel') expect(codesOf(operation, 403)).toEqual(['insufficient_scope']);
       else
         expect(operation.responses['403'].content['application/json'].examples.forbidden.value.message).toContain(
           transition,

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { migrateOnStart } from '@app/database';
+import { prepareStart } from '@app/database';
 import { bootstrapHttpApp } from '@app/http';
 import { API_APP_OPTIONS } from './api-app';
 import { ApiModule } from './api.module';
@@ -7,6 +7,6 @@ import { ApiModule } from './api.module';
 void bootstrapHttpApp(
   ApiModule,
   (settings) => settings.PORT,
-  () => migrateOnStart(process.env),
+  () => prepareStart([ApiModule], process.env),
   API_APP_OPTIONS,
 );

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { migrateOnStart } from '@app/database';
+import { prepareStart } from '@app/database';
 import { bootstrapHttpApp } from '@app/http';
 import { MESSAGES_APP_OPTIONS } from './messages-app';
 import { MessagesModule } from './messages.module';
@@ -7,6 +7,6 @@ import { MessagesModule } from './messages.module';
 void bootstrapHttpApp(
   MessagesModule,
   (settings) => settings.MESSAGES_PORT,
-  () => migrateOnStart(process.env),
+  () => prepareStart([MessagesModule], process.env),
   MESSAGES_APP_OPTIONS,
 );

@@ -8,3 +8,4 @@ export * from './generate-sql';
 export * from './advisory-locks';
 export * from './database.module';
 export * from './database.settings';
+export * from './start-up';

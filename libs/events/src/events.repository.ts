@@ -8,6 +8,11 @@ export interface NewEvent {
   recipientAccountId: number;
   type: EventType;
   object: object;
+  /**
+   * When the change happened, ISO 8601: the changed object's own time (its `updatedAt`), drawn once in the
+   * transaction, so that the event and its object agree to the millisecond. The insert's time when absent.
+   */
+  createdAt?: string;
 }
 
 export interface EventRow {
@@ -48,12 +53,24 @@ export class EventsRepository {
     const accountIds = events.map((event) => event.recipientAccountId);
     const types = events.map((event) => event.type);
     const objects = events.map((event) => JSON.stringify(event.object));
+    const times = events.map((event) => event.createdAt ?? null);
     await this.sql.query(
-      sql`INSERT INTO events (id, account_id, type, object)
-          SELECT id, account_id, type, object::jsonb
-            FROM unnest(${ids}::text[], ${accountIds}::bigint[], ${types}::text[], ${objects}::text[])
-              AS t (id, account_id, type, object)`,
+      sql`INSERT INTO events (id, account_id, type, object, created_at)
+          SELECT id, account_id, type, object::jsonb, coalesce(created_at, now())
+            FROM unnest(${ids}::text[], ${accountIds}::bigint[], ${types}::text[], ${objects}::text[],
+                        ${times}::timestamptz[]) AS t (id, account_id, type, object, created_at)`,
     );
+  }
+
+  /** An event the dispatcher is to skip: one that goes to an endpoint named by its recorder, not to subscribers. */
+  @GenerateSql({ params: ['evt_1', { recipientAccountId: 1, type: 'webhook_endpoint.test', object: {} }] })
+  async insertDispatched(id: string, event: NewEvent): Promise<EventDto> {
+    const rows = await this.sql.rows<EventRow>(
+      sql`INSERT INTO events (id, account_id, type, object, dispatched_at)
+          VALUES (${id}, ${event.recipientAccountId}, ${event.type}, ${JSON.stringify(event.object)}, now())
+          RETURNING ${COLUMNS}`,
+    );
+    return toEvent(rows[0]!);
   }
 
   @GenerateSql({ params: [1, 'evt_1'] })

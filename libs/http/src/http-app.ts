@@ -2,10 +2,17 @@ import { INestApplication, INestApplicationContext, NotFoundException, RequestMe
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface';
 import type { Server } from 'node:http';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
-import { checkSettings, collectProcessMetrics, CoreSettings, loadSettings, REQUEST_LOGGING } from '@app/core';
+import {
+  AppLogger,
+  collectProcessMetrics,
+  CoreSettings,
+  exitOnStartFailure,
+  loadSettings,
+  REQUEST_LOGGING,
+} from '@app/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { PARSED_BODY_TYPES } from './json-body.guard';
@@ -14,7 +21,7 @@ import { LimitedExpressAdapter } from './server-limits';
 import { DrainState } from './health/health.controller';
 import { httpMetrics } from './metrics/http-metrics';
 import { HttpSettings } from './http.settings';
-import { OpenApiSettings } from './openapi/openapi.settings';
+import { OpenApiSettings, PublicAddresses, publicAddresses } from './openapi/openapi.settings';
 
 export interface HttpAppOptions {
   /** Names the process in metrics. */
@@ -24,9 +31,15 @@ export interface HttpAppOptions {
   /** Routes that stay outside the prefix besides health and metrics (path-to-regexp syntax). */
   unprefixedRoutes?: string[];
   /** Adds the OpenAPI document and Swagger UI, when the app serves them. */
-  documentation?: (app: INestApplication, addresses: OpenApiSettings) => void | Promise<void>;
+  documentation?: (app: INestApplication, addresses: PublicAddresses) => void | Promise<void>;
   /** Browser origins allowed besides `CORS_ORIGINS`. */
-  corsOrigins?: (addresses: OpenApiSettings) => string[];
+  corsOrigins?: (addresses: PublicAddresses) => string[];
+  /**
+   * Requests any page may make and read (the api's publishable keys): their answers carry CORS headers
+   * for whatever origin sent them, the bearer guard deciding whether that origin is served, and reads
+   * (`GET`, `HEAD`) are preflighted for every origin, since a preflight carries no key to decide by.
+   */
+  crossOriginReads?: (request: Request) => boolean;
 }
 
 /** Response headers a browser script may read (CORS): every one the service sends on purpose. */
@@ -45,7 +58,32 @@ const EXPOSED_HEADERS = [
   'Deprecation',
   'Sunset',
   'Allow',
+  'ETag',
 ];
+/** What a page of any origin may send with a read (`crossOriginReads`): its key and a revalidation. */
+const CROSS_ORIGIN_READ_HEADERS = ['Authorization', 'If-None-Match'];
+const CROSS_ORIGIN_READ_METHODS = ['GET', 'HEAD'];
+/** How long a browser may reuse a preflight's answer. */
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/** CORS for one request: the configured origins get everything; any other origin only `crossOriginReads`. */
+function corsFor(request: Request, allowed: ReadonlySet<string>, reads: (request: Request) => boolean): CorsOptions {
+  const origin = request.headers.origin;
+  if (origin === undefined) return { origin: false };
+  if (allowed.has(origin)) return { origin: true, exposedHeaders: EXPOSED_HEADERS };
+  const requested = request.headers['access-control-request-method'];
+  const preflight = request.method === 'OPTIONS' && requested !== undefined;
+  if (preflight ? !CROSS_ORIGIN_READ_METHODS.includes(requested.toUpperCase()) : !reads(request)) {
+    return { origin: false };
+  }
+  return {
+    origin: true,
+    methods: CROSS_ORIGIN_READ_METHODS,
+    allowedHeaders: CROSS_ORIGIN_READ_HEADERS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+  };
+}
 
 function parseTrustProxy(value: string): boolean | number | string {
   if (value === 'true') return true;
@@ -60,7 +98,7 @@ function parseTrustProxy(value: string): boolean | number | string {
  */
 export async function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions = {}): Promise<void> {
   const settings = app.get(HttpSettings);
-  const logger = app.get(Logger);
+  const logger = app.get(AppLogger);
   app.useLogger(logger);
   collectProcessMetrics(options.name ?? 'http');
   // First, so that requests the body parser refuses are logged as well.
@@ -73,11 +111,14 @@ export async function configureHttpApp(app: NestExpressApplication, options: Htt
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(refuseDeclaredOversizedBody);
   app.useBodyParser('json', { limit: MAX_BODY_BYTES, type: PARSED_BODY_TYPES });
-  const addresses = app.get(OpenApiSettings);
+  const addresses = publicAddresses(app.get(OpenApiSettings), settings);
   const origins = [...settings.CORS_ORIGINS.split(','), ...(options.corsOrigins?.(addresses) ?? [])]
     .map((origin) => origin.trim())
     .filter(Boolean);
-  if (origins.length > 0) app.enableCors({ origin: [...new Set(origins)], exposedHeaders: EXPOSED_HEADERS });
+  const allowed = new Set(origins);
+  const reads = options.crossOriginReads;
+  if (reads) app.enableCors((request: Request, decide) => decide(null, corsFor(request, allowed, reads)));
+  else if (allowed.size > 0) app.enableCors({ origin: [...allowed], exposedHeaders: EXPOSED_HEADERS });
   if (options.globalPrefix) {
     app.setGlobalPrefix(options.globalPrefix, {
       exclude: [
@@ -104,8 +145,10 @@ export async function configureHttpApp(app: NestExpressApplication, options: Htt
 }
 
 /**
- * Checks every setting the app reads (refusing to start, with one message naming each bad one), runs
- * `prepare` (the app's migrations: the HTTP layer knows no database), then starts an HTTP app on its port.
+ * Runs `prepare`, which checks every setting the app reads, waits for PostgreSQL and Redis and prepares the
+ * database (the app's `prepareStart`: the HTTP layer knows no database), then starts an HTTP app on its
+ * port. A start that fails ends the process with one line naming each bad setting or the dependency it
+ * cannot reach.
  */
 export async function bootstrapHttpApp(
   module: Type<unknown>,
@@ -113,22 +156,23 @@ export async function bootstrapHttpApp(
   prepare: () => Promise<void>,
   options: HttpAppOptions = {},
 ): Promise<void> {
-  let settings: HttpSettings;
   try {
-    await checkSettings([module], process.env);
-    settings = loadSettings(HttpSettings, process.env);
+    await prepare();
+    const settings = loadSettings(HttpSettings, process.env);
+    const app = await NestFactory.create<NestExpressApplication>(module, new LimitedExpressAdapter(settings), {
+      bufferLogs: true,
+      bodyParser: false,
+    });
+    await configureHttpApp(app, options);
+    stopGracefully(app);
+    await app.listen(port(settings));
+    // The one line of a start that says where to go: Nest's own wiring lines are at trace (AppLogger).
+    app
+      .get(AppLogger)
+      .log(`${options.name ?? 'http'} listening on http://localhost:${port(settings)} (Swagger UI at /docs)`);
   } catch (error) {
-    console.error((error as Error).message);
-    process.exit(1);
+    exitOnStartFailure(error);
   }
-  await prepare();
-  const app = await NestFactory.create<NestExpressApplication>(module, new LimitedExpressAdapter(settings), {
-    bufferLogs: true,
-    bodyParser: false,
-  });
-  await configureHttpApp(app, options);
-  stopGracefully(app);
-  await app.listen(port(settings));
 }
 
 /**
@@ -137,7 +181,7 @@ export async function bootstrapHttpApp(
  */
 export function closeOnSignals(app: INestApplicationContext, onSignal: (signal: NodeJS.Signals) => void): void {
   const graceMs = app.get(CoreSettings).SHUTDOWN_GRACE_MS;
-  const logger = app.get(Logger);
+  const logger = app.get(AppLogger);
   const stop = (signal: NodeJS.Signals) => {
     onSignal(signal);
     setTimeout(() => {
@@ -159,7 +203,7 @@ export function closeOnSignals(app: INestApplicationContext, onSignal: (signal: 
 /** Reports not-ready and stops accepting connections while in-flight requests finish. */
 function stopGracefully(app: INestApplication): void {
   closeOnSignals(app, (signal) => {
-    app.get(Logger).log(`${signal} received: draining`);
+    app.get(AppLogger).log(`${signal} received: draining`);
     app.get(DrainState).draining = true;
     // Connections that finish their request while draining would otherwise idle in keep-alive and
     // hold the server open until their timeout.

@@ -14,6 +14,15 @@ export interface StoredResponse {
   response_status: number | null;
   response_body: unknown;
   response_location: string | null;
+  response_etag: string | null;
+}
+
+/** What a replay answers besides the body: the status and the headers that describe the result. */
+export interface RecordedResponse {
+  status: number;
+  body: unknown;
+  location: string | null;
+  etag: string | null;
 }
 
 /** Every statement on `idempotency_keys`: one row per (account, Idempotency-Key). */
@@ -38,23 +47,19 @@ export class IdempotencyKeysRepository {
     );
     if (taken) return undefined;
     const [stored] = await this.sql.rows<StoredResponse>(
-      sql`SELECT fingerprint, response_status, response_body, response_location
+      sql`SELECT fingerprint, response_status, response_body, response_location, response_etag
             FROM idempotency_keys WHERE account_id = ${accountId} AND key = ${key}`,
     );
     // Deleted as expired between the two statements: take it again.
     return stored ?? this.reserve(accountId, key, fingerprint);
   }
 
-  @GenerateSql({ params: [1, 'key-1', { status: 201, body: {}, location: '/v1/pets/1' }] })
-  async record(
-    accountId: number,
-    key: string,
-    response: { status: number; body: unknown; location: string | null },
-  ): Promise<void> {
+  @GenerateSql({ params: [1, 'key-1', { status: 201, body: {}, location: '/v1/pets/1', etag: '"1"' }] })
+  async record(accountId: number, key: string, response: RecordedResponse): Promise<void> {
     await this.sql.query(
       sql`UPDATE idempotency_keys
              SET response_status = ${response.status}, response_body = ${JSON.stringify(response.body ?? null)},
-                 response_location = ${response.location}, locked_until = NULL
+                 response_location = ${response.location}, response_etag = ${response.etag}, locked_until = NULL
            WHERE account_id = ${accountId} AND key = ${key}`,
     );
   }

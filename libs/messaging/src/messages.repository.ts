@@ -12,7 +12,7 @@ import { MessageStatus, TRANSITIONS } from './message-status';
  */
 export const MESSAGE_SEQS_LOCK = 7_310_442_003;
 
-const COLUMNS = sql`id, seq, message, status, created_at`;
+const COLUMNS = sql`id, seq, message, status, created_at, attempts, sent_at, last_error`;
 /** How long messages whose job Redis confirmed wait to share one UPDATE: short next to the reconciler's interval. */
 const ENQUEUED_FLUSH_DELAY_MS = 10;
 
@@ -24,10 +24,21 @@ interface MessageRow {
   message: string;
   status: MessageStatus;
   created_at: Date;
+  attempts: number;
+  sent_at: Date | null;
+  last_error: string | null;
 }
 
 function toMessage(row: MessageRow): MessageDto {
-  return { id: row.id, message: row.message, status: row.status, createdAt: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    message: row.message,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    attempts: row.attempts,
+    sentAt: row.sent_at?.toISOString() ?? null,
+    lastError: row.last_error,
+  };
 }
 
 export interface MessagePage {

@@ -6,9 +6,16 @@ import { RateLimitCounter } from './rate-limit.counter';
 import { RateLimitPolicy } from './rate-limit.policy';
 import type { RateLimitCaller } from './rate-limit-caller';
 
-/** The caller, recorded on the request for its log line. */
+/**
+ * The caller, recorded on the request for its log line. A publishable key is in every visitor's browser,
+ * so its requests count per key and client address (`publishable:<key id>:<address>`), never against
+ * the account: a site's visitors cannot spend its owner's limits, nor one visitor the others'.
+ */
 function callerOf(request: AuthenticatedRequest, principal?: Principal): RateLimitCaller {
-  const tracker = principal ? `account:${principal.accountId}` : `ip:${clientAddress(request.ip)}`;
+  const address = clientAddress(request.ip);
+  let tracker = `ip:${address}`;
+  if (principal)
+    tracker = principal.allowedOrigins ? `publishable:${principal.keyId}:${address}` : `account:${principal.accountId}`;
   request.rateLimitCaller = tracker;
   return { tracker, principal };
 }

@@ -3,7 +3,7 @@ import type { RateLimitDecision } from './rate-windows';
 
 /** Whom a request counts against. */
 export interface RateLimitCaller {
-  /** `account:<id>` or `ip:<client address>`: whose counters the windows are. */
+  /** `account:<id>`, `publishable:<key id>:<client address>` or `ip:<client address>`: whose counters the windows are. */
   tracker: string;
   /** The caller of a valid key: its account's windows apply, and its refusals count towards the key's ban. */
   principal?: Principal;

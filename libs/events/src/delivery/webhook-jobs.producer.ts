@@ -36,11 +36,15 @@ export class WebhookJobsProducer {
         // The queue's connection does not hold commands while Redis is away; this bounds a Redis that stopped answering.
         withTimeout(
           this.queue.addBulk(
-            chunk.map(({ eventId, endpointId, first }) => ({
+            chunk.map(({ eventId, endpointId, first, manualAttempt }) => ({
               name: DELIVER_EVENT_JOB,
               // The delivery's key and, from the dispatcher, its first attempt: callers may pass more.
-              data: { eventId, endpointId, ...(first && { first }) },
-              opts: { jobId: deliveryJobId({ eventId, endpointId }) },
+              data: { eventId, endpointId, ...(first && { first }), ...(manualAttempt && { manualAttempt }) },
+              // A manual attempt is made once: its failure is not retried.
+              opts: {
+                jobId: deliveryJobId({ eventId, endpointId, manualAttempt }),
+                ...(manualAttempt && { attempts: 1 }),
+              },
             })),
           ),
           this.env.REDIS_COMMAND_TIMEOUT_MS * 4,

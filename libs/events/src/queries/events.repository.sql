@@ -73,14 +73,33 @@ WHERE
 
 -- EventsRepository.insert
 INSERT INTO
-  events (id, account_id, type, object)
+  events (id, account_id, type, object, created_at)
 SELECT
   id,
   account_id,
   type,
-  object::jsonb
+  object::jsonb,
+  coalesce(created_at, now())
 FROM
-  unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) AS t (id, account_id, type, object)
+  unnest(
+    $1::text[],
+    $2::bigint[],
+    $3::text[],
+    $4::text[],
+    $5::timestamptz[]
+  ) AS t (id, account_id, type, object, created_at)
+
+-- EventsRepository.insertDispatched
+INSERT INTO
+  events (id, account_id, type, object, dispatched_at)
+VALUES
+  ($1, $2, $3, $4, now())
+RETURNING
+  id,
+  seq,
+  type,
+  object,
+  created_at
 
 -- EventsRepository.list (first page)
 SELECT

@@ -4,7 +4,10 @@
 SELECT
   id,
   event_id,
-  endpoint_id
+  endpoint_id,
+  CASE
+    WHEN manual THEN attempt
+  END AS manual_attempt
 FROM
   webhook_attempts
 WHERE
@@ -23,6 +26,7 @@ SELECT
   event_type,
   attempt,
   status,
+  manual,
   response_status,
   duration_ms,
   error,
@@ -51,13 +55,60 @@ RETURNING
   event_id,
   endpoint_id
 
+-- WebhookAttemptsRepository.openManualAttempt
+INSERT INTO
+  webhook_attempts (
+    event_id,
+    endpoint_id,
+    event_type,
+    attempt,
+    manual
+  )
+SELECT
+  e.id,
+  $1,
+  e.type,
+  coalesce(last.attempt, 0) + 1,
+  true
+FROM
+  events e,
+  LATERAL (
+    SELECT
+      max(a.attempt) AS attempt,
+      bool_or(a.status = 'pending') AS pending
+    FROM
+      webhook_attempts a
+    WHERE
+      a.event_id = e.id
+      AND a.endpoint_id = $2
+  ) last
+WHERE
+  e.id = $3
+  AND e.dispatched_at IS NOT NULL
+  AND last.pending IS NOT TRUE
+ON CONFLICT DO NOTHING
+RETURNING
+  id,
+  event_id,
+  event_type,
+  attempt,
+  status,
+  manual,
+  response_status,
+  duration_ms,
+  error,
+  created_at
+
 -- WebhookAttemptsRepository.pendingAttempt
 SELECT
   a.id AS attempt_id,
   a.attempt,
+  a.manual,
   k.endpoint_id,
   w.url,
   w.secret_ciphertext,
+  w.previous_secret_ciphertext,
+  w.previous_secret_expires_at,
   w.enabled,
   e.id,
   e.type,
@@ -73,7 +124,8 @@ FROM
   JOIN LATERAL (
     SELECT
       a.id,
-      a.attempt
+      a.attempt,
+      a.manual
     FROM
       webhook_attempts a
     WHERE

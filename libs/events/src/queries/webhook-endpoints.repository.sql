@@ -35,6 +35,8 @@ RETURNING
   description,
   enabled,
   secret_ciphertext,
+  previous_secret_ciphertext,
+  previous_secret_expires_at,
   created_at,
   updated_at
 
@@ -53,6 +55,8 @@ SELECT
   description,
   enabled,
   secret_ciphertext,
+  previous_secret_ciphertext,
+  previous_secret_expires_at,
   created_at,
   updated_at
 FROM
@@ -70,6 +74,8 @@ SELECT
   description,
   enabled,
   secret_ciphertext,
+  previous_secret_ciphertext,
+  previous_secret_expires_at,
   created_at,
   updated_at
 FROM
@@ -78,6 +84,29 @@ WHERE
   account_id = $1
 ORDER BY
   id
+
+-- WebhookEndpointsRepository.rotateSecret
+UPDATE webhook_endpoints
+SET
+  previous_secret_ciphertext = secret_ciphertext,
+  secret_ciphertext = $1,
+  previous_secret_expires_at = now() + $2 * interval '1 hour',
+  updated_at = now()
+WHERE
+  id = $3
+  AND account_id = $4
+RETURNING
+  id,
+  account_id,
+  url,
+  event_types,
+  description,
+  enabled,
+  secret_ciphertext,
+  previous_secret_ciphertext,
+  previous_secret_expires_at,
+  created_at,
+  updated_at
 
 -- WebhookEndpointsRepository.subscribers
 SELECT
@@ -95,6 +124,8 @@ SELECT
   id,
   url,
   secret_ciphertext,
+  previous_secret_ciphertext,
+  previous_secret_expires_at,
   enabled
 FROM
   webhook_endpoints
@@ -117,6 +148,8 @@ RETURNING
   description,
   enabled,
   secret_ciphertext,
+  previous_secret_ciphertext,
+  previous_secret_expires_at,
   created_at,
   updated_at
 
@@ -139,5 +172,7 @@ RETURNING
   description,
   enabled,
   secret_ciphertext,
+  previous_secret_ciphertext,
+  previous_secret_expires_at,
   created_at,
   updated_at

@@ -1,5 +1,6 @@
 import { GenerateSql, sql, Sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
+import type { SealedSecrets } from './webhook-secrets';
 
 /**
  * Class of the advisory lock an endpoint's creation takes on its account (the object is a hash of the
@@ -7,39 +8,53 @@ import { Injectable } from '@nestjs/common';
  */
 export const ENDPOINTS_CAP_LOCK_CLASS = 731_044_205;
 
-export interface WebhookEndpoint {
+export interface WebhookEndpoint extends SealedSecrets {
   id: number;
   accountId: number;
   url: string;
   eventTypes: string[];
   description: string | null;
   enabled: boolean;
-  secretCiphertext: string;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /** What a delivery needs of its endpoint. */
-export interface EndpointTarget {
+export interface EndpointTarget extends SealedSecrets {
   id: number;
   url: string;
-  secretCiphertext: string;
   enabled: boolean;
 }
 
-interface EndpointRow {
+/** The sealed secrets' columns, as a row has them. */
+export interface SealedSecretsRow {
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+export function toSealedSecrets(row: SealedSecretsRow): SealedSecrets {
+  return {
+    secretCiphertext: row.secret_ciphertext,
+    previousSecretCiphertext: row.previous_secret_ciphertext,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+  };
+}
+
+const SECRETS_COLUMNS = sql`secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at`;
+
+interface EndpointRow extends SealedSecretsRow {
   id: string;
   account_id: string;
   url: string;
   event_types: string[];
   description: string | null;
   enabled: boolean;
-  secret_ciphertext: string;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = sql`id, account_id, url, event_types, description, enabled, secret_ciphertext, created_at, updated_at`;
+const COLUMNS = sql`id, account_id, url, event_types, description, enabled, ${SECRETS_COLUMNS}, created_at, updated_at`;
 
 function toEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
@@ -49,7 +64,7 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
     eventTypes: row.event_types,
     description: row.description,
     enabled: row.enabled,
-    secretCiphertext: row.secret_ciphertext,
+    ...toSealedSecrets(row),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -149,6 +164,27 @@ export class WebhookEndpointsRepository {
     return rows[0] && toEndpoint(rows[0]);
   }
 
+  /**
+   * Makes `secretCiphertext` the endpoint's secret, and the one it replaces its previous secret until
+   * `hours` from now; a previous secret still in its overlap is dropped (two secrets sign at most).
+   */
+  @GenerateSql({ params: [1, 2, 'sealed', 24] })
+  async rotateSecret(
+    accountId: number,
+    id: number,
+    secretCiphertext: string,
+    hours: number,
+  ): Promise<WebhookEndpoint | undefined> {
+    // The right-hand sides read the row as it was: the current secret becomes the previous one.
+    const rows = await this.sql.rows<EndpointRow>(
+      sql`UPDATE webhook_endpoints
+             SET previous_secret_ciphertext = secret_ciphertext, secret_ciphertext = ${secretCiphertext},
+                 previous_secret_expires_at = now() + ${hours} * interval '1 hour', updated_at = now()
+           WHERE id = ${id} AND account_id = ${accountId} RETURNING ${COLUMNS}`,
+    );
+    return rows[0] && toEndpoint(rows[0]);
+  }
+
   @GenerateSql({ params: [1, 2] })
   async delete(accountId: number, id: number): Promise<boolean> {
     const result = await this.sql.query(
@@ -160,15 +196,10 @@ export class WebhookEndpointsRepository {
   /** Where each of the endpoints sends, and whether it is enabled; endpoints gone are left out. */
   @GenerateSql({ params: [[1, 2]] })
   async targets(ids: number[]): Promise<EndpointTarget[]> {
-    const rows = await this.sql.rows<{ id: string; url: string; secret_ciphertext: string; enabled: boolean }>(
-      sql`SELECT id, url, secret_ciphertext, enabled FROM webhook_endpoints WHERE id = ANY(${ids})`,
+    const rows = await this.sql.rows<SealedSecretsRow & { id: string; url: string; enabled: boolean }>(
+      sql`SELECT id, url, ${SECRETS_COLUMNS}, enabled FROM webhook_endpoints WHERE id = ANY(${ids})`,
     );
-    return rows.map((row) => ({
-      id: Number(row.id),
-      url: row.url,
-      secretCiphertext: row.secret_ciphertext,
-      enabled: row.enabled,
-    }));
+    return rows.map((row) => ({ id: Number(row.id), url: row.url, ...toSealedSecrets(row), enabled: row.enabled }));
   }
 
   /** The enabled endpoints of these accounts, with the event types each subscribes to. */

@@ -23,10 +23,11 @@ SET
   response_status = $1,
   response_body = $2,
   response_location = $3,
+  response_etag = $4,
   locked_until = NULL
 WHERE
-  account_id = $4
-  AND key = $5
+  account_id = $5
+  AND key = $6
 
 -- IdempotencyKeysRepository.release
 DELETE FROM idempotency_keys
@@ -62,7 +63,8 @@ SELECT
   fingerprint,
   response_status,
   response_body,
-  response_location
+  response_location,
+  response_etag
 FROM
   idempotency_keys
 WHERE

@@ -6,7 +6,10 @@ SELECT
   seq,
   message,
   status,
-  created_at
+  created_at,
+  attempts,
+  sent_at,
+  last_error
 FROM
   messages
 WHERE
@@ -58,7 +61,10 @@ RETURNING
   seq,
   message,
   status,
-  created_at
+  created_at,
+  attempts,
+  sent_at,
+  last_error
 
 -- MessagesRepository.list (first page)
 SELECT
@@ -66,7 +72,10 @@ SELECT
   seq,
   message,
   status,
-  created_at
+  created_at,
+  attempts,
+  sent_at,
+  last_error
 FROM
   messages
 WHERE
@@ -82,7 +91,10 @@ SELECT
   seq,
   message,
   status,
-  created_at
+  created_at,
+  attempts,
+  sent_at,
+  last_error
 FROM
   messages
 WHERE
@@ -99,7 +111,10 @@ SELECT
   seq,
   message,
   status,
-  created_at
+  created_at,
+  attempts,
+  sent_at,
+  last_error
 FROM
   messages
 WHERE
@@ -116,7 +131,10 @@ SELECT
   seq,
   message,
   status,
-  created_at
+  created_at,
+  attempts,
+  sent_at,
+  last_error
 FROM
   messages
 WHERE
@@ -160,6 +178,9 @@ RETURNING
   message,
   status,
   created_at,
+  attempts,
+  sent_at,
+  last_error,
   account_id
 
 -- MessagesRepository.markSent
@@ -193,6 +214,9 @@ RETURNING
   message,
   status,
   created_at,
+  attempts,
+  sent_at,
+  last_error,
   account_id
 
 -- MessagesRepository.recordEnqueued
@@ -250,6 +274,9 @@ RETURNING
   message,
   status,
   created_at,
+  attempts,
+  sent_at,
+  last_error,
   account_id
 
 -- MessagesRepository.startSending
@@ -284,4 +311,7 @@ RETURNING
   message,
   status,
   created_at,
+  attempts,
+  sent_at,
+  last_error,
   account_id

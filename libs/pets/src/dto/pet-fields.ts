@@ -1,4 +1,4 @@
-import { CharacterCount, IsStorableText } from '@app/core';
+import { CharacterCount } from '@app/core';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -44,7 +44,6 @@ export const NameField = () =>
     trimmed,
     IsString(),
     CharacterCount(1, 100),
-    IsStorableText(),
   );
 
 export const CategoryIdField = () =>
@@ -75,7 +74,6 @@ const TextField = (max: number, description: string, example: string) =>
     trimmed,
     IsString(),
     CharacterCount(1, max),
-    IsStorableText(),
   );
 
 export const DescriptionField = () =>
@@ -110,7 +108,6 @@ export const TagsField = () =>
     ArrayMaxSize(MAX_TAGS),
     IsString({ each: true }),
     CharacterCount(1, MAX_TAG_LENGTH, { each: true }),
-    IsStorableText({ each: true }),
     ArrayUnique(),
   );
 
@@ -155,10 +152,32 @@ export class PetLocationDto {
   longitude: number;
 }
 
-export const LocationField = () =>
+/** Validated whole: in a change, once merged into the pet's location (mergePatchChange). */
+const WholeLocation = () =>
   applyDecorators(
-    ApiPropertyOptional({ type: PetLocationDto, description: 'Where the animal can be met.' }),
     IsObject(),
     ValidateNested(),
     Type(() => PetLocationDto),
+  );
+
+export const LocationField = () =>
+  applyDecorators(
+    ApiPropertyOptional({ type: PetLocationDto, description: 'Where the animal can be met.' }),
+    WholeLocation(),
+  );
+
+export const LocationChangeField = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      // Written out, not a schema of its own: the document would keep it unused once inlined (nullable).
+      type: 'object',
+      properties: {
+        latitude: { type: 'number', format: 'double', minimum: -90, maximum: 90, example: 52.52 },
+        longitude: { type: 'number', format: 'double', minimum: -180, maximum: 180, example: 13.405 },
+      },
+      description:
+        'Merged member by member into the animal’s location (RFC 7396): `{"latitude": 11}` keeps its longitude. ' +
+        'The location that results must have both.',
+    }),
+    WholeLocation(),
   );
