@@ -4,7 +4,8 @@
 import 'reflect-metadata';
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import { exitOnStartFailure, prepareStart } from '@app/database';
+import { exitOnStartFailure } from '@app/core';
+import { prepareStart } from '@app/database';
 import { ApiModule } from '../apps/api/src/api.module';
 import { MessagesModule } from '../apps/messages/src/messages.module';
 import { WorkerModule } from '../apps/worker/src/worker.module';

@@ -20,11 +20,13 @@ describe('queue dashboard (/admin/queues)', () => {
       await app.http.get('/admin/queues').set('Authorization', basic('wrong-token-of-some-length')).expect(401);
     });
 
-    it('serves Bull Board with the messages queue to the admin', async () => {
+    it('serves Bull Board with the messages and periodic queues to the admin', async () => {
       const page = await app.http.get('/admin/queues').set('Authorization', basic(TOKEN)).expect(200);
       expect(page.text).toContain('<html');
       const queues = await app.http.get('/admin/queues/api/queues').set('Authorization', `Bearer ${TOKEN}`).expect(200);
-      expect(queues.body.queues.map((queue: { name: string }) => queue.name)).toContain('messages');
+      expect(queues.body.queues.map((queue: { name: string }) => queue.name)).toEqual(
+        expect.arrayContaining(['messages', 'periodic']),
+      );
     });
 
     it('is not reachable under /v1 or with an API key', async () => {

@@ -1,5 +1,5 @@
-import { loadSettings } from '@app/core';
-import { Batcher, DatabaseSettings, dataSourceOptions, Sql } from '@app/database';
+import { Batcher, loadSettings } from '@app/core';
+import { DatabaseSettings, dataSourceOptions, Sql } from '@app/database';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { withDatabase } from './support/database';

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { ENDPOINT_TARGET_TTL_MS } from '../libs/events/src/delivery/endpoint-targets';
+import { ENDPOINT_TARGET_TTL_MS } from '../libs/events/src/delivery/endpoint-targets.cache';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { createMessagesApp, startWorker, WebhookReceiver } from './support/messages';
@@ -73,7 +73,7 @@ describe('webhook delivery by a real worker process', () => {
       }),
     ]);
     expect(attempts[0]!.durationMs).toEqual(expect.any(Number));
-    await sleep(300);
+    // The delivery has settled (no attempt pending, none to follow): what the receiver got is final.
     expect(more).toHaveLength(0);
     expect(deliveriesOf(receiver, eventId)).toHaveLength(1);
   });
@@ -87,7 +87,13 @@ describe('webhook delivery by a real worker process', () => {
     await app.http.patch(`/v1/webhook-endpoints/${disabled.id}`).set(account.auth).send({ enabled: false }).expect(200);
     const { eventId } = await listPet(account);
     await waitForDeliveries(receiver, eventId, 1);
-    await sleep(500);
+    // Every endpoint's first attempt is opened in the transaction that dispatched the event, and the wanted
+    // one's has settled: nothing more can be sent for it.
+    await waitFor(
+      async () => (await attemptsOf(app.http, account, wanted.id, eventId))[0]?.status === 'succeeded',
+      5000,
+      'the attempt to the subscribed endpoint to succeed',
+    );
     expect(deliveriesOf(receiver, eventId)).toHaveLength(1);
     expect(await attemptsOf(app.http, account, other.id, eventId)).toEqual([]);
     expect(await attemptsOf(app.http, account, disabled.id, eventId)).toEqual([]);
@@ -141,14 +147,20 @@ describe('webhook delivery by a real worker process', () => {
     receiver.answer = (_delivery, response) => response.writeHead(503).end();
     const { eventId } = await listPet(account);
     await waitForDeliveries(receiver, eventId, 3);
-    await sleep(1000);
-    expect(deliveriesOf(receiver, eventId)).toHaveLength(3);
-    const attempts = await attemptsOf(app.http, account, endpoint.id, eventId);
-    expect(attempts.map((attempt) => [attempt.attempt, attempt.status])).toEqual([
+    // The third failure opens no fourth attempt: once it is logged, the delivery has ended.
+    const ended = async () =>
+      (await attemptsOf(app.http, account, endpoint.id, eventId)).map((attempt) => [attempt.attempt, attempt.status]);
+    await waitFor(
+      async () => (await ended())[0]?.[1] === 'failed' && (await ended()).length === 3,
+      10000,
+      'the third attempt to fail',
+    );
+    expect(await ended()).toEqual([
       [3, 'failed'],
       [2, 'failed'],
       [1, 'failed'],
     ]);
+    expect(deliveriesOf(receiver, eventId)).toHaveLength(3);
   });
 
   it('pages the delivery log newest first with Link', async () => {

@@ -1,5 +1,5 @@
 import { WEBHOOK_USER_AGENT } from '@app/events';
-import { ENDPOINT_TARGET_TTL_MS } from '../libs/events/src/delivery/endpoint-targets';
+import { ENDPOINT_TARGET_TTL_MS } from '../libs/events/src/delivery/endpoint-targets.cache';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import type { WebhookReceiver } from './support/messages';

@@ -1,5 +1,6 @@
 import { escapeLiteral } from 'pg';
-import { FINISH_ATTEMPTS, PENDING_ATTEMPTS } from '../libs/events/src/delivery/webhook-attempts.repository';
+import type { SqlFragment } from '@app/database';
+import { finishAttempts, pendingAttempts } from '../libs/events/src/delivery/webhook-attempts.repository';
 import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
 
 /** Pending attempts to one endpoint, as a burst of events leaves them. */
@@ -77,14 +78,14 @@ describe('the plans of batched delivery statements', () => {
    * Runs `statement` for the batch under EXPLAIN ANALYZE, on a transaction rolled back: planned for its
    * values, as the api's connections plan, or once for any values, as the worker's may keep a plan.
    */
-  const rowsOfAttemptsRead = (statement: string, parameters: unknown[], planCacheMode: string) =>
+  const rowsOfAttemptsRead = (statement: SqlFragment, planCacheMode: string) =>
     withDatabase(async (client) => {
       await client.query(`SET plan_cache_mode = ${planCacheMode}`);
       await client.query('BEGIN');
       try {
-        await client.query(`PREPARE batched AS ${statement}`);
+        await client.query(`PREPARE batched AS ${statement.text}`);
         // EXECUTE takes no bound parameters: the arrays go as literals, typed by the prepared statement.
-        const literals = (parameters as unknown[][]).map((values) =>
+        const literals = (statement.values as unknown[][]).map((values) =>
           escapeLiteral(`{${values.map((value) => `"${String(value).replace(/["\\]/g, '\\$&')}"`).join(',')}}`),
         );
         const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE batched (${literals.join(', ')})`);
@@ -96,31 +97,26 @@ describe('the plans of batched delivery statements', () => {
     }, database.url);
 
   describe.each(['force_custom_plan', 'force_generic_plan'])('under %s', (planCacheMode) => {
-    it.each<[string, string, () => unknown[]]>([
-      ['looking up pending attempts', PENDING_ATTEMPTS, () => [batch.eventIds, batch.endpointIds]],
+    it.each<[string, () => SqlFragment]>([
+      [
+        'looking up pending attempts',
+        () => pendingAttempts(batch.eventIds.map((eventId, i) => ({ eventId, endpointId: batch.endpointIds[i]! }))),
+      ],
       [
         'writing outcomes',
-        FINISH_ATTEMPTS,
-        () => {
-          const each = <T>(value: T) => batch.attemptIds.map(() => value);
-          return [
-            batch.attemptIds,
-            each('failed'),
-            each(500),
-            each(3),
-            each('answered 500'),
-            each(true),
-            [...new Set(batch.endpointIds)],
-          ];
-        },
+        () =>
+          finishAttempts(
+            batch.attemptIds.map((attemptId, i) => ({
+              attempt: { attemptId, endpointId: batch.endpointIds[i]! },
+              outcome: { succeeded: false, responseStatus: 500, durationMs: 3, error: 'answered 500' },
+              retried: true,
+            })),
+          ),
       ],
-    ])(
-      `reads a few rows of webhook_attempts per attempt %s, with ${BACKLOG} pending`,
-      async (_what, statement, parameters) => {
-        const read = await rowsOfAttemptsRead(statement, parameters(), planCacheMode);
-        expect(read).toBeGreaterThanOrEqual(BATCH);
-        expect(read).toBeLessThanOrEqual(3 * BATCH);
-      },
-    );
+    ])(`reads a few rows of webhook_attempts per attempt %s, with ${BACKLOG} pending`, async (_what, statement) => {
+      const read = await rowsOfAttemptsRead(statement(), planCacheMode);
+      expect(read).toBeGreaterThanOrEqual(BATCH);
+      expect(read).toBeLessThanOrEqual(3 * BATCH);
+    });
   });
 });

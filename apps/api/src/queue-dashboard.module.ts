@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { AppError, settingsModule } from '@app/core';
+import { AppError, PERIODIC_QUEUE, PeriodicQueueModule, settingsModule } from '@app/core';
 import { MESSAGES_QUEUE, MessagingModule } from '@app/messaging';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
@@ -48,6 +48,7 @@ export function adminOnly(token: string | undefined) {
 @Module({
   imports: [
     MessagingModule,
+    PeriodicQueueModule,
     BullBoardModule.forRootAsync({
       imports: [settingsModule(ApiSettings)],
       inject: [ApiSettings],
@@ -59,6 +60,8 @@ export function adminOnly(token: string | undefined) {
       }),
     }),
     BullBoardModule.forFeature({ name: MESSAGES_QUEUE, adapter: BullMQAdapter }),
+    // Each periodic job's runs, failures and retries (one job scheduler each).
+    BullBoardModule.forFeature({ name: PERIODIC_QUEUE, adapter: BullMQAdapter }),
   ],
 })
 export class QueueDashboardModule {}

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { AppLogger, collectProcessMetrics } from '@app/core';
-import { exitOnStartFailure, prepareStart } from '@app/database';
+import { AppLogger, collectProcessMetrics, exitOnStartFailure } from '@app/core';
+import { prepareStart } from '@app/database';
 import { closeOnSignals } from '@app/http';
 import { NestFactory } from '@nestjs/core';
 import { WorkerModule } from './worker.module';

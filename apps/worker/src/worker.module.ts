@@ -1,4 +1,4 @@
-import { CoreModule, settingsModule } from '@app/core';
+import { CoreModule, PeriodicJobsModule, settingsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { EventsWorkerModule } from '@app/events';
 import { IdempotencyModule, IdempotencyKeysPurger } from '@app/idempotency';
@@ -24,6 +24,8 @@ import { WorkerSettings } from './worker.settings';
     EventsWorkerModule,
     SavedSearchesWorkerModule,
     settingsModule(WorkerSettings),
+    // Runs the reconcilers, the sweep, retention and the purge that the modules above provide.
+    PeriodicJobsModule,
   ],
   providers: [WorkerHealthServer, IdempotencyKeysPurger],
 })

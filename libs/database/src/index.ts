@@ -6,8 +6,6 @@ export * from './sql';
 export * from './sql-template';
 export * from './generate-sql';
 export * from './advisory-locks';
-export * from './batcher';
 export * from './database.module';
 export * from './database.settings';
-export * from './shared-reads';
 export * from './start-up';

@@ -3,10 +3,8 @@ import {
   CoreSettings,
   type Dependency,
   type EnvironmentVariables,
-  InvalidSettingsError,
   loadSettings,
   redisDependency,
-  StartupFailure,
   waitForDependency,
 } from '@app/core';
 import { Client } from 'pg';
@@ -40,7 +38,7 @@ function postgresDependency(settings: DatabaseSettings): Dependency {
 /**
  * What every process does before it builds its app: checks every setting its modules read, waits (up to
  * `STARTUP_WAIT_MS`) for PostgreSQL and Redis, then prepares the database. Throws `InvalidSettingsError` or
- * `StartupFailure`, whose messages say what to fix.
+ * `StartupFailure`, whose messages say what to fix (`exitOnStartFailure`, in `@app/core`, prints them).
  */
 export async function prepareStart(
   modules: Parameters<typeof checkSettings>[0],
@@ -55,14 +53,4 @@ export async function prepareStart(
     ),
   );
   await migrateOnStart(variables);
-}
-
-/**
- * Ends a process that could not start, with code 1: what the operator can fix in its own words, anything
- * else (a fault of the service) with its stack.
- */
-export function exitOnStartFailure(error: unknown): never {
-  if (error instanceof StartupFailure || error instanceof InvalidSettingsError) console.error(error.message);
-  else console.error('Cannot start:', error);
-  process.exit(1);
 }

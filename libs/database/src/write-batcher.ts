@@ -1,5 +1,5 @@
 import { sqlState } from './sql';
-import { Batcher } from './batcher';
+import { Batcher } from '@app/core';
 
 type Written<R> = { row: R } | { error: unknown };
 

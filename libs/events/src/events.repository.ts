@@ -1,4 +1,4 @@
-import { sql, Sql, SqlFragment } from '@app/database';
+import { GenerateSql, sql, Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { EventDto } from './dto/event.dto';
 import type { EventType } from './event-types';
@@ -23,7 +23,7 @@ export interface EventRow {
   created_at: Date;
 }
 
-const COLUMNS = 'id, seq, type, object, created_at';
+const COLUMNS = sql`id, seq, type, object, created_at`;
 
 /** An event as clients and endpoints receive it, from its row. */
 export function toEvent(row: Omit<EventRow, 'seq'>): EventDto {
@@ -56,47 +56,53 @@ export class EventsRepository {
   constructor(private readonly sql: Sql) {}
 
   /** One INSERT for all of them, on the caller's transaction. */
+  @GenerateSql({ params: [['evt_1'], [{ recipientAccountId: 1, type: 'pet.created', object: {} }]] })
   async insert(ids: string[], events: readonly NewEvent[]): Promise<void> {
-    const accounts = events.map((event) => event.recipientAccountId);
+    const accountIds = events.map((event) => event.recipientAccountId);
     const types = events.map((event) => event.type);
     const objects = events.map((event) => JSON.stringify(event.object));
     const times = events.map((event) => event.createdAt ?? null);
-    await this.sql.rows(
+    await this.sql.query(
       sql`INSERT INTO events (id, account_id, type, object, created_at)
           SELECT id, account_id, type, object::jsonb, coalesce(created_at, now())
-            FROM unnest(${ids}::text[], ${accounts}::bigint[], ${types}::text[], ${objects}::text[],
+            FROM unnest(${ids}::text[], ${accountIds}::bigint[], ${types}::text[], ${objects}::text[],
                         ${times}::timestamptz[]) AS t (id, account_id, type, object, created_at)`,
     );
   }
 
   /** An event the dispatcher is to skip: one that goes to an endpoint named by its recorder, not to subscribers. */
+  @GenerateSql({ params: ['evt_1', { recipientAccountId: 1, type: 'webhook_endpoint.test', object: {} }] })
   async insertDispatched(id: string, event: NewEvent): Promise<EventDto> {
     const rows = await this.sql.rows<EventRow>(
       sql`INSERT INTO events (id, account_id, type, object, dispatched_at)
           VALUES (${id}, ${event.recipientAccountId}, ${event.type}, ${JSON.stringify(event.object)}, now())
-          RETURNING ${SqlFragment.of([COLUMNS], [])}`,
+          RETURNING ${COLUMNS}`,
     );
     return toEvent(rows[0]!);
   }
 
+  @GenerateSql({ params: [1, 'evt_1'] })
   async findOne(accountId: number, id: string): Promise<EventDto | undefined> {
-    const rows = await this.sql.rows<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = $1 AND account_id = $2`, [
-      id,
-      accountId,
-    ]);
+    const rows = await this.sql.rows<EventRow>(
+      sql`SELECT ${COLUMNS} FROM events WHERE id = ${id} AND account_id = ${accountId}`,
+    );
     return rows[0] && toEvent(rows[0]);
   }
 
   /** The account's events, newest first, keyset-paginated by `seq`. */
+  @GenerateSql(
+    { name: 'first page', params: [1, { limit: 20 }] },
+    { name: 'of a type', params: [1, { limit: 20, type: 'pet.created' }] },
+    { name: 'next page', params: [1, { limit: 20, beforeSeq: 100 }] },
+    { name: 'next page of a type', params: [1, { limit: 20, type: 'pet.created', beforeSeq: 100 }] },
+  )
   async list(accountId: number, options: { limit: number; type?: EventType; beforeSeq?: number }): Promise<EventPage> {
-    const conditions = ['account_id = $1'];
-    const params: unknown[] = [accountId];
-    if (options.type) conditions.push(`type = $${params.push(options.type)}`);
-    if (options.beforeSeq !== undefined) conditions.push(`seq < $${params.push(options.beforeSeq)}`);
+    const conditions = [sql`account_id = ${accountId}`];
+    if (options.type) conditions.push(sql`type = ${options.type}`);
+    if (options.beforeSeq !== undefined) conditions.push(sql`seq < ${options.beforeSeq}`);
     // One row beyond the page tells whether another page follows.
     const rows = await this.sql.rows<EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT $${params.push(options.limit + 1)}`,
-      params,
+      sql`SELECT ${COLUMNS} FROM events WHERE ${sql.join(conditions, sql` AND `)} ORDER BY seq DESC LIMIT ${options.limit + 1}`,
     );
     const page = rows.slice(0, options.limit);
     return {
@@ -110,13 +116,13 @@ export class EventsRepository {
    * transaction: rows another dispatcher holds are skipped, so dispatchers running together share the
    * work, and what a failed dispatch claimed is free again once its transaction rolls back.
    */
+  @GenerateSql({ params: [1000] })
   async claimUndispatched(limit: number): Promise<UndispatchedEvent[]> {
     const rows = await this.sql.rows<EventRow & { account_id: string }>(
-      `WITH claimed AS (
-         SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
-       UPDATE events e SET dispatched_at = now() FROM claimed WHERE e.id = claimed.id
-       RETURNING e.account_id, e.id, e.seq, e.type, e.object, e.created_at`,
-      [limit],
+      sql`WITH claimed AS (
+            SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          UPDATE events e SET dispatched_at = now() FROM claimed WHERE e.id = claimed.id
+          RETURNING e.account_id, e.id, e.seq, e.type, e.object, e.created_at`,
     );
     return rows.map((row) => ({ accountId: Number(row.account_id), event: toEvent(row) }));
   }
@@ -157,16 +163,16 @@ export class EventsRepository {
    * many. An event with a pending attempt stays whatever its age: the attempt's outcome, written later,
    * opens the next attempt, which this statement's snapshot would not see and its cascade would delete.
    */
+  @GenerateSql({ params: [30, 1000] })
   async deleteOlderThan(days: number, limit: number): Promise<number> {
+    const before = sql`now() - ${days} * interval '1 day'`;
     const result = await this.sql.query(
-      `DELETE FROM events WHERE id IN (
-         SELECT e.id FROM events e
-          WHERE e.created_at < now() - $1 * interval '1 day'
-            AND NOT EXISTS (SELECT FROM webhook_attempts a
-                             WHERE a.event_id = e.id
-                               AND (a.created_at >= now() - $1 * interval '1 day' OR a.status = 'pending'))
-          ORDER BY e.created_at LIMIT $2)`,
-      [days, limit],
+      sql`DELETE FROM events WHERE id IN (
+            SELECT e.id FROM events e
+             WHERE e.created_at < ${before}
+               AND NOT EXISTS (SELECT FROM webhook_attempts a
+                                WHERE a.event_id = e.id AND (a.created_at >= ${before} OR a.status = 'pending'))
+             ORDER BY e.created_at LIMIT ${limit})`,
     );
     return result.rowCount ?? 0;
   }

@@ -5,8 +5,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface';
 import type { Server } from 'node:http';
 import helmet from 'helmet';
-import { AppLogger, collectProcessMetrics, CoreSettings, loadSettings, REQUEST_LOGGING } from '@app/core';
-import { exitOnStartFailure, prepareStart } from '@app/database';
+import {
+  AppLogger,
+  collectProcessMetrics,
+  CoreSettings,
+  exitOnStartFailure,
+  loadSettings,
+  REQUEST_LOGGING,
+} from '@app/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { PARSED_BODY_TYPES } from './json-body.guard';
@@ -139,17 +145,19 @@ export async function configureHttpApp(app: NestExpressApplication, options: Htt
 }
 
 /**
- * Checks every setting the app reads and waits for PostgreSQL and Redis (refusing to start, with one line
- * naming each bad setting or the dependency it cannot reach), prepares the database, then starts an HTTP
- * app on its port.
+ * Runs `prepare`, which checks every setting the app reads, waits for PostgreSQL and Redis and prepares the
+ * database (the app's `prepareStart`: the HTTP layer knows no database), then starts an HTTP app on its
+ * port. A start that fails ends the process with one line naming each bad setting or the dependency it
+ * cannot reach.
  */
 export async function bootstrapHttpApp(
   module: Type<unknown>,
   port: (settings: HttpSettings) => number,
+  prepare: () => Promise<void>,
   options: HttpAppOptions = {},
 ): Promise<void> {
   try {
-    await prepareStart([module], process.env);
+    await prepare();
     const settings = loadSettings(HttpSettings, process.env);
     const app = await NestFactory.create<NestExpressApplication>(module, new LimitedExpressAdapter(settings), {
       bufferLogs: true,

@@ -1,5 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { PeriodicTask } from '@app/core';
+import { Injectable, Logger } from '@nestjs/common';
+import { PeriodicJob } from '@app/core';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { IdempotencySettings } from './idempotency.settings';
 
@@ -8,24 +8,26 @@ const BATCH = 1000;
 
 /**
  * Deletes expired idempotency keys, with the responses stored under them, every
- * `IDEMPOTENCY_PURGE_INTERVAL_MS`. Run by the worker; several workers may purge at once.
+ * `IDEMPOTENCY_PURGE_INTERVAL_MS`: a periodic job, one run per tick across the workers.
  */
 @Injectable()
-export class IdempotencyKeysPurger implements OnApplicationBootstrap, OnModuleDestroy {
+export class IdempotencyKeysPurger extends PeriodicJob {
+  readonly name = 'idempotency-keys-purge';
   private readonly logger = new Logger(IdempotencyKeysPurger.name);
-  private readonly task = new PeriodicTask('purge', this.logger, () => this.purge());
 
   constructor(
     private readonly keys: IdempotencyKeysRepository,
     private readonly settings: IdempotencySettings,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.task.start(this.settings.IDEMPOTENCY_PURGE_INTERVAL_MS);
+  ) {
+    super();
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.task.stop();
+  everyMs(): number {
+    return this.settings.IDEMPOTENCY_PURGE_INTERVAL_MS;
+  }
+
+  run(): Promise<void> {
+    return this.purge();
   }
 
   async purge(): Promise<void> {
@@ -34,7 +36,7 @@ export class IdempotencyKeysPurger implements OnApplicationBootstrap, OnModuleDe
     do {
       deleted = await this.keys.deleteExpired(BATCH);
       total += deleted;
-    } while (deleted === BATCH && !this.task.stopped);
+    } while (deleted === BATCH && !this.stopped);
     if (total > 0) this.logger.log(`deleted ${total} expired idempotency keys`);
   }
 }

@@ -1,12 +1,12 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { settingsModule } from '@app/core';
-import { Sql } from '@app/database';
+import { GenerateSql, sql, Sql } from '@app/database';
 import { IdempotencySettings } from './idempotency.settings';
 
 /** How long a completed request's response is replayed to retries; older rows are deleted. */
-const RETENTION = '24 hours';
+const RETENTION = sql`interval '24 hours'`;
 /** How long a reservation shields a running request; after it, a retry may take the key over. */
-const RESERVATION_SECONDS = 60;
+const RESERVATION = sql`interval '60 seconds'`;
 
 export interface StoredResponse {
   fingerprint: Buffer;
@@ -31,58 +31,57 @@ export class IdempotencyKeysRepository {
   constructor(private readonly sql: Sql) {}
 
   /** Takes the key, or returns what is stored under it. */
+  @GenerateSql({ params: [1, 'key-1', Buffer.alloc(32)] })
   async reserve(accountId: number, key: string, fingerprint: Buffer): Promise<StoredResponse | undefined> {
     const [taken] = await this.sql.rows<{ taken: boolean }>(
-      `WITH expired AS (
-         DELETE FROM idempotency_keys
-          WHERE account_id = $1 AND key = $2 AND created_at < now() - interval '${RETENTION}'
-       )
-       INSERT INTO idempotency_keys AS k (account_id, key, fingerprint, locked_until)
-       VALUES ($1, $2, $3, now() + interval '${RESERVATION_SECONDS} seconds')
-       ON CONFLICT (account_id, key) DO UPDATE
-          SET locked_until = EXCLUDED.locked_until
-        WHERE k.response_status IS NULL AND k.locked_until < now() AND k.fingerprint = EXCLUDED.fingerprint
-       RETURNING true AS taken`,
-      [accountId, key, fingerprint],
+      sql`WITH expired AS (
+            DELETE FROM idempotency_keys
+             WHERE account_id = ${accountId} AND key = ${key} AND created_at < now() - ${RETENTION}
+          )
+          INSERT INTO idempotency_keys AS k (account_id, key, fingerprint, locked_until)
+          VALUES (${accountId}, ${key}, ${fingerprint}, now() + ${RESERVATION})
+          ON CONFLICT (account_id, key) DO UPDATE
+             SET locked_until = EXCLUDED.locked_until
+           WHERE k.response_status IS NULL AND k.locked_until < now() AND k.fingerprint = EXCLUDED.fingerprint
+          RETURNING true AS taken`,
     );
     if (taken) return undefined;
     const [stored] = await this.sql.rows<StoredResponse>(
-      `SELECT fingerprint, response_status, response_body, response_location, response_etag
-         FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
-      [accountId, key],
+      sql`SELECT fingerprint, response_status, response_body, response_location, response_etag
+            FROM idempotency_keys WHERE account_id = ${accountId} AND key = ${key}`,
     );
     // Deleted as expired between the two statements: take it again.
     return stored ?? this.reserve(accountId, key, fingerprint);
   }
 
+  @GenerateSql({ params: [1, 'key-1', { status: 201, body: {}, location: '/v1/pets/1', etag: '"1"' }] })
   async record(accountId: number, key: string, response: RecordedResponse): Promise<void> {
     await this.sql.query(
-      `UPDATE idempotency_keys
-          SET response_status = $3, response_body = $4, response_location = $5, response_etag = $6,
-              locked_until = NULL
-        WHERE account_id = $1 AND key = $2`,
-      [accountId, key, response.status, JSON.stringify(response.body ?? null), response.location, response.etag],
+      sql`UPDATE idempotency_keys
+             SET response_status = ${response.status}, response_body = ${JSON.stringify(response.body ?? null)},
+                 response_location = ${response.location}, response_etag = ${response.etag}, locked_until = NULL
+           WHERE account_id = ${accountId} AND key = ${key}`,
     );
   }
 
   /** Frees a key whose request failed, so that the client can retry it. */
+  @GenerateSql({ params: [1, 'key-1'] })
   async release(accountId: number, key: string): Promise<void> {
     await this.sql.query(
-      'DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND response_status IS NULL',
-      [accountId, key],
+      sql`DELETE FROM idempotency_keys WHERE account_id = ${accountId} AND key = ${key} AND response_status IS NULL`,
     );
   }
 
   /** Deletes up to `limit` rows older than the retention; returns how many it deleted. */
+  @GenerateSql({ params: [1000] })
   async deleteExpired(limit: number): Promise<number> {
     const { rowCount } = await this.sql.query(
-      `DELETE FROM idempotency_keys
-        WHERE (account_id, key) IN (
-          SELECT account_id, key FROM idempotency_keys
-           WHERE created_at < now() - interval '${RETENTION}'
-           LIMIT $1
-             FOR UPDATE SKIP LOCKED)`,
-      [limit],
+      sql`DELETE FROM idempotency_keys
+           WHERE (account_id, key) IN (
+             SELECT account_id, key FROM idempotency_keys
+              WHERE created_at < now() - ${RETENTION}
+              LIMIT ${limit}
+                FOR UPDATE SKIP LOCKED)`,
     );
     return rowCount ?? 0;
   }

@@ -1,4 +1,5 @@
-import { Batcher, WriteBatcher, lockInIdOrder, Sql } from '@app/database';
+import { Batcher } from '@app/core';
+import { GenerateSql, lockInIdOrder, sql, Sql, SqlFragment, WriteBatcher } from '@app/database';
 import { EventsRecorder, EventType } from '@app/events';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { MessageDto } from './dto/message.dto';
@@ -11,12 +12,9 @@ import { MessageStatus, TRANSITIONS } from './message-status';
  */
 export const MESSAGE_SEQS_LOCK = 7_310_442_003;
 
-const COLUMNS = 'id, seq, message, status, created_at, attempts, sent_at, last_error';
+const COLUMNS = sql`id, seq, message, status, created_at, attempts, sent_at, last_error`;
 /** How long messages whose job Redis confirmed wait to share one UPDATE: short next to the reconciler's interval. */
 const ENQUEUED_FLUSH_DELAY_MS = 10;
-/** The worker claims the same messages and marks them `sent` in batches of its own: all lock in id order. */
-const RECORD_ENQUEUED = `${lockInIdOrder('messages', 'enqueued_at IS NULL')}
-  UPDATE messages SET enqueued_at = now() WHERE id IN (SELECT id FROM locked)`;
 
 interface MessageRow {
   id: string;
@@ -75,14 +73,14 @@ export class MessagesRepository implements OnApplicationShutdown {
     const claimed = await this.transition(
       'startSending',
       ids,
-      `status = 'sending', sending_at = now(), attempts = attempts + 1`,
+      sql`status = 'sending', sending_at = now(), attempts = attempts + 1`,
     );
     const byId = new Map(claimed.map((row) => [row.id, toMessage(row)]));
     return ids.map((id) => byId.get(id));
   }, 0);
   /** Delivered messages are marked `sent` together: one UPDATE per batch instead of one per job. */
   private readonly sentBatches = new Batcher<string>(async (ids) => {
-    await this.settle('message.sent', () => this.transition('markSent', ids, `status = 'sent', sent_at = now()`));
+    await this.settle('message.sent', () => this.transition('markSent', ids, sql`status = 'sent', sent_at = now()`));
   }, 0);
   /**
    * `enqueued_at`, one UPDATE per batch rather than one per accepted message. A batch that is lost (a
@@ -99,31 +97,36 @@ export class MessagesRepository implements OnApplicationShutdown {
     await this.flushEnqueued();
   }
 
+  @GenerateSql({ params: [{ id: 'msg_1', accountId: 1, text: 'Hello' }] })
   insert(message: NewMessage): Promise<MessageDto> {
     return this.sql.batched(this.inserts, message);
   }
 
+  @GenerateSql({ params: [1, 'msg_1'] })
   async findOne(accountId: number, id: string): Promise<MessageDto | undefined> {
-    const rows = await this.sql.rows<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE id = $1 AND account_id = $2`, [
-      id,
-      accountId,
-    ]);
+    const rows = await this.sql.rows<MessageRow>(
+      sql`SELECT ${COLUMNS} FROM messages WHERE id = ${id} AND account_id = ${accountId}`,
+    );
     return rows[0] && toMessage(rows[0]);
   }
 
   /** The account's messages, newest first, keyset-paginated by `seq`. */
+  @GenerateSql(
+    { name: 'first page', params: [1, { limit: 20 }] },
+    { name: 'with a status', params: [1, { limit: 20, status: 'sent' }] },
+    { name: 'next page', params: [1, { limit: 20, beforeSeq: 100 }] },
+    { name: 'next page with a status', params: [1, { limit: 20, status: 'sent', beforeSeq: 100 }] },
+  )
   async list(
     accountId: number,
     options: { limit: number; status?: MessageStatus; beforeSeq?: number },
   ): Promise<MessagePage> {
-    const conditions = ['account_id = $1'];
-    const params: unknown[] = [accountId];
-    if (options.status) conditions.push(`status = $${params.push(options.status)}`);
-    if (options.beforeSeq !== undefined) conditions.push(`seq < $${params.push(options.beforeSeq)}`);
+    const conditions = [sql`account_id = ${accountId}`];
+    if (options.status) conditions.push(sql`status = ${options.status}`);
+    if (options.beforeSeq !== undefined) conditions.push(sql`seq < ${options.beforeSeq}`);
     // One row beyond the page tells whether another page follows.
     const rows = await this.sql.rows<MessageRow>(
-      `SELECT ${COLUMNS} FROM messages WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT $${params.push(options.limit + 1)}`,
-      params,
+      sql`SELECT ${COLUMNS} FROM messages WHERE ${sql.join(conditions, sql` AND `)} ORDER BY seq DESC LIMIT ${options.limit + 1}`,
     );
     const page = rows.slice(0, options.limit);
     return {
@@ -136,26 +139,31 @@ export class MessagesRepository implements OnApplicationShutdown {
    * The message, now `sending`, together with the others claimed meanwhile; undefined when it is already
    * sent or failed (or unknown).
    */
+  @GenerateSql({ params: ['msg_1'] })
   startSending(id: string): Promise<MessageDto | undefined> {
     return this.sql.batched(this.sendingBatches, id);
   }
 
   /** Resolves once the message is recorded as sent, together with the others delivered meanwhile. */
+  @GenerateSql({ params: ['msg_1'] })
   markSent(id: string): Promise<void> {
     return this.sql.batched(this.sentBatches, id);
   }
 
+  @GenerateSql({ params: ['msg_1', 'connection refused'] })
   async recordError(id: string, error: string): Promise<void> {
-    await this.transition('recordError', [id], 'last_error = $3', [error]);
+    await this.transition('recordError', [id], sql`last_error = ${error}`);
   }
 
+  @GenerateSql({ params: ['msg_1', 'rejected'] })
   async markFailed(id: string, error: string): Promise<void> {
     await this.settle('message.failed', () =>
-      this.transition('markFailed', [id], `status = 'failed', failed_at = now(), last_error = $3`, [error]),
+      this.transition('markFailed', [id], sql`status = 'failed', failed_at = now(), last_error = ${error}`),
     );
   }
 
   /** Has `enqueued_at` set shortly, together with the others recorded meanwhile; never fails. */
+  @GenerateSql({ params: ['msg_1'] })
   recordEnqueued(id: string): void {
     void this.sql.batched(this.enqueuedBatches, id);
   }
@@ -166,22 +174,22 @@ export class MessagesRepository implements OnApplicationShutdown {
   }
 
   /** Messages accepted at least `olderThanMs` ago that Redis never confirmed a job for. */
+  @GenerateSql({ params: [60_000, 1000] })
   findUnenqueued(olderThanMs: number, limit: number): Promise<string[]> {
     return this.ids(
-      `SELECT id FROM messages
-        WHERE status = 'queued' AND enqueued_at IS NULL AND created_at < now() - $1 * interval '1 millisecond'
-        ORDER BY created_at LIMIT $2`,
-      [olderThanMs, limit],
+      sql`SELECT id FROM messages
+           WHERE status = 'queued' AND enqueued_at IS NULL AND created_at < now() - ${olderThanMs} * interval '1 millisecond'
+           ORDER BY created_at LIMIT ${limit}`,
     );
   }
 
   /** Messages whose current delivery attempt started at least `olderThanMs` ago. */
+  @GenerateSql({ params: [60_000, 1000] })
   findSending(olderThanMs: number, limit: number): Promise<string[]> {
     return this.ids(
-      `SELECT id FROM messages
-        WHERE status = 'sending' AND sending_at < now() - $1 * interval '1 millisecond'
-        ORDER BY sending_at LIMIT $2`,
-      [olderThanMs, limit],
+      sql`SELECT id FROM messages
+           WHERE status = 'sending' AND sending_at < now() - ${olderThanMs} * interval '1 millisecond'
+           ORDER BY sending_at LIMIT ${limit}`,
     );
   }
 
@@ -190,17 +198,14 @@ export class MessagesRepository implements OnApplicationShutdown {
    * the lock's CTE takes it before any row, and so any `seq`, is made.
    */
   private async insertBatch(batch: NewMessage[]): Promise<MessageDto[]> {
+    const ids = batch.map((message) => message.id);
+    const accountIds = batch.map((message) => message.accountId);
+    const texts = batch.map((message) => message.text);
     const rows = await this.sql.rows<MessageRow>(
-      `WITH seqs_in_commit_order AS (SELECT pg_advisory_xact_lock($4))
-       INSERT INTO messages (id, account_id, message)
-       SELECT t.* FROM seqs_in_commit_order, unnest($1::text[], $2::bigint[], $3::text[]) AS t
-       RETURNING ${COLUMNS}`,
-      [
-        batch.map((message) => message.id),
-        batch.map((message) => message.accountId),
-        batch.map((message) => message.text),
-        MESSAGE_SEQS_LOCK,
-      ],
+      sql`WITH seqs_in_commit_order AS (SELECT pg_advisory_xact_lock(${MESSAGE_SEQS_LOCK}))
+          INSERT INTO messages (id, account_id, message)
+          SELECT t.* FROM seqs_in_commit_order, unnest(${ids}::text[], ${accountIds}::bigint[], ${texts}::text[]) AS t
+          RETURNING ${COLUMNS}`,
     );
     const stored = new Map(rows.map((row) => [row.id, toMessage(row)]));
     return batch.map((message) => stored.get(message.id)!);
@@ -209,7 +214,11 @@ export class MessagesRepository implements OnApplicationShutdown {
   /** Never throws: a lost batch is the reconciler's to repair. */
   private async writeEnqueued(ids: string[]): Promise<void> {
     try {
-      await this.sql.query(RECORD_ENQUEUED, [ids]);
+      // The worker claims the same messages and marks them `sent` in batches of its own: all lock in id order.
+      await this.sql.query(
+        sql`${lockInIdOrder('messages', ids, sql`enqueued_at IS NULL`)}
+            UPDATE messages SET enqueued_at = now() WHERE id IN (SELECT id FROM locked)`,
+      );
     } catch (error) {
       this.logger.warn(`${ids.length} enqueued messages left to the reconciler: ${(error as Error).message}`);
     }
@@ -225,23 +234,17 @@ export class MessagesRepository implements OnApplicationShutdown {
     });
   }
 
-  private async ids(sql: string, params: unknown[]): Promise<string[]> {
-    const rows = await this.sql.rows<{ id: string }>(sql, params);
+  private async ids(statement: SqlFragment): Promise<string[]> {
+    const rows = await this.sql.rows<{ id: string }>(statement);
     return rows.map((row) => row.id);
   }
 
   /** A guarded UPDATE: it changes only the messages whose status the transition may leave. */
-  private transition(
-    name: keyof typeof TRANSITIONS,
-    ids: string[],
-    assignments: string,
-    extra: unknown[] = [],
-  ): Promise<MessageRow[]> {
+  private transition(name: keyof typeof TRANSITIONS, ids: string[], assignments: SqlFragment): Promise<MessageRow[]> {
     // The status guard sits in the lock: a message another transition changed first no longer matches it.
     return this.sql.rows<MessageRow>(
-      `${lockInIdOrder('messages', 'status = ANY($2)')}
-       UPDATE messages SET ${assignments} WHERE id IN (SELECT id FROM locked) RETURNING ${COLUMNS}, account_id`,
-      [ids, TRANSITIONS[name], ...extra],
+      sql`${lockInIdOrder('messages', ids, sql`status = ANY(${TRANSITIONS[name]})`)}
+          UPDATE messages SET ${assignments} WHERE id IN (SELECT id FROM locked) RETURNING ${COLUMNS}, account_id`,
     );
   }
 }

@@ -6,7 +6,7 @@ import { Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { InventoryRepository } from './inventory.repository';
 import { OrderExpiryScheduler } from './order-expiry.scheduler';
-import { OrderPlacements } from './order-placements';
+import { OrderPlacingService } from './order-placing.service';
 import { OrdersController } from './orders.controller';
 import { ORDERS_QUEUE, ORDERS_QUEUE_REDIS } from './orders.queue';
 import { OrdersRepository } from './orders.repository';
@@ -36,7 +36,7 @@ const ORDERS_QUEUE_MODULE = BullModule.registerQueueAsync({
 /** The store without HTTP: orders, their pets' holds, the inventory and the expiry queue. */
 @Module({
   imports: [PetsModule, EventsModule, ORDERS_QUEUE_REDIS_MODULE, ORDERS_QUEUE_MODULE, settingsModule(OrdersSettings)],
-  providers: [OrdersRepository, InventoryRepository, OrdersService, OrderPlacements, OrderExpiryScheduler],
+  providers: [OrdersRepository, InventoryRepository, OrdersService, OrderPlacingService, OrderExpiryScheduler],
   exports: [OrdersService, ORDERS_QUEUE_MODULE, settingsModule(OrdersSettings)],
 })
 export class OrdersModule {}

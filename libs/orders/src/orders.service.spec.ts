@@ -4,7 +4,7 @@ import type { EventsRecorder } from '@app/events';
 import type { PetHoldsRepository } from '@app/pets';
 import type { InventoryRepository } from './inventory.repository';
 import type { OrderExpiryScheduler } from './order-expiry.scheduler';
-import type { OrderPlacements } from './order-placements';
+import type { OrderPlacingService } from './order-placing.service';
 import { ORDER_TRANSITIONS } from './order-transitions';
 import { InvalidOrderStateError, OrderNotFoundError, PetNotAvailableError } from './orders.errors';
 import type { OrdersRepository, StoredOrder } from './orders.repository';
@@ -47,7 +47,7 @@ function setUp() {
     orders as unknown as OrdersRepository,
     pets as unknown as PetHoldsRepository,
     {} as InventoryRepository,
-    placements as unknown as OrderPlacements,
+    placements as unknown as OrderPlacingService,
     expiry as unknown as OrderExpiryScheduler,
     events as unknown as EventsRecorder,
   );

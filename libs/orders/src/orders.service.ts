@@ -6,7 +6,7 @@ import type { NewOrderDto, OrderDto } from './dto/order.dto';
 import { Inventory, InventoryRepository } from './inventory.repository';
 import { orderEvents } from './order-events';
 import { OrderExpiryScheduler } from './order-expiry.scheduler';
-import { OrderPlacements } from './order-placements';
+import { OrderPlacingService } from './order-placing.service';
 import { decideTransition, ORDER_TRANSITIONS, OrderOperation, OrderRole, PetChange } from './order-transitions';
 import { roleOf, toOrderDto } from './order-view';
 import { InvalidOrderStateError, OrderNotFoundError } from './orders.errors';
@@ -31,7 +31,7 @@ export class OrdersService {
     private readonly orders: OrdersRepository,
     private readonly pets: PetHoldsRepository,
     private readonly inventory: InventoryRepository,
-    private readonly placements: OrderPlacements,
+    private readonly placements: OrderPlacingService,
     private readonly expiry: OrderExpiryScheduler,
     private readonly events: EventsRecorder,
   ) {}

@@ -1,4 +1,5 @@
-import { GenerateSql, SharedReads, Sql, sql, SqlFragment } from '@app/database';
+import { SharedReads } from '@app/core';
+import { GenerateSql, Sql, sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { PetSort, Point } from './dto/list-pets-query.dto';
 import type { PetDto } from './dto/pet.dto';

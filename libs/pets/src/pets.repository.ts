@@ -1,4 +1,5 @@
-import { Batcher, GenerateSql, WriteBatcher, Sql, sql, SqlFragment } from '@app/database';
+import { Batcher } from '@app/core';
+import { GenerateSql, WriteBatcher, Sql, sql, SqlFragment } from '@app/database';
 import { EventsRecorder, NewEvent } from '@app/events';
 import { Injectable } from '@nestjs/common';
 import type { CreatePetDto, PetDto } from './dto/pet.dto';

@@ -1,6 +1,6 @@
 import { isTemporaryFailure, ServiceUnavailableError } from '@app/core';
 import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
-import type { RateLimitCaller } from './rate-limit-caller.resolver';
+import type { RateLimitCaller } from './rate-limit-caller';
 import { RateLimitSettings } from './rate-limit.settings';
 import { rateLimitRedisFailures } from './rate-limit.metrics';
 import { RateLimitPolicy } from './rate-limit.policy';

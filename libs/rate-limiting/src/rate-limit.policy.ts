@@ -1,7 +1,7 @@
 import { IS_PUBLIC, SIGN_UP_RATE_LIMIT, SKIP_RATE_LIMIT } from '@app/http';
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { RateLimitCaller } from './rate-limit-caller.resolver';
+import type { RateLimitCaller } from './rate-limit-caller';
 import { RateLimitSettings } from './rate-limit.settings';
 import { WindowSpec } from './rate-windows';
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { REDIS } from '@app/core';
-import { Batcher } from '@app/database';
+import { Batcher, REDIS } from '@app/core';
 import { Inject, Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { RATE_LIMIT_SCRIPT } from './rate-limit.script';

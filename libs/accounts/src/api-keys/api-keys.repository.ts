@@ -1,4 +1,4 @@
-import { Sql, sql } from '@app/database';
+import { lockInIdOrder, sql, Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { Plan } from '../plans';
 import type { GrantedScope, KeyKind } from './scopes';
@@ -149,8 +149,7 @@ export class ApiKeysRepository {
     const ids = [...uses.keys()];
     await this.sql.query(
       // Every process flushes the uses of the same keys: rows are locked in id order, so flushes never deadlock.
-      sql`WITH locked AS MATERIALIZED (
-            SELECT id FROM api_keys WHERE id = ANY(${ids}) ORDER BY id FOR NO KEY UPDATE)
+      sql`${lockInIdOrder('api_keys', ids)}
           UPDATE api_keys AS k SET last_used_at = u.used_at
             FROM unnest(${ids}::bigint[], ${[...uses.values()]}::timestamptz[]) AS u(id, used_at)
            WHERE k.id = u.id AND k.id IN (SELECT id FROM locked)

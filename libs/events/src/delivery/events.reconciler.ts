@@ -1,6 +1,6 @@
-import { PeriodicTask } from '@app/core';
+import { PeriodicJob } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { DeliverEventJobData, DeliveredAttempt, deliveryJobId, WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
@@ -16,31 +16,34 @@ export const JOB_ENDED_UNHEARD = {
 };
 
 /**
- * Repairs what the queue alone cannot, every `EVENTS_RECONCILE_INTERVAL_MS` in every worker (they may
- * overlap: a job id names its delivery, and every outcome is written from `pending` only). It looks at
+ * Repairs what the queue alone cannot, every `EVENTS_RECONCILE_INTERVAL_MS` (a periodic job: one run per tick
+ * across the workers; a run that overlaps another's is harmless, as a job id names its delivery and every
+ * outcome is written from `pending` only). It looks at
  * each attempt pending for over an interval: it enqueues the delivery again when Redis has no job for it
  * (never took it, or lost it), and settles the attempt when its job ended without the database hearing
  * of it (a successful job completes before its outcome is written). A job still waiting, delayed for a
  * retry or running is left alone: a worker killed mid-attempt leaves its job to run again.
  */
 @Injectable()
-export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy {
+export class EventsReconciler extends PeriodicJob {
+  readonly name = 'events-reconcile';
   private readonly logger = new Logger(EventsReconciler.name);
-  private readonly task = new PeriodicTask('reconcile', this.logger, () => this.sweep());
 
   constructor(
     private readonly attempts: WebhookAttemptsRepository,
     private readonly producer: WebhookJobsProducer,
     @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverEventJobData>,
     private readonly settings: EventsSettings,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.task.start(this.settings.EVENTS_RECONCILE_INTERVAL_MS);
+  ) {
+    super();
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.task.stop();
+  everyMs(): number {
+    return this.settings.EVENTS_RECONCILE_INTERVAL_MS;
+  }
+
+  run(): Promise<void> {
+    return this.sweep();
   }
 
   /** Attempts pending for over one interval (younger ones are still being enqueued or sent), in id order. */
@@ -75,7 +78,7 @@ export class EventsReconciler implements OnApplicationBootstrap, OnModuleDestroy
         this.logger.log(`enqueued ${lost.length} deliveries Redis had no job for`);
       }
       afterId = found.at(-1)?.attemptId ?? afterId;
-    } while (found.length === BATCH && !this.task.stopped);
+    } while (found.length === BATCH && !this.stopped);
   }
 
   /** A completed job returned what the endpoint answered, or nothing when it found nothing to send. */

@@ -1,4 +1,5 @@
-import { Batcher, sql, Sql } from '@app/database';
+import { Batcher } from '@app/core';
+import { GenerateSql, sql, Sql, SqlFragment } from '@app/database';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EventDto } from '../dto/event.dto';
 import type { EventType } from '../event-types';
@@ -89,7 +90,7 @@ function toAttemptRow(row: ListedAttemptRow): AttemptRow {
 }
 
 /** An attempt's outcome to write, and whether another attempt follows it. */
-interface FinishedAttempt {
+export interface FinishedAttempt {
   attempt: AttemptOf;
   outcome: AttemptOutcome;
   retried: boolean;
@@ -102,52 +103,67 @@ interface FinishedAttempt {
 const OUTCOME_FLUSH_DELAY_MS = 10;
 
 /**
- * The pending attempt of each delivery given as `unnest($1::text[], $2::bigint[])`, with its event and
- * endpoint; a delivery with none (settled, or its endpoint deleted) is left out. Each is looked up on its
- * own through the delivery's index: joined with the list instead, the planner may read every pending
- * attempt through the partial index (which it takes to be small) for each batch.
+ * The pending attempt of each delivery, with its event and endpoint; a delivery with none (settled, or its
+ * endpoint deleted) is left out. Each is looked up on its own through the delivery's index: joined with
+ * the list instead, the planner may read every pending attempt through the partial index (which it takes
+ * to be small) for each batch.
  */
-export const PENDING_ATTEMPTS = `
-  SELECT a.id AS attempt_id, a.attempt, a.manual, k.endpoint_id, w.url, w.secret_ciphertext,
-         w.previous_secret_ciphertext, w.previous_secret_expires_at, w.enabled,
-         e.id, e.type, e.object, e.created_at
-    FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::bigint[]) AS k (event_id, endpoint_id)) k
-    JOIN LATERAL (SELECT a.id, a.attempt, a.manual FROM webhook_attempts a
-                   WHERE a.event_id = k.event_id AND a.endpoint_id = k.endpoint_id AND a.status = 'pending'
-                   ORDER BY a.attempt DESC LIMIT 1) a ON true
-    JOIN webhook_endpoints w ON w.id = k.endpoint_id
-    JOIN events e ON e.id = k.event_id`;
+export function pendingAttempts(deliveries: readonly DeliverEventJobData[]): SqlFragment {
+  const eventIds = deliveries.map((delivery) => delivery.eventId);
+  const endpointIds = deliveries.map((delivery) => delivery.endpointId);
+  return sql`
+    SELECT a.id AS attempt_id, a.attempt, a.manual, k.endpoint_id, w.url, w.secret_ciphertext,
+           w.previous_secret_ciphertext, w.previous_secret_expires_at, w.enabled,
+           e.id, e.type, e.object, e.created_at
+      FROM (SELECT DISTINCT * FROM unnest(${eventIds}::text[], ${endpointIds}::bigint[]) AS k (event_id, endpoint_id)) k
+      JOIN LATERAL (SELECT a.id, a.attempt, a.manual FROM webhook_attempts a
+                     WHERE a.event_id = k.event_id AND a.endpoint_id = k.endpoint_id AND a.status = 'pending'
+                     ORDER BY a.attempt DESC LIMIT 1) a ON true
+      JOIN webhook_endpoints w ON w.id = k.endpoint_id
+      JOIN events e ON e.id = k.event_id`;
+}
 
 /**
- * Writes the outcomes of the pending attempts $1 (status $2 to $5), each looked up through the primary
- * key and locked in id order (batches that share attempts then never deadlock), and opens the next
- * attempt of those $6 says are retried. An attempt no longer pending (settled by a run before) is left as
- * it is, and opens nothing.
+ * Writes the outcomes of the pending attempts, each looked up through the primary key and locked in id
+ * order (batches that share attempts then never deadlock), and opens the next attempt of those retried.
+ * An attempt no longer pending (settled by a run before) is left as it is, and opens nothing.
  *
  * The next attempt's foreign key locks its endpoint's row (KEY SHARE), which an endpoint's DELETE locks
- * before its attempts: so the endpoints $7 of the retried attempts are locked first, in id order, gated
- * by the one-time filter on their count. Locked after the attempts instead, a DELETE holding the
- * endpoint and waiting for an attempt of the batch would deadlock with it.
+ * before its attempts: so the endpoints of the retried attempts are locked first, in id order, gated by
+ * the one-time filter on their count. Locked after the attempts instead, a DELETE holding the endpoint
+ * and waiting for an attempt of the batch would deadlock with it.
  */
-export const FINISH_ATTEMPTS = `WITH endpoints AS MATERIALIZED (
-    SELECT id FROM webhook_endpoints WHERE id = ANY($7::bigint[]) ORDER BY id FOR KEY SHARE
-  ), locked AS MATERIALIZED (
-    SELECT a.id, o.status, o.response_status, o.duration_ms, o.error, o.retried
-      FROM (SELECT * FROM unnest($1::bigint[], $2::text[], $3::int[], $4::int[], $5::text[], $6::boolean[])
-              AS o (id, status, response_status, duration_ms, error, retried) ORDER BY 1) o,
-           LATERAL (SELECT a.id FROM webhook_attempts a WHERE a.id = o.id AND a.status = 'pending'
-                     FOR NO KEY UPDATE OF a) a
-     WHERE (SELECT count(*) FROM endpoints) >= 0
-  ), settled AS (
-    UPDATE webhook_attempts a
-       SET status = locked.status, response_status = locked.response_status, duration_ms = locked.duration_ms,
-           error = locked.error
-      FROM locked WHERE a.id = locked.id
-    RETURNING a.endpoint_id, a.event_id, a.event_type, a.attempt, locked.retried
-  )
-  INSERT INTO webhook_attempts (endpoint_id, event_id, event_type, attempt)
-  SELECT endpoint_id, event_id, event_type, attempt + 1 FROM settled WHERE retried
-  ON CONFLICT DO NOTHING`;
+export function finishAttempts(attempts: readonly FinishedAttempt[]): SqlFragment {
+  const ids = attempts.map(({ attempt }) => attempt.attemptId);
+  const statuses = attempts.map(({ outcome }) => (outcome.succeeded ? 'succeeded' : 'failed'));
+  const responseStatuses = attempts.map(({ outcome }) => outcome.responseStatus ?? null);
+  const durations = attempts.map(({ outcome }) => outcome.durationMs ?? null);
+  const errors = attempts.map(({ outcome }) => outcome.error ?? null);
+  const retried = attempts.map(({ retried }) => retried);
+  const retriedEndpoints = [
+    ...new Set(attempts.filter(({ retried }) => retried).map(({ attempt }) => attempt.endpointId)),
+  ];
+  return sql`WITH endpoints AS MATERIALIZED (
+      SELECT id FROM webhook_endpoints WHERE id = ANY(${retriedEndpoints}::bigint[]) ORDER BY id FOR KEY SHARE
+    ), locked AS MATERIALIZED (
+      SELECT a.id, o.status, o.response_status, o.duration_ms, o.error, o.retried
+        FROM (SELECT * FROM unnest(${ids}::bigint[], ${statuses}::text[], ${responseStatuses}::int[],
+                                   ${durations}::int[], ${errors}::text[], ${retried}::boolean[])
+                AS o (id, status, response_status, duration_ms, error, retried) ORDER BY 1) o,
+             LATERAL (SELECT a.id FROM webhook_attempts a WHERE a.id = o.id AND a.status = 'pending'
+                       FOR NO KEY UPDATE OF a) a
+       WHERE (SELECT count(*) FROM endpoints) >= 0
+    ), settled AS (
+      UPDATE webhook_attempts a
+         SET status = locked.status, response_status = locked.response_status, duration_ms = locked.duration_ms,
+             error = locked.error
+        FROM locked WHERE a.id = locked.id
+      RETURNING a.endpoint_id, a.event_id, a.event_type, a.attempt, locked.retried
+    )
+    INSERT INTO webhook_attempts (endpoint_id, event_id, event_type, attempt)
+    SELECT endpoint_id, event_id, event_type, attempt + 1 FROM settled WHERE retried
+    ON CONFLICT DO NOTHING`;
+}
 
 interface AttemptKeyRow {
   id: string;
@@ -206,17 +222,17 @@ export class WebhookAttemptsRepository {
    * Opens the first attempt of each delivery, `pending`; one already opened is left as it is. Returns the
    * attempts opened.
    */
+  @GenerateSql({ params: [[{ eventId: 'evt_1', endpointId: 1, eventType: 'pet.created' }]] })
   async openFirstAttempts(deliveries: Array<DeliverEventJobData & { eventType: EventType }>): Promise<AttemptKey[]> {
     if (deliveries.length === 0) return [];
+    const eventIds = deliveries.map((delivery) => delivery.eventId);
+    const endpointIds = deliveries.map((delivery) => delivery.endpointId);
+    const eventTypes = deliveries.map((delivery) => delivery.eventType);
     const rows = await this.sql.rows<AttemptKeyRow>(
-      `INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt)
-       SELECT *, 1 FROM unnest($1::text[], $2::bigint[], $3::text[]) ON CONFLICT DO NOTHING
-       RETURNING id, event_id, endpoint_id`,
-      [
-        deliveries.map((delivery) => delivery.eventId),
-        deliveries.map((delivery) => delivery.endpointId),
-        deliveries.map((delivery) => delivery.eventType),
-      ],
+      sql`INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt)
+          SELECT *, 1 FROM unnest(${eventIds}::text[], ${endpointIds}::bigint[], ${eventTypes}::text[])
+          ON CONFLICT DO NOTHING
+          RETURNING id, event_id, endpoint_id`,
     );
     return rows.map(toAttemptKey);
   }
@@ -225,6 +241,7 @@ export class WebhookAttemptsRepository {
    * The delivery's pending attempt, with what to send and where, found with the attempts other jobs
    * look up meanwhile; undefined when the delivery is settled or its endpoint gone.
    */
+  @GenerateSql({ params: [{ eventId: 'evt_1', endpointId: 1 }] })
   pendingAttempt(delivery: DeliverEventJobData): Promise<PendingAttempt | undefined> {
     return this.sql.batched(this.pending, delivery);
   }
@@ -234,6 +251,9 @@ export class WebhookAttemptsRepository {
    * only, and opens the next attempt when `retried`. Never rejects: resolves once written, or with the
    * error when the write failed (the attempt then stays pending, for its job's next run or the reconciler).
    */
+  @GenerateSql({
+    params: [{ attemptId: 1, endpointId: 1 }, { succeeded: false, responseStatus: 500, durationMs: 30 }, true],
+  })
   recordOutcome(attempt: AttemptOf, outcome: AttemptOutcome, retried: boolean): Promise<Error | undefined> {
     return this.outcomes.add({ attempt, outcome, retried });
   }
@@ -247,17 +267,18 @@ export class WebhookAttemptsRepository {
    * Attempts pending since at least `olderThanMs` ago, after `afterId` in id order: in flight past any
    * timeout, waiting for a retry, or never enqueued.
    */
+  @GenerateSql({ params: [60_000, 0, 1000] })
   async findStale(olderThanMs: number, afterId: number, limit: number): Promise<AttemptKey[]> {
     const rows = await this.sql.rows<AttemptKeyRow>(
-      `SELECT id, event_id, endpoint_id, CASE WHEN manual THEN attempt END AS manual_attempt FROM webhook_attempts
-        WHERE status = 'pending' AND id > $1 AND created_at < now() - $2 * interval '1 millisecond'
-        ORDER BY id LIMIT $3`,
-      [afterId, olderThanMs, limit],
+      sql`SELECT id, event_id, endpoint_id, CASE WHEN manual THEN attempt END AS manual_attempt FROM webhook_attempts
+           WHERE status = 'pending' AND id > ${afterId} AND created_at < now() - ${olderThanMs} * interval '1 millisecond'
+           ORDER BY id LIMIT ${limit}`,
     );
     return rows.map(toAttemptKey);
   }
 
   /** The endpoint's attempts, newest first, keyset-paginated by id. */
+  @GenerateSql({ params: [1, { limit: 20 }] })
   async listAttempts(endpointId: number, options: { limit: number; beforeId?: number }): Promise<AttemptPage> {
     const rows = await this.sql.rows<ListedAttemptRow>(
       sql`SELECT ${LISTED_COLUMNS} FROM webhook_attempts
@@ -271,9 +292,10 @@ export class WebhookAttemptsRepository {
   /**
    * Opens a manual attempt of the event (which must exist) to the endpoint, numbered after the delivery's
    * last one: undefined while the event awaits its dispatch or the delivery has a pending attempt (its
-   * retries are under way), or when another manual attempt took the number first. A delivery has at most one pending attempt, which is
-   * what its jobs find.
+   * retries are under way), or when another manual attempt took the number first. A delivery has at most one
+   * pending attempt, which is what its jobs find.
    */
+  @GenerateSql({ params: ['evt_1', 1] })
   async openManualAttempt(eventId: string, endpointId: number): Promise<AttemptRow | undefined> {
     const rows = await this.sql.rows<ListedAttemptRow>(
       sql`INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt, manual)
@@ -290,10 +312,7 @@ export class WebhookAttemptsRepository {
 
   /** One statement for the batch's deliveries, each once. */
   private async readPending(deliveries: DeliverEventJobData[]): Promise<Array<PendingAttempt | undefined>> {
-    const rows = await this.sql.rows<PendingRow>(PENDING_ATTEMPTS, [
-      deliveries.map((delivery) => delivery.eventId),
-      deliveries.map((delivery) => delivery.endpointId),
-    ]);
+    const rows = await this.sql.rows<PendingRow>(pendingAttempts(deliveries));
     const pending = new Map(
       rows.map((row) => [
         deliveryKey({ eventId: row.id, endpointId: Number(row.endpoint_id) }),
@@ -318,15 +337,7 @@ export class WebhookAttemptsRepository {
       ...new Map([...batch].reverse().map((finished) => [finished.attempt.attemptId, finished])).values(),
     ];
     try {
-      await this.sql.query(FINISH_ATTEMPTS, [
-        attempts.map(({ attempt }) => attempt.attemptId),
-        attempts.map(({ outcome }) => (outcome.succeeded ? 'succeeded' : 'failed')),
-        attempts.map(({ outcome }) => outcome.responseStatus ?? null),
-        attempts.map(({ outcome }) => outcome.durationMs ?? null),
-        attempts.map(({ outcome }) => outcome.error ?? null),
-        attempts.map(({ retried }) => retried),
-        [...new Set(attempts.filter(({ retried }) => retried).map(({ attempt }) => attempt.endpointId))],
-      ]);
+      await this.sql.query(finishAttempts(attempts));
       return batch.map(() => undefined);
     } catch (error) {
       this.logger.warn(`${attempts.length} attempt outcomes not written: ${(error as Error).message}`);

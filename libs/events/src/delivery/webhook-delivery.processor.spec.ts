@@ -1,13 +1,13 @@
 import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import type { DeliverEventJobData } from '../events.queue';
-import { WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
+import { WebhookAttemptFailedError, WebhookDeliveryService } from './webhook-delivery.service';
 import { CoreSettings } from '@app/core';
 import { EventsSettings } from '../events.settings';
 import { WebhookDeliveryProcessor, webhookWorkerOptions } from './webhook-delivery.processor';
 
 describe('WebhookDeliveryProcessor', () => {
   const delivery = { attempt: jest.fn() };
-  const processor = new WebhookDeliveryProcessor(delivery as unknown as WebhookDelivery, 5000);
+  const processor = new WebhookDeliveryProcessor(delivery as unknown as WebhookDeliveryService, 5000);
   const data: DeliverEventJobData = { eventId: 'evt_1', endpointId: 7 };
   const job = (attemptsStarted: number, attemptsMade: number) =>
     ({

@@ -1,17 +1,17 @@
-import { CoreSettings, isTemporaryFailure, workerRedisOptions } from '@app/core';
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, FactoryProvider, Logger } from '@nestjs/common';
+import { configuredProcessor, CoreSettings, isTemporaryFailure, workerRedisOptions } from '@app/core';
+import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
+import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
 import { DeliverEventJobData, DeliveredAttempt, WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
-import { WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
+import { WebhookAttemptFailedError, WebhookDeliveryService } from './webhook-delivery.service';
 
 /** Runs webhook delivery jobs; provided by `webhookDeliveryProcessorProvider`, in the worker app only. */
 export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryProcessor.name);
 
   constructor(
-    private readonly delivery: WebhookDelivery,
+    private readonly delivery: WebhookDeliveryService,
     private readonly retryDelayMs: number,
   ) {
     super();
@@ -76,13 +76,12 @@ export function webhookWorkerOptions(settings: EventsSettings, core: CoreSetting
   };
 }
 
-/** `@Processor` applied to a subclass with options from the settings, as `messagesProcessorProvider` does. */
-export const webhookDeliveryProcessorProvider: FactoryProvider<WebhookDeliveryProcessor> = {
-  provide: WebhookDeliveryProcessor,
-  inject: [WebhookDelivery, EventsSettings, CoreSettings],
-  useFactory: (delivery: WebhookDelivery, settings: EventsSettings, core: CoreSettings) => {
-    class ConfiguredWebhookDeliveryProcessor extends WebhookDeliveryProcessor {}
-    Processor(WEBHOOKS_QUEUE, webhookWorkerOptions(settings, core))(ConfiguredWebhookDeliveryProcessor);
-    return new ConfiguredWebhookDeliveryProcessor(delivery, settings.WEBHOOK_BACKOFF_MS);
-  },
-};
+export const webhookDeliveryProcessorProvider = configuredProcessor({
+  processor: WebhookDeliveryProcessor,
+  queue: WEBHOOKS_QUEUE,
+  inject: [WebhookDeliveryService, EventsSettings, CoreSettings],
+  configure: (delivery: WebhookDeliveryService, settings: EventsSettings, core: CoreSettings) => ({
+    worker: webhookWorkerOptions(settings, core),
+    args: [delivery, settings.WEBHOOK_BACKOFF_MS] as [WebhookDeliveryService, number],
+  }),
+});

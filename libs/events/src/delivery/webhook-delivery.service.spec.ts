@@ -4,9 +4,9 @@ import { createServer, Server } from 'node:http';
 import { AppEnv, CoreSettings } from '@app/core';
 import type { EventsSettings } from '../events.settings';
 import type { WebhookSecrets } from '../webhooks/webhook-secrets';
-import type { EndpointTargets } from './endpoint-targets';
+import type { EndpointTargetsCache } from './endpoint-targets.cache';
 import type { PendingAttempt, WebhookAttemptsRepository } from './webhook-attempts.repository';
-import { ENDPOINT_DISABLED, WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
+import { ENDPOINT_DISABLED, WebhookAttemptFailedError, WebhookDeliveryService } from './webhook-delivery.service';
 
 const DELIVERY = { eventId: 'evt_1', endpointId: 7 };
 /** The row the outcomes are written to. */
@@ -53,9 +53,9 @@ function setUp(url: string, attempt: number, enabled = true, manual = false) {
   const endpoints = {
     get: jest.fn().mockResolvedValue({ id: 7, url, secretCiphertext: 'v1.sealed', enabled }),
   };
-  const delivery = new WebhookDelivery(
+  const delivery = new WebhookDeliveryService(
     attempts as unknown as WebhookAttemptsRepository,
-    endpoints as unknown as EndpointTargets,
+    endpoints as unknown as EndpointTargetsCache,
     secrets as unknown as WebhookSecrets,
     { WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_MAX_ATTEMPTS: 3 } as EventsSettings,
     { APP_ENV: AppEnv.Development } as CoreSettings,
@@ -65,7 +65,7 @@ function setUp(url: string, attempt: number, enabled = true, manual = false) {
   return { delivery, attempts, endpoints, pending };
 }
 
-describe('WebhookDelivery', () => {
+describe('WebhookDeliveryService', () => {
   it('returns the answer once the endpoint gave it, without waiting for its outcome to be written', async () => {
     const target = await receiver(204);
     const { delivery, attempts } = setUp(target.url, 1);

@@ -5,7 +5,7 @@ import { EventsSettings } from '../events.settings';
 import { HOST_RESOLVER, HostResolver } from '../webhooks/public-addresses';
 import { standardWebhookHeaders } from '../webhooks/webhook-signature';
 import { WebhookSecrets } from '../webhooks/webhook-secrets';
-import { EndpointTargets } from './endpoint-targets';
+import { EndpointTargetsCache } from './endpoint-targets.cache';
 import { PendingAttempt, WebhookAttemptsRepository } from './webhook-attempts.repository';
 import { WebhookSender } from './webhook-sender';
 
@@ -29,12 +29,12 @@ export class WebhookAttemptFailedError extends Error {
  * The `webhook-id` is the event id on every attempt; the timestamp and signature are the attempt's own.
  */
 @Injectable()
-export class WebhookDelivery implements OnApplicationShutdown {
+export class WebhookDeliveryService implements OnApplicationShutdown {
   private readonly sender: WebhookSender;
 
   constructor(
     private readonly attempts: WebhookAttemptsRepository,
-    private readonly endpoints: EndpointTargets,
+    private readonly endpoints: EndpointTargetsCache,
     private readonly secrets: WebhookSecrets,
     private readonly settings: EventsSettings,
     env: CoreSettings,
@@ -91,7 +91,7 @@ export class WebhookDelivery implements OnApplicationShutdown {
 
   /**
    * A job's first run makes the first attempt the dispatcher gave it, to its endpoint as recently read
-   * (`EndpointTargets`); any other run reads its delivery's pending attempt. So does a first run whose
+   * (`EndpointTargetsCache`); any other run reads its delivery's pending attempt. So does a first run whose
    * endpoint looks disabled or gone, since that would end its delivery for good: an endpoint enabled again
    * within the cache's life is then still delivered to. A first attempt made twice (its job run again
    * after its worker stopped before the job's end) is sent again, as delivery is at least once, and its

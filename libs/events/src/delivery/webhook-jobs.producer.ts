@@ -1,4 +1,4 @@
-import { CoreSettings } from '@app/core';
+import { CoreSettings, withTimeout } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
@@ -33,7 +33,8 @@ export class WebhookJobsProducer {
     // Every chunk is written before any answer is awaited: one wait for Redis, however many chunks.
     const results = await Promise.allSettled(
       chunks.map((chunk) =>
-        this.withTimeout(
+        // The queue's connection does not hold commands while Redis is away; this bounds a Redis that stopped answering.
+        withTimeout(
           this.queue.addBulk(
             chunk.map(({ eventId, endpointId, first, manualAttempt }) => ({
               name: DELIVER_EVENT_JOB,
@@ -46,6 +47,7 @@ export class WebhookJobsProducer {
               },
             })),
           ),
+          this.env.REDIS_COMMAND_TIMEOUT_MS * 4,
         ),
       ),
     );
@@ -58,15 +60,5 @@ export class WebhookJobsProducer {
     }
     this.redisDown = false;
     return true;
-  }
-
-  /** The queue's connection does not hold commands while Redis is away; this bounds a Redis that stopped answering. */
-  private withTimeout<T>(promise: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const ms = this.env.REDIS_COMMAND_TIMEOUT_MS * 4;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
-    });
-    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
   }
 }

@@ -77,7 +77,7 @@ function rangeOf(address: IPv4 | IPv6): string | undefined {
 
 /** The URL's host without the brackets of an IPv6 literal. */
 export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return url.hostname.replace(/^\[(.*)\]$/, (_bracketed, address: string) => address);
 }
 
 /**

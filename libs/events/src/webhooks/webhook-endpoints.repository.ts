@@ -1,4 +1,4 @@
-import { sql, Sql, SqlFragment } from '@app/database';
+import { GenerateSql, sql, Sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { SealedSecrets } from './webhook-secrets';
 
@@ -41,7 +41,7 @@ export function toSealedSecrets(row: SealedSecretsRow): SealedSecrets {
   };
 }
 
-const SECRETS_COLUMNS = 'secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at';
+const SECRETS_COLUMNS = sql`secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at`;
 
 interface EndpointRow extends SealedSecretsRow {
   id: string;
@@ -54,9 +54,7 @@ interface EndpointRow extends SealedSecretsRow {
   updated_at: Date;
 }
 
-const COLUMNS = `id, account_id, url, event_types, description, enabled, ${SECRETS_COLUMNS}, created_at, updated_at`;
-/** The same columns, for statements written with the `sql` tag. */
-const COLUMNS_SQL = SqlFragment.of([COLUMNS], []);
+const COLUMNS = sql`id, account_id, url, event_types, description, enabled, ${SECRETS_COLUMNS}, created_at, updated_at`;
 
 function toEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
@@ -87,11 +85,11 @@ export interface WebhookEndpointChange {
 }
 
 /** Which column each field of a change sets. */
-const CHANGE_COLUMNS: Record<keyof WebhookEndpointChange, string> = {
-  url: 'url',
-  eventTypes: 'event_types',
-  description: 'description',
-  enabled: 'enabled',
+const CHANGE_COLUMNS: Record<keyof WebhookEndpointChange, SqlFragment> = {
+  url: sql`url`,
+  eventTypes: sql`event_types`,
+  description: sql`description`,
+  enabled: sql`enabled`,
 };
 
 /** The enabled endpoints of an account that the dispatcher may send events to. */
@@ -107,48 +105,61 @@ export class WebhookEndpointsRepository {
   constructor(private readonly sql: Sql) {}
 
   /** The new endpoint, or undefined when the account already has `max`. */
+  @GenerateSql({
+    params: [1, { url: 'https://example.com/hooks', eventTypes: ['pet.created'], secretCiphertext: 'sealed' }, 10],
+  })
   create(accountId: number, endpoint: NewWebhookEndpoint, max: number): Promise<WebhookEndpoint | undefined> {
     return this.sql.transaction(async () => {
-      await this.sql.query('SELECT pg_advisory_xact_lock($1, hashtext($2::text))', [
-        ENDPOINTS_CAP_LOCK_CLASS,
-        accountId,
-      ]);
+      await this.sql.query(
+        sql`SELECT pg_advisory_xact_lock(${ENDPOINTS_CAP_LOCK_CLASS}, hashtext(${accountId}::text))`,
+      );
       // A statement of its own after the lock, so that it counts what the previous holder committed.
       const rows = await this.sql.rows<EndpointRow>(
-        `INSERT INTO webhook_endpoints (account_id, url, event_types, description, secret_ciphertext)
-         SELECT $1, $2, $3, $4, $5 WHERE (SELECT count(*) FROM webhook_endpoints WHERE account_id = $1) < $6
-         RETURNING ${COLUMNS}`,
-        [accountId, endpoint.url, endpoint.eventTypes, endpoint.description ?? null, endpoint.secretCiphertext, max],
+        sql`INSERT INTO webhook_endpoints (account_id, url, event_types, description, secret_ciphertext)
+            SELECT ${accountId}, ${endpoint.url}, ${endpoint.eventTypes}, ${endpoint.description ?? null},
+                   ${endpoint.secretCiphertext}
+             WHERE (SELECT count(*) FROM webhook_endpoints WHERE account_id = ${accountId}) < ${max}
+            RETURNING ${COLUMNS}`,
       );
       return rows[0] && toEndpoint(rows[0]);
     });
   }
 
+  @GenerateSql({ params: [1] })
   async list(accountId: number): Promise<WebhookEndpoint[]> {
     const rows = await this.sql.rows<EndpointRow>(
-      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = $1 ORDER BY id`,
-      [accountId],
+      sql`SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = ${accountId} ORDER BY id`,
     );
     return rows.map(toEndpoint);
   }
 
+  @GenerateSql({ params: [1, 2] })
   async findOne(accountId: number, id: number): Promise<WebhookEndpoint | undefined> {
     const rows = await this.sql.rows<EndpointRow>(
-      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND account_id = $2`,
-      [id, accountId],
+      sql`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ${id} AND account_id = ${accountId}`,
     );
     return rows[0] && toEndpoint(rows[0]);
   }
 
+  /** One statement per set of fields changed: the examples are those of the operations' typical calls. */
+  @GenerateSql(
+    { name: 'enabled', params: [1, 2, { enabled: false }] },
+    {
+      name: 'every field',
+      params: [
+        1,
+        2,
+        { url: 'https://example.com/hooks', eventTypes: ['pet.created'], description: null, enabled: true },
+      ],
+    },
+  )
   async update(accountId: number, id: number, change: WebhookEndpointChange): Promise<WebhookEndpoint | undefined> {
-    const params: unknown[] = [id, accountId];
     const assignments = Object.entries(change)
       .filter(([, value]) => value !== undefined)
-      .map(([field, value]) => `${CHANGE_COLUMNS[field as keyof WebhookEndpointChange]} = $${params.push(value)}`);
+      .map(([field, value]) => sql`${CHANGE_COLUMNS[field as keyof WebhookEndpointChange]} = ${value}`);
     const rows = await this.sql.rows<EndpointRow>(
-      `UPDATE webhook_endpoints SET ${assignments.join(', ')}, updated_at = now()
-        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
-      params,
+      sql`UPDATE webhook_endpoints SET ${sql.join(assignments)}, updated_at = now()
+           WHERE id = ${id} AND account_id = ${accountId} RETURNING ${COLUMNS}`,
     );
     return rows[0] && toEndpoint(rows[0]);
   }
@@ -157,6 +168,7 @@ export class WebhookEndpointsRepository {
    * Makes `secretCiphertext` the endpoint's secret, and the one it replaces its previous secret until
    * `hours` from now; a previous secret still in its overlap is dropped (two secrets sign at most).
    */
+  @GenerateSql({ params: [1, 2, 'sealed', 24] })
   async rotateSecret(
     accountId: number,
     id: number,
@@ -168,32 +180,33 @@ export class WebhookEndpointsRepository {
       sql`UPDATE webhook_endpoints
              SET previous_secret_ciphertext = secret_ciphertext, secret_ciphertext = ${secretCiphertext},
                  previous_secret_expires_at = now() + ${hours} * interval '1 hour', updated_at = now()
-           WHERE id = ${id} AND account_id = ${accountId} RETURNING ${COLUMNS_SQL}`,
+           WHERE id = ${id} AND account_id = ${accountId} RETURNING ${COLUMNS}`,
     );
     return rows[0] && toEndpoint(rows[0]);
   }
 
+  @GenerateSql({ params: [1, 2] })
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.sql.query('DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2', [
-      id,
-      accountId,
-    ]);
+    const result = await this.sql.query(
+      sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND account_id = ${accountId}`,
+    );
     return result.rowCount === 1;
   }
 
   /** Where each of the endpoints sends, and whether it is enabled; endpoints gone are left out. */
+  @GenerateSql({ params: [[1, 2]] })
   async targets(ids: number[]): Promise<EndpointTarget[]> {
     const rows = await this.sql.rows<SealedSecretsRow & { id: string; url: string; enabled: boolean }>(
-      sql`SELECT id, url, ${SqlFragment.of([SECRETS_COLUMNS], [])}, enabled FROM webhook_endpoints WHERE id = ANY(${ids})`,
+      sql`SELECT id, url, ${SECRETS_COLUMNS}, enabled FROM webhook_endpoints WHERE id = ANY(${ids})`,
     );
     return rows.map((row) => ({ id: Number(row.id), url: row.url, ...toSealedSecrets(row), enabled: row.enabled }));
   }
 
   /** The enabled endpoints of these accounts, with the event types each subscribes to. */
+  @GenerateSql({ params: [[1, 2]] })
   async subscribers(accountIds: number[]): Promise<Subscriber[]> {
     const rows = await this.sql.rows<{ id: string; account_id: string; event_types: string[] }>(
-      'SELECT id, account_id, event_types FROM webhook_endpoints WHERE enabled AND account_id = ANY($1)',
-      [accountIds],
+      sql`SELECT id, account_id, event_types FROM webhook_endpoints WHERE enabled AND account_id = ANY(${accountIds})`,
     );
     return rows.map((row) => ({ id: Number(row.id), accountId: Number(row.account_id), eventTypes: row.event_types }));
   }

@@ -1,6 +1,6 @@
-import { CoreSettings, isTemporaryFailure, workerRedisOptions } from '@app/core';
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, FactoryProvider, Logger } from '@nestjs/common';
+import { configuredProcessor, CoreSettings, isTemporaryFailure, workerRedisOptions } from '@app/core';
+import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
+import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { DelayedError, Job, WorkerOptions } from 'bullmq';
 import { DeliveryError } from '../messages.errors';
 import { messageJobs } from './delivery.metrics';
@@ -71,18 +71,12 @@ export function deliveryWorkerOptions(settings: MessagingSettings, core: CoreSet
   };
 }
 
-/**
- * @nestjs/bullmq builds a processor's Worker from the options of its class's `@Processor`, which a
- * decorator cannot read from injected settings; for a processor provided by a factory it reads them
- * from the instance's class. So the factory applies `@Processor` to a subclass, with options from the
- * settings.
- */
-export const messagesProcessorProvider: FactoryProvider<MessagesProcessor> = {
-  provide: MessagesProcessor,
+export const messagesProcessorProvider = configuredProcessor({
+  processor: MessagesProcessor,
+  queue: MESSAGES_QUEUE,
   inject: [MessageDelivery, MessagingSettings, CoreSettings],
-  useFactory: (delivery: MessageDelivery, settings: MessagingSettings, core: CoreSettings) => {
-    class ConfiguredMessagesProcessor extends MessagesProcessor {}
-    Processor(MESSAGES_QUEUE, deliveryWorkerOptions(settings, core))(ConfiguredMessagesProcessor);
-    return new ConfiguredMessagesProcessor(delivery, settings);
-  },
-};
+  configure: (delivery: MessageDelivery, settings: MessagingSettings, core: CoreSettings) => ({
+    worker: deliveryWorkerOptions(settings, core),
+    args: [delivery, settings] as [MessageDelivery, MessagingSettings],
+  }),
+});

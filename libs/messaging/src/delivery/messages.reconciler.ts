@@ -1,6 +1,6 @@
-import { PeriodicTask } from '@app/core';
+import { PeriodicJob } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { DeliverMessageJobData, MESSAGES_QUEUE } from '../messages.queue';
 import { MessagesService } from '../messages.service';
@@ -11,26 +11,28 @@ const BATCH = 500;
 /**
  * Repairs what the queue alone cannot, every `MESSAGES_RECONCILE_INTERVAL_MS`: enqueues messages
  * that were stored while Redis was away, and settles deliveries whose job is gone or failed without
- * the database hearing of it. Every worker runs one; they may overlap, since enqueueing a message
- * twice adds no second job and every status change is guarded.
+ * the database hearing of it. A periodic job: one run per tick across the workers; a run that overlaps
+ * another's is harmless, since enqueueing a message twice adds no second job and every status change is guarded.
  */
 @Injectable()
-export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestroy {
+export class MessagesReconciler extends PeriodicJob {
+  readonly name = 'messages-reconcile';
   private readonly logger = new Logger(MessagesReconciler.name);
-  private readonly task = new PeriodicTask('sweep', this.logger, () => this.sweep());
 
   constructor(
     private readonly messages: MessagesService,
     @InjectQueue(MESSAGES_QUEUE) private readonly queue: Queue<DeliverMessageJobData>,
     private readonly settings: MessagingSettings,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.task.start(this.settings.MESSAGES_RECONCILE_INTERVAL_MS);
+  ) {
+    super();
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.task.stop();
+  everyMs(): number {
+    return this.settings.MESSAGES_RECONCILE_INTERVAL_MS;
+  }
+
+  run(): Promise<void> {
+    return this.sweep();
   }
 
   async sweep(): Promise<void> {
@@ -47,7 +49,7 @@ export class MessagesReconciler implements OnApplicationBootstrap, OnModuleDestr
       // Recorded before the next query, which would otherwise find the same messages again.
       await this.messages.flushEnqueued();
       if (ids.length > 0) this.logger.log(`enqueued ${ids.length} stored messages`);
-    } while (ids.length === BATCH && !this.task.stopped);
+    } while (ids.length === BATCH && !this.stopped);
   }
 
   /**

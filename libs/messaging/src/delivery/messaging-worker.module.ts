@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { MessagingModule } from '../messaging.module';
 import { QueueDepthMetric } from './delivery.metrics';
 import { MessageDelivery } from './message-delivery.service';
-import { messageTransportProvider } from './message-transport';
+import { messageTransportProvider } from './message-transport.provider';
 import { MessagesProcessor, messagesProcessorProvider } from './messages.processor';
 import { MessagesReconciler } from './messages.reconciler';
 

@@ -1,6 +1,6 @@
-import { CoreSettings, workerRedisOptions } from '@app/core';
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, FactoryProvider, Logger } from '@nestjs/common';
+import { configuredProcessor, CoreSettings, workerRedisOptions } from '@app/core';
+import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
+import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { ExpireOrderJobData, ORDERS_QUEUE } from '../orders.queue';
 import { OrdersService } from '../orders.service';
@@ -41,15 +41,12 @@ export class OrderExpiryProcessor extends WorkerHost implements BeforeApplicatio
   }
 }
 
-/** As for the messages' processor: `@Processor` applied by the factory, with the connection from the settings. */
-export const orderExpiryProcessorProvider: FactoryProvider<OrderExpiryProcessor> = {
-  provide: OrderExpiryProcessor,
+export const orderExpiryProcessorProvider = configuredProcessor({
+  processor: OrderExpiryProcessor,
+  queue: ORDERS_QUEUE,
   inject: [OrdersService, CoreSettings],
-  useFactory: (orders: OrdersService, core: CoreSettings) => {
-    class ConfiguredOrderExpiryProcessor extends OrderExpiryProcessor {}
-    Processor(ORDERS_QUEUE, { connection: workerRedisOptions(core.REDIS_URL), concurrency: CONCURRENCY })(
-      ConfiguredOrderExpiryProcessor,
-    );
-    return new ConfiguredOrderExpiryProcessor(orders);
-  },
-};
+  configure: (orders: OrdersService, core: CoreSettings) => ({
+    worker: { connection: workerRedisOptions(core.REDIS_URL), concurrency: CONCURRENCY },
+    args: [orders] as [OrdersService],
+  }),
+});

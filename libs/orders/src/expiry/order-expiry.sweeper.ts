@@ -1,31 +1,35 @@
-import { PeriodicTask } from '@app/core';
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { PeriodicJob } from '@app/core';
+import { Injectable, Logger } from '@nestjs/common';
 import { OrdersService } from '../orders.service';
 import { OrdersSettings } from '../orders.settings';
 
 const BATCH = 500;
 
 /**
- * Cancels, every `ORDERS_EXPIRY_SWEEP_INTERVAL_MS` and at once when the worker starts, the placed
- * orders whose hold ran out and whose delayed job did not (Redis wiped or away when it was added, or
- * no worker running then). Every worker runs one; they may overlap, since each expiry is a guarded UPDATE.
+ * Cancels, every `ORDERS_EXPIRY_SWEEP_INTERVAL_MS` (a periodic job: one run per tick across the
+ * workers), the placed orders whose hold ran out and whose delayed job did not (Redis wiped or away when
+ * it was added, or no worker running then). Runs may overlap harmlessly: each expiry is a guarded UPDATE.
  */
 @Injectable()
-export class OrderExpirySweeper implements OnApplicationBootstrap, OnModuleDestroy {
+export class OrderExpirySweeper extends PeriodicJob {
+  readonly name = 'orders-expiry-sweep';
+  /** A worker that was down starts by cancelling the holds that ran out meanwhile (CONTRACT 10). */
+  override readonly runsAtStart = true;
   private readonly logger = new Logger(OrderExpirySweeper.name);
-  private readonly task = new PeriodicTask('hold expiry sweep', this.logger, () => this.sweep());
 
   constructor(
     private readonly orders: OrdersService,
     private readonly settings: OrdersSettings,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.task.start(this.settings.ORDERS_EXPIRY_SWEEP_INTERVAL_MS);
+  ) {
+    super();
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.task.stop();
+  everyMs(): number {
+    return this.settings.ORDERS_EXPIRY_SWEEP_INTERVAL_MS;
+  }
+
+  run(): Promise<void> {
+    return this.sweep();
   }
 
   async sweep(): Promise<void> {
@@ -34,6 +38,6 @@ export class OrderExpirySweeper implements OnApplicationBootstrap, OnModuleDestr
       ids = await this.orders.findExpired(BATCH);
       for (const id of ids) await this.orders.expire(id);
       if (ids.length > 0) this.logger.log(`cancelled ${ids.length} placed orders whose hold ran out`);
-    } while (ids.length === BATCH && !this.task.stopped);
+    } while (ids.length === BATCH && !this.stopped);
   }
 }

@@ -2,7 +2,7 @@ import { ForbiddenError } from '@app/core';
 import type { Sql } from '@app/database';
 import type { EventsRecorder } from '@app/events';
 import type { PetForOrder, PetHoldsRepository } from '@app/pets';
-import { decidePlacings, OrderPlacements, Placing } from './order-placements';
+import { decidePlacings, OrderPlacingService, Placing } from './order-placing.service';
 import { PetNotAvailableError, TooManyOpenOrdersError, UnknownPetError } from './orders.errors';
 import type { OrdersRepository, StoredOrder } from './orders.repository';
 import { OrdersSettings } from './orders.settings';
@@ -42,7 +42,7 @@ describe('decidePlacings', () => {
   });
 });
 
-describe('OrderPlacements', () => {
+describe('OrderPlacingService', () => {
   const order = (id: number, petId: number): StoredOrder => ({
     id,
     petId,
@@ -73,7 +73,7 @@ describe('OrderPlacements', () => {
       holdMany: jest.fn(async (holds: Array<{ petId: number }>) => new Set(holds.map((hold) => hold.petId))),
     };
     const events = { recordAll: jest.fn() };
-    const placements = new OrderPlacements(
+    const placements = new OrderPlacingService(
       sql as unknown as Sql,
       orders as unknown as OrdersRepository,
       pets as unknown as PetHoldsRepository,

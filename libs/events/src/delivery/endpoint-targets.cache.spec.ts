@@ -1,6 +1,6 @@
 import type { Clock } from '@app/core';
 import type { EndpointTarget, WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
-import { ENDPOINT_TARGET_TTL_MS, EndpointTargets } from './endpoint-targets';
+import { ENDPOINT_TARGET_TTL_MS, EndpointTargetsCache } from './endpoint-targets.cache';
 
 const target = (id: number, url = `https://example.com/${id}`): EndpointTarget => ({
   id,
@@ -19,11 +19,14 @@ function setUp() {
   ]);
   const endpoints = { targets: jest.fn(async (ids: number[]) => ids.flatMap((id) => stored.get(id) ?? [])) };
   const clock = { now: () => new Date(now) };
-  const targets = new EndpointTargets(endpoints as unknown as WebhookEndpointsRepository, clock as unknown as Clock);
+  const targets = new EndpointTargetsCache(
+    endpoints as unknown as WebhookEndpointsRepository,
+    clock as unknown as Clock,
+  );
   return { targets, endpoints, stored, advance: (ms: number) => (now += ms) };
 }
 
-describe('EndpointTargets', () => {
+describe('EndpointTargetsCache', () => {
   it('reads the endpoints missed together with one statement, and nothing more within the TTL', async () => {
     const { targets, endpoints } = setUp();
     expect(await Promise.all([targets.get(1), targets.get(2), targets.get(1), targets.get(3)])).toEqual([

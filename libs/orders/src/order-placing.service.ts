@@ -1,5 +1,5 @@
-import { AppError, ForbiddenError } from '@app/core';
-import { Batcher, Sql } from '@app/database';
+import { AppError, Batcher, ForbiddenError } from '@app/core';
+import { Sql } from '@app/database';
 import { EventsRecorder } from '@app/events';
 import { PetForOrder, PetHoldsRepository } from '@app/pets';
 import { Injectable } from '@nestjs/common';
@@ -54,7 +54,7 @@ const toHold = (order: StoredOrder) => ({
  * time; a batch holds its pets with one statement and one commit.
  */
 @Injectable()
-export class OrderPlacements {
+export class OrderPlacingService {
   private readonly batches = new Batcher<Placing, Outcome>((placings) => this.placeBatch(placings), 0);
 
   constructor(

@@ -1,5 +1,4 @@
-import { Clock } from '@app/core';
-import { Batcher } from '@app/database';
+import { Batcher, Clock } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { EndpointTarget, WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
 
@@ -23,7 +22,7 @@ interface Cached {
  * attempt instead (`WebhookAttemptsRepository.pendingAttempt`).
  */
 @Injectable()
-export class EndpointTargets {
+export class EndpointTargetsCache {
   private readonly cached = new Map<number, Cached>();
   private readonly reads = new Batcher<number, EndpointTarget | undefined>((ids) => this.read(ids), 0);
 

@@ -1,0 +1,75 @@
+/**
+ * The boundaries between the libraries, checked by `npm run lint` (`depcruise`). A library's public
+ * surface is its `src/index.ts`; `core`, `database` and `http` sit below every context and know none.
+ * Model: Sairyss/domain-driven-hexagon's `.dependency-cruiser.js`.
+ */
+const CONTEXTS = '(accounts|events|idempotency|messaging|orders|pets|rate-limiting)';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A cycle makes each of its modules depend on all the others: break it.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'foundations-know-no-context',
+      comment: 'core, database and http are used by every context and so can use none.',
+      severity: 'error',
+      from: { path: '^libs/(core|database|http)/' },
+      to: { path: `^libs/${CONTEXTS}/` },
+    },
+    {
+      name: 'core-stands-alone',
+      comment: 'core (settings, errors, logging, the clock, concurrency helpers) depends on no other library.',
+      severity: 'error',
+      from: { path: '^libs/core/' },
+      to: { path: '^libs/', pathNot: '^libs/core/' },
+    },
+    {
+      name: 'database-on-core-only',
+      severity: 'error',
+      from: { path: '^libs/database/' },
+      to: { path: '^libs/', pathNot: '^libs/(core|database)/' },
+    },
+    {
+      name: 'http-on-core-only',
+      comment: 'The HTTP layer knows no database: an app passes its migrations to bootstrapHttpApp.',
+      severity: 'error',
+      from: { path: '^libs/http/' },
+      to: { path: '^libs/', pathNot: '^libs/(core|http)/' },
+    },
+    {
+      name: 'through-the-index',
+      comment: 'A library imports another only through its index (`@app/<lib>`).',
+      severity: 'error',
+      from: { path: '^(libs|apps)/([^/]+)/' },
+      to: { path: '^libs/([^/]+)/src/(?!index\\.ts$)', pathNot: '^libs/$2/' },
+    },
+    {
+      name: 'rate-limiting-on-redis-only',
+      comment:
+        'Rate limiting talks to Redis, not PostgreSQL: of the libraries it depends on core, accounts (whose keys it limits) and http (whose routes it guards) only.',
+      severity: 'error',
+      from: { path: '^libs/rate-limiting/' },
+      to: { path: '^libs/', pathNot: '^libs/(rate-limiting|core|accounts|http)/' },
+    },
+    {
+      name: 'apps-are-not-imported',
+      comment: 'Apps compose libraries; nothing in a library depends on an app.',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^dist/|\\.spec\\.ts$|/generated/)' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
