@@ -1,4 +1,5 @@
 import type { PetDto } from './dto/pet.dto';
+import type { PetPhotoDto } from './dto/pet-photo.dto';
 import type { PetAgeGroup, PetSex, PetSize, PetStatus } from './pet-status';
 
 /**
@@ -9,7 +10,7 @@ export const PET_VERSION = `(extract(epoch FROM updated_at) * 1000000)::bigint`;
 
 /** The columns every read of a pet selects, in the order `PetRow` names them. */
 export const PET_COLUMNS = `id, name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls,
-  latitude, longitude, created_at, updated_at, lister_account_id, open_order_id IS NOT NULL AS has_open_order,
+  latitude, longitude, photos, created_at, updated_at, lister_account_id, open_order_id IS NOT NULL AS has_open_order,
   ${PET_VERSION} AS version`;
 
 export interface PetRow {
@@ -26,6 +27,8 @@ export interface PetRow {
   photo_urls: string[] | null;
   latitude: number | null;
   longitude: number | null;
+  /** Kept by libs/photos: the pet's ready photos by position. */
+  photos: PetPhotoDto[];
   created_at: Date;
   updated_at: Date;
   lister_account_id: string | null;
@@ -41,6 +44,7 @@ export function toPet(row: PetRow): PetDto {
     categoryId: Number(row.category_id),
     status: row.status,
     sex: row.sex,
+    photos: row.photos,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

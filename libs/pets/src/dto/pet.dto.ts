@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
+import { PetPhotoDto } from './pet-photo.dto';
 import {
   AgeGroupField,
   BreedField,
@@ -115,6 +116,12 @@ export class PetDto {
 
   @ApiPropertyOptional({ type: PetLocationDto })
   location?: PetLocationDto;
+
+  @ApiProperty({
+    type: [PetPhotoDto],
+    description: 'The photos the service hosts (POST /pets/{petId}/photos) once ready, by position: the first is the primary one.',
+  })
+  photos: PetPhotoDto[];
 
   @ApiPropertyOptional({
     type: 'number',
