@@ -1,4 +1,5 @@
 import { HttpAppOptions, serveOpenApi } from '@app/http';
+import { MEDIA_ROUTE, PHOTO_UPLOAD_ROUTE } from '@app/photos';
 import { QUEUE_DASHBOARD_ROUTE } from './queue-dashboard.module';
 import { apiDocument } from './service-document';
 
@@ -6,7 +7,8 @@ import { apiDocument } from './service-document';
 export const API_APP_OPTIONS: HttpAppOptions = {
   name: 'api',
   globalPrefix: 'v1',
-  unprefixedRoutes: [`${QUEUE_DASHBOARD_ROUTE.slice(1)}{/*path}`],
+  unprefixedRoutes: [`${QUEUE_DASHBOARD_ROUTE.slice(1)}{/*path}`, `${MEDIA_ROUTE}/*path`],
+  streamedBodyRoutes: [PHOTO_UPLOAD_ROUTE],
   // The UI also offers the messages app's document, which that app serves to this origin (CORS).
   documentation: (app, addresses) =>
     serveOpenApi(app, apiDocument(app, addresses), [

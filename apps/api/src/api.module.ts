@@ -6,6 +6,7 @@ import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
 import { OrdersHttpModule } from '@app/orders';
 import { PetsHttpModule } from '@app/pets';
+import { PhotosHttpModule } from '@app/photos';
 import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
@@ -20,6 +21,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     HttpCoreModule,
     AccountsHttpModule,
     PetsHttpModule,
+    PhotosHttpModule,
     OrdersHttpModule,
     EventsHttpModule,
     RateLimitingModule,

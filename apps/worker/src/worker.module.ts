@@ -4,6 +4,7 @@ import { EventsWorkerModule } from '@app/events';
 import { IdempotencyModule, IdempotencyKeysPurger } from '@app/idempotency';
 import { MessagingWorkerModule } from '@app/messaging';
 import { OrdersWorkerModule } from '@app/orders';
+import { PhotosWorkerModule } from '@app/photos';
 import { Module } from '@nestjs/common';
 import { WorkerHealthServer } from './worker-health.server';
 import { WorkerSettings } from './worker.settings';
@@ -21,6 +22,7 @@ import { WorkerSettings } from './worker.settings';
     MessagingWorkerModule,
     OrdersWorkerModule,
     EventsWorkerModule,
+    PhotosWorkerModule,
     settingsModule(WorkerSettings),
   ],
   providers: [WorkerHealthServer, IdempotencyKeysPurger],

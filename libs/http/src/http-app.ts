@@ -10,7 +10,7 @@ import { migrateOnStart } from '@app/database';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { PARSED_BODY_TYPES } from './json-body.guard';
-import { MAX_BODY_BYTES, refuseDeclaredOversizedBody } from './body-limits';
+import { MAX_BODY_BYTES, refuseDeclaredOversizedBody, StreamedBodyRoute } from './body-limits';
 import { LimitedExpressAdapter } from './server-limits';
 import { DrainState } from './health/health.controller';
 import { httpMetrics } from './metrics/http-metrics';
@@ -28,6 +28,8 @@ export interface HttpAppOptions {
   documentation?: (app: INestApplication, addresses: OpenApiSettings) => void | Promise<void>;
   /** Browser origins allowed besides `CORS_ORIGINS`. */
   corsOrigins?: (addresses: OpenApiSettings) => string[];
+  /** Routes that read their body themselves, past the 64 KiB limit (each marked `@StreamsBody()`). */
+  streamedBodyRoutes?: StreamedBodyRoute[];
 }
 
 /** Response headers a browser script may read (CORS): every one the service sends on purpose. */
@@ -72,7 +74,7 @@ export async function configureHttpApp(app: NestExpressApplication, options: Htt
   // Express would hash every JSON body for a weak ETag that no client of this API revalidates with.
   app.set('etag', false);
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(refuseDeclaredOversizedBody);
+  app.use(refuseDeclaredOversizedBody(options.streamedBodyRoutes));
   app.useBodyParser('json', { limit: MAX_BODY_BYTES, type: PARSED_BODY_TYPES });
   const addresses = app.get(OpenApiSettings);
   const origins = [...settings.CORS_ORIGINS.split(','), ...(options.corsOrigins?.(addresses) ?? [])]

@@ -1,7 +1,7 @@
 import { ErrorBodyDto } from '@app/core';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { HeadersObject, OperationObject, ResponseObject } from '@nestjs/swagger';
+import type { HeadersObject, OperationObject, RequestBodyObject, ResponseObject } from '@nestjs/swagger';
 import { ERROR_CODES_EXTENSION, ErrorCode } from './api-errors';
 import { headerRef, RESPONSE_HEADER_COMPONENTS, STANDARD_HEADER_NAMES } from './response-headers';
 
@@ -30,6 +30,8 @@ export interface DocumentFrame {
 export const EVERY_RESPONSE_HEADERS_EXTENSION = 'x-every-response-headers';
 export const SUCCESS_HEADERS_EXTENSION = 'x-success-headers';
 export const PUBLIC_EXTENSION = 'x-public';
+/** An operation's whole request body, for what @nestjs/swagger cannot say: a schema per media type. */
+export const REQUEST_BODY_EXTENSION = 'x-request-body';
 
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch']);
 const ERROR_SCHEMA = { $ref: '#/components/schemas/Error' };
@@ -68,7 +70,8 @@ function finishOperation(method: string, operation: OperationObject): void {
   const everyResponse = (extensions[EVERY_RESPONSE_HEADERS_EXTENSION] as HeadersObject | undefined) ?? {};
   const onSuccess = (extensions[SUCCESS_HEADERS_EXTENSION] as HeadersObject | undefined) ?? {};
   if (extensions[PUBLIC_EXTENSION]) operation.security = [];
-  for (const name of [EVERY_RESPONSE_HEADERS_EXTENSION, SUCCESS_HEADERS_EXTENSION, PUBLIC_EXTENSION])
+  if (extensions[REQUEST_BODY_EXTENSION]) operation.requestBody = extensions[REQUEST_BODY_EXTENSION] as RequestBodyObject;
+  for (const name of [EVERY_RESPONSE_HEADERS_EXTENSION, SUCCESS_HEADERS_EXTENSION, PUBLIC_EXTENSION, REQUEST_BODY_EXTENSION])
     delete extensions[name];
 
   const responses: Record<string, ResponseObject> = {};

@@ -1,0 +1,41 @@
+import type { Readable } from 'node:stream';
+
+/** What is written: bytes in memory (a rendition) or a file on local disk (an upload, streamed there first). */
+export type StorageBody = Buffer | { path: string; length: number };
+
+/** How a stored file is described where a store serves it itself (S3 behind a CDN). */
+export interface PutOptions {
+  contentType: string;
+  cacheControl?: string;
+}
+
+export interface StoredFileInfo {
+  key: string;
+  modifiedAt: Date;
+}
+
+/** A file to serve: its bytes as a stream, and what the response needs to describe them. */
+export interface StoredFileStream {
+  body: Readable;
+  length: number;
+}
+
+/**
+ * Where photos' files live: the filesystem (the default) or any S3-compatible store. Keys are paths of
+ * `/`-separated segments chosen by the service (photo-files.ts), never by a client. A write is durable
+ * when it resolves, and all-or-nothing: no reader ever sees part of a file.
+ */
+export interface PhotoStorage {
+  put(key: string, body: StorageBody, options: PutOptions): Promise<void>;
+  /** The whole file; StoredFileMissingError when there is none. */
+  read(key: string): Promise<Buffer>;
+  /** The file as a stream, or undefined when there is none. */
+  open(key: string): Promise<StoredFileStream | undefined>;
+  /** Removes the files; a key already gone is no error. */
+  delete(keys: readonly string[]): Promise<void>;
+  /** Every file under the prefix, in pages. */
+  list(prefix: string): AsyncIterable<StoredFileInfo[]>;
+}
+
+/** Injection token of the configured PhotoStorage. */
+export const PHOTO_STORAGE = Symbol('PHOTO_STORAGE');

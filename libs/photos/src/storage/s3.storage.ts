@@ -1,0 +1,100 @@
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  NotFound,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { StoredFileMissingError } from '../photos.errors';
+import type { PhotosSettings } from '../photos.settings';
+import type { PhotoStorage, PutOptions, StorageBody, StoredFileInfo, StoredFileStream } from './photo-storage';
+
+/** DeleteObjects takes at most this many keys. */
+const DELETE_BATCH = 1000;
+
+function isMissing(error: unknown): boolean {
+  return error instanceof NoSuchKey || error instanceof NotFound;
+}
+
+/**
+ * Files as objects of one bucket of any S3-compatible store. A PUT is atomic and durable when it answers.
+ * Addresses are path-style when an endpoint is configured: the form every S3-compatible server accepts.
+ */
+export class S3Storage implements PhotoStorage {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(settings: PhotosSettings) {
+    this.bucket = settings.S3_BUCKET!;
+    const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey } = settings;
+    this.client = new S3Client({
+      region: settings.S3_REGION,
+      endpoint: settings.S3_ENDPOINT,
+      forcePathStyle: settings.S3_ENDPOINT !== undefined,
+      credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+      // A store that is away fails a request in seconds, so the caller (the worker's retry, the upload's 503) acts.
+      requestHandler: { connectionTimeout: 3000, requestTimeout: 30000 },
+    });
+  }
+
+  async put(key: string, body: StorageBody, options: PutOptions): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ContentType: options.contentType,
+        CacheControl: options.cacheControl,
+        ...(Buffer.isBuffer(body)
+          ? { Body: body, ContentLength: body.length }
+          : { Body: createReadStream(body.path), ContentLength: body.length }),
+      }),
+    );
+  }
+
+  async read(key: string): Promise<Buffer> {
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return Buffer.from(await object.Body!.transformToByteArray());
+    } catch (error) {
+      if (isMissing(error)) throw new StoredFileMissingError(key);
+      throw error;
+    }
+  }
+
+  async open(key: string): Promise<StoredFileStream | undefined> {
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { body: object.Body as Readable, length: object.ContentLength ?? 0 };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    for (let start = 0; start < keys.length; start += DELETE_BATCH) {
+      const batch = keys.slice(start, start + DELETE_BATCH);
+      await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<StoredFileInfo[]> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      yield (page.Contents ?? []).map((object) => ({ key: object.Key!, modifiedAt: object.LastModified ?? new Date() }));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+}
