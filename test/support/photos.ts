@@ -93,7 +93,7 @@ const PNG_METADATA_CHUNKS = new Set(['eXIf', 'tEXt', 'iTXt', 'zTXt', 'tIME']);
 
 function pngMetadata(file: Buffer): string[] {
   const found: string[] = [];
-  for (let offset = 8; offset + 8 <= file.length; ) {
+  for (let offset = 8; offset + 8 <= file.length;) {
     const length = file.readUInt32BE(offset);
     const type = file.toString('latin1', offset + 4, offset + 8);
     if (PNG_METADATA_CHUNKS.has(type)) found.push(type);
@@ -104,7 +104,7 @@ function pngMetadata(file: Buffer): string[] {
 
 function webpMetadata(file: Buffer): string[] {
   const found: string[] = [];
-  for (let offset = 12; offset + 8 <= file.length; ) {
+  for (let offset = 12; offset + 8 <= file.length;) {
     const type = file.toString('latin1', offset, offset + 4);
     const length = file.readUInt32LE(offset + 4);
     if (type === 'EXIF' || type === 'XMP ') found.push(type.trim());
@@ -132,7 +132,12 @@ function photo(width: number, height: number, alpha = false) {
 
 /** A JPEG as a phone writes it, turned on its side: EXIF with GPS, XMP, and a comment spliced in after SOI. */
 export async function jpegWithLocation(width = 800, height = 600): Promise<Buffer> {
-  const jpeg = await photo(width, height).jpeg().withMetadata({ orientation: 6 }).withExif(EXIF).withXmp(XMP).toBuffer();
+  const jpeg = await photo(width, height)
+    .jpeg()
+    .withMetadata({ orientation: 6 })
+    .withExif(EXIF)
+    .withXmp(XMP)
+    .toBuffer();
   const comment = Buffer.from('taken at 12 Foster Lane');
   const segment = Buffer.concat([Buffer.from([0xff, 0xfe]), u16(comment.length + 2), comment]);
   return Buffer.concat([jpeg.subarray(0, 2), segment, jpeg.subarray(2)]);
@@ -140,7 +145,12 @@ export async function jpegWithLocation(width = 800, height = 600): Promise<Buffe
 
 /** A PNG turned on its side, with EXIF (GPS), XMP (compressed text) and a text chunk naming the place. */
 export async function pngWithLocation(width = 640, height = 480, alpha = false): Promise<Buffer> {
-  const png = await photo(width, height, alpha).png().withMetadata({ orientation: 6 }).withExif(EXIF).withXmp(XMP).toBuffer();
+  const png = await photo(width, height, alpha)
+    .png()
+    .withMetadata({ orientation: 6 })
+    .withExif(EXIF)
+    .withXmp(XMP)
+    .toBuffer();
   return withPngChunk(png, 'tEXt', Buffer.from('Location\0 12 Foster Lane'));
 }
 

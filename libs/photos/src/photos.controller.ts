@@ -148,4 +148,3 @@ export class PhotosController {
     await this.photos.remove(petId, photoId, principal.accountId);
   }
 }
-

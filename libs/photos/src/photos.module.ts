@@ -38,7 +38,14 @@ const PHOTOS_QUEUE_MODULE = BullModule.registerQueueAsync({
 @Module({
   imports: [PHOTOS_QUEUE_REDIS_MODULE, PHOTOS_QUEUE_MODULE, settingsModule(PhotosSettings), EventsModule],
   providers: [PhotosRepository, PhotosService, PhotosProducer, photoStorageProvider],
-  exports: [PhotosRepository, PhotosService, PhotosProducer, PHOTO_STORAGE, PHOTOS_QUEUE_MODULE, settingsModule(PhotosSettings)],
+  exports: [
+    PhotosRepository,
+    PhotosService,
+    PhotosProducer,
+    PHOTO_STORAGE,
+    PHOTOS_QUEUE_MODULE,
+    settingsModule(PhotosSettings),
+  ],
 })
 export class PhotosModule {}
 

@@ -229,6 +229,8 @@ export class PhotosRepository {
   }
 
   private async lockPhotosOf(petId: number): Promise<void> {
-    await this.sql.query(sql`SELECT pg_advisory_xact_lock(${PHOTOS_OF_PET_LOCK}, (${petId}::bigint % 2147483647)::int)`);
+    await this.sql.query(
+      sql`SELECT pg_advisory_xact_lock(${PHOTOS_OF_PET_LOCK}, (${petId}::bigint % 2147483647)::int)`,
+    );
   }
 }

@@ -74,9 +74,12 @@ function saveFilePart(request: Request, path: string, maxBytes: number): Promise
         reject(error as Error);
       });
     });
-    parser.on('error', (error: Error) => reject(new ValidationFailedError(`the multipart body is malformed: ${error.message}`)));
+    parser.on('error', (error: Error) =>
+      reject(new ValidationFailedError(`the multipart body is malformed: ${error.message}`)),
+    );
     parser.on('close', () => {
-      if (!saving) reject(new ValidationFailedError('file is missing: send the image as the multipart part named "file"'));
+      if (!saving)
+        reject(new ValidationFailedError('file is missing: send the image as the multipart part named "file"'));
       else resolve(saving);
     });
     request.on('error', reject);

@@ -1,6 +1,10 @@
 import { ApiExtension } from '@nestjs/swagger';
 import type { HeadersObject, RequestBodyObject } from '@nestjs/swagger';
-import { EVERY_RESPONSE_HEADERS_EXTENSION, REQUEST_BODY_EXTENSION, SUCCESS_HEADERS_EXTENSION } from './openapi-document';
+import {
+  EVERY_RESPONSE_HEADERS_EXTENSION,
+  REQUEST_BODY_EXTENSION,
+  SUCCESS_HEADERS_EXTENSION,
+} from './openapi-document';
 
 /** Documents headers that every response of the operation carries, errors included. */
 export const ApiHeadersOnEveryResponse = (headers: HeadersObject) =>

@@ -70,8 +70,14 @@ function finishOperation(method: string, operation: OperationObject): void {
   const everyResponse = (extensions[EVERY_RESPONSE_HEADERS_EXTENSION] as HeadersObject | undefined) ?? {};
   const onSuccess = (extensions[SUCCESS_HEADERS_EXTENSION] as HeadersObject | undefined) ?? {};
   if (extensions[PUBLIC_EXTENSION]) operation.security = [];
-  if (extensions[REQUEST_BODY_EXTENSION]) operation.requestBody = extensions[REQUEST_BODY_EXTENSION] as RequestBodyObject;
-  for (const name of [EVERY_RESPONSE_HEADERS_EXTENSION, SUCCESS_HEADERS_EXTENSION, PUBLIC_EXTENSION, REQUEST_BODY_EXTENSION])
+  if (extensions[REQUEST_BODY_EXTENSION])
+    operation.requestBody = extensions[REQUEST_BODY_EXTENSION] as RequestBodyObject;
+  for (const name of [
+    EVERY_RESPONSE_HEADERS_EXTENSION,
+    SUCCESS_HEADERS_EXTENSION,
+    PUBLIC_EXTENSION,
+    REQUEST_BODY_EXTENSION,
+  ])
     delete extensions[name];
 
   const responses: Record<string, ResponseObject> = {};

@@ -3,13 +3,25 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 /** Where a hosted photo's renditions are served: absolute URLs that need no key (CONTRACT 14). */
 @ApiSchema({ name: 'PhotoUrls' })
 export class PhotoUrlsDto {
-  @ApiProperty({ format: 'uri', description: '100 px wide.', example: 'http://localhost:3000/media/renditions/pho_x/small-1f2e.jpg' })
+  @ApiProperty({
+    format: 'uri',
+    description: '100 px wide.',
+    example: 'http://localhost:3000/media/renditions/pho_x/small-1f2e.jpg',
+  })
   small: string;
 
-  @ApiProperty({ format: 'uri', description: '300 px wide.', example: 'http://localhost:3000/media/renditions/pho_x/medium-3c4d.jpg' })
+  @ApiProperty({
+    format: 'uri',
+    description: '300 px wide.',
+    example: 'http://localhost:3000/media/renditions/pho_x/medium-3c4d.jpg',
+  })
   medium: string;
 
-  @ApiProperty({ format: 'uri', description: '600 px wide.', example: 'http://localhost:3000/media/renditions/pho_x/large-5e6f.jpg' })
+  @ApiProperty({
+    format: 'uri',
+    description: '600 px wide.',
+    example: 'http://localhost:3000/media/renditions/pho_x/large-5e6f.jpg',
+  })
   large: string;
 
   @ApiProperty({

@@ -119,7 +119,8 @@ export class PetDto {
 
   @ApiProperty({
     type: [PetPhotoDto],
-    description: 'The photos the service hosts (POST /pets/{petId}/photos) once ready, by position: the first is the primary one.',
+    description:
+      'The photos the service hosts (POST /pets/{petId}/photos) once ready, by position: the first is the primary one.',
   })
   photos: PetPhotoDto[];
 

@@ -36,6 +36,10 @@ export class S3Storage implements PhotoStorage {
       endpoint: settings.S3_ENDPOINT,
       forcePathStyle: settings.S3_ENDPOINT !== undefined,
       credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+      // The SDK would otherwise send a streamed body with trailing checksums (aws-chunked), which many
+      // S3-compatible stores do not take; a checksum is added only where the operation requires one.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
       // A store that is away fails a request in seconds, so the caller (the worker's retry, the upload's 503) acts.
       requestHandler: { connectionTimeout: 3000, requestTimeout: 30000 },
     });
@@ -93,7 +97,10 @@ export class S3Storage implements PhotoStorage {
       const page = await this.client.send(
         new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
-      yield (page.Contents ?? []).map((object) => ({ key: object.Key!, modifiedAt: object.LastModified ?? new Date() }));
+      yield (page.Contents ?? []).map((object) => ({
+        key: object.Key!,
+        modifiedAt: object.LastModified ?? new Date(),
+      }));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }
