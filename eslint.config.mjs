@@ -20,6 +20,7 @@ export default tseslint.config(
       'coverage/',
       'bench/results/',
       'libs/client/src/generated/',
+      'test/generated-clients/generated/',
       '.stryker-tmp/',
       'reports/',
       '*.js',

@@ -5,7 +5,7 @@ import 'reflect-metadata';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSettings } from '@app/core';
-import { OpenApiSettings } from '@app/http';
+import { HttpSettings, OpenApiSettings, publicAddresses } from '@app/http';
 import { messagesDocument } from '@app/messaging';
 import type { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -35,7 +35,7 @@ async function documentOf(
 
 async function main(): Promise<void> {
   // Defaults only, so the committed documents do not depend on whoever generates them.
-  const addresses = loadSettings(OpenApiSettings, {});
+  const addresses = publicAddresses(loadSettings(OpenApiSettings, {}), loadSettings(HttpSettings, {}));
   const api = await documentOf(ApiModule, (app) => apiDocument(app, addresses), API_APP_OPTIONS.globalPrefix);
   const messages = await documentOf(MessagesModule, (app) => messagesDocument(app, addresses));
   const files: Record<string, string> = {

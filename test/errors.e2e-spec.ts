@@ -35,7 +35,10 @@ describe('errors', () => {
   describe('from every route', () => {
     let app: TestHttpApp;
     let account: TestAccount;
-    const failingPets = { list: () => Promise.reject(new Error('SELECT secret FROM internals')) };
+    // The listing's own method, typed, so a renamed method fails to compile instead of failing with a TypeError.
+    const failingPets = {
+      search: () => Promise.reject(new Error('SELECT secret FROM internals')),
+    } satisfies Partial<PetsService>;
 
     beforeAll(async () => {
       app = await createApiApp({ providers: [{ provide: PetsService, useValue: failingPets }] });
@@ -152,7 +155,9 @@ describe('errors', () => {
     });
 
     it('answers an unexpected failure with 500 internal_error and no internals', async () => {
-      const failingMessages = { list: () => Promise.reject(new Error('SELECT secret FROM internals')) };
+      const failingMessages = {
+        list: () => Promise.reject(new Error('SELECT secret FROM internals')),
+      } satisfies Partial<MessagesService>;
       const failing = await createMessagesApp({ providers: [{ provide: MessagesService, useValue: failingMessages }] });
       try {
         const response = await failing.http.get('/messages').set(account.auth).expect(500);

@@ -66,6 +66,8 @@ describe('Idempotency-Key', () => {
     const retry = await createPet(account, 'retry-1', { categoryId: 2, name }).expect(201);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.location).toBe(first.headers.location);
+    expect(retry.headers.etag).toMatch(/^"/);
+    expect(retry.headers.etag).toBe(first.headers.etag);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     expect(await countPets(name)).toBe(1);

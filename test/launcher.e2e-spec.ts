@@ -14,7 +14,13 @@ describe('npm start: the launcher of every app', () => {
   beforeAll(async () => {
     launcher = await onFreePorts(3, async (api, messages, worker) => {
       urls = [api, messages, worker].map((port) => `http://127.0.0.1:${port}`);
-      const env = { PORT: String(api), MESSAGES_PORT: String(messages), WORKER_METRICS_PORT: String(worker) };
+      // At development's default level, as a first `npm start` logs.
+      const env = {
+        PORT: String(api),
+        MESSAGES_PORT: String(messages),
+        WORKER_METRICS_PORT: String(worker),
+        LOG_LEVEL: 'debug',
+      };
       const started = await startCompiled('scripts/start-all.js', env);
       try {
         const ready = async () =>
@@ -40,6 +46,21 @@ describe('npm start: the launcher of every app', () => {
     // The api serves no messages, the messages app no catalogue.
     expect((await fetch(`${api}/messages`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${messages}/v1/categories`)).status).toBe(404);
+  });
+
+  it('starts quietly: a line per app says where it listens, Nest’s wiring and TypeORM’s warnings stay out', () => {
+    const [api, messages] = urls.map((url) => new URL(url).port);
+    const messagesLogged = launcher.logLines().map((line) => line.msg);
+    expect(messagesLogged).toEqual(
+      expect.arrayContaining([
+        `api listening on http://localhost:${api} (Swagger UI at /docs)`,
+        `messages listening on http://localhost:${messages} (Swagger UI at /docs)`,
+        'worker running: delivering messages and webhooks, expiring order holds',
+      ]),
+    );
+    expect(launcher.output()).not.toMatch(/InstanceLoader|RoutesResolver|RouterExplorer|already registered/);
+    // What a first start prints, whatever the apps log at debug: far from the 192 lines it used to be.
+    expect(launcher.output().trim().split('\n').length).toBeLessThan(40);
   });
 
   it('stops every app on SIGTERM, and exits', async () => {

@@ -73,6 +73,35 @@ describe('the OpenAPI documents: one per base address', () => {
     }
   });
 
+  it('publish the addresses the apps were started on (PORT, MESSAGES_PORT), unless public ones are configured', async () => {
+    const ports = { PORT: '4555', MESSAGES_PORT: '4556' };
+    const started = await Promise.all([
+      createApiApp({ env: ports }),
+      createMessagesApp({ env: ports }),
+      createApiApp({ env: { ...ports, PUBLIC_BASE_URL_PRODUCTION: 'https://pets.example/v1' } }),
+    ]);
+    try {
+      const [apiOnPorts, messagesOnPorts, apiBehindProxy] = await Promise.all(
+        started.map(async (app) => (await app.http.get('/docs/openapi.json').expect(200)).body as Doc),
+      );
+      expect(apiOnPorts!.servers.map((server: Doc) => server.url)).toEqual([
+        'http://localhost:4555/v1',
+        'http://staging.localhost:4555/v1',
+      ]);
+      expect(messagesOnPorts!.servers.map((server: Doc) => server.url)).toEqual([
+        'http://localhost:4556',
+        'http://staging.localhost:4556',
+      ]);
+      expect(messagesOnPorts!.paths['/messages'].post.servers).toEqual(messagesOnPorts!.servers);
+      expect(apiBehindProxy!.servers[0].url).toBe('https://pets.example/v1');
+      // The api's Swagger UI offers the messages document from the messages app's port.
+      const init = (await started[0]!.http.get('/docs/swagger-ui-init.js').expect(200)).text;
+      expect(init).toContain('http://localhost:4556/docs/openapi.json');
+    } finally {
+      await Promise.all(started.map((app) => app.close()));
+    }
+  });
+
   it('name the spec’s operations, with getPet deprecated and sendMessage carrying its own servers entry', () => {
     expect(apiDoc.paths['/pets'].get.operationId).toBe('listPets');
     expect(apiDoc.paths['/pets'].post.operationId).toBe('createPet');

@@ -2,6 +2,7 @@ import { AccountsService } from '@app/accounts';
 import { Sql } from '@app/database';
 import { PetsService } from '@app/pets';
 import { createApiApp } from './support/api-app';
+import { OpenApiTraffic } from './support/openapi-traffic';
 import { withDatabase } from './support/database';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
@@ -23,6 +24,8 @@ function refusal(outcome: Outcome | undefined): { code: string; status: number; 
 
 /** CONTRACT 8: changes and removal of a pet by its lister, conditional requests and the open-order guard. */
 describe('changing and removing pets', () => {
+  // Every exchange of this suite is checked against the committed document, as a validating proxy would.
+  const traffic = new OpenApiTraffic('openapi.json', '/v1');
   let app: TestHttpApp;
   let lister: TestAccount;
   let stranger: TestAccount;
@@ -36,7 +39,7 @@ describe('changing and removing pets', () => {
     withDatabase((client) => client.query('UPDATE pets SET open_order_id = $2 WHERE id = $1', [petId, orderId]));
 
   beforeAll(async () => {
-    app = await createApiApp();
+    app = await createApiApp({ traffic });
     lister = await signUp(app.http);
     stranger = await signUp(app.http);
     await app.app.get(AccountsService).setPlan(lister.email, 'business');
@@ -77,6 +80,52 @@ describe('changing and removing pets', () => {
         .expect(200);
       expect(response.body).toMatchObject({ sex: 'unknown', status: 'pending' });
       expect(response.body).not.toHaveProperty('location');
+    });
+
+    it.each(['application/merge-patch+json', 'application/json'])(
+      'merges a nested object member by member (RFC 7396), sent as %s',
+      async (type) => {
+        const pet = await createPet(app.http, lister, { location: { latitude: 10, longitude: 20 } });
+        const patch = (body: object) =>
+          app.http.patch(`/v1/pets/${pet.id}`).set(lister.auth).set('Content-Type', type).send(JSON.stringify(body));
+        expect((await patch({ location: { latitude: 11 } }).expect(200)).body.location).toEqual({
+          latitude: 11,
+          longitude: 20,
+        });
+        expect((await patch({ location: { longitude: -5 }, name: 'Max' }).expect(200)).body).toMatchObject({
+          name: 'Max',
+          location: { latitude: 11, longitude: -5 },
+        });
+        // A member removed leaves a location without it, which is validated after the merge and refused.
+        const removed = await patch({ location: { latitude: null } }).expect(400);
+        expect(removed.body).toMatchObject({
+          code: 'validation_failed',
+          message: expect.stringMatching(/^location\.latitude/),
+        });
+        const fetched = await app.http.get(`/v1/pets/${pet.id}`).set(lister.auth).expect(200);
+        expect(fetched.body.location).toEqual({ latitude: 11, longitude: -5 });
+      },
+    );
+
+    it('validates a nested merge against the pet as it is: half a location on a pet without one is refused', async () => {
+      const pet = await createPet(app.http, lister);
+      const response = await app.http
+        .patch(`/v1/pets/${pet.id}`)
+        .set(lister.auth)
+        .set('Content-Type', 'application/merge-patch+json')
+        .send(JSON.stringify({ location: { latitude: 11 } }))
+        .expect(400);
+      expect(response.body).toMatchObject({
+        code: 'validation_failed',
+        message: expect.stringMatching(/^location\.longitude must be a number/),
+      });
+      // Another account's pet is not merged over, nor validated: it is not the caller's to change.
+      const other = await signUp(app.http);
+      await app.http
+        .patch(`/v1/pets/${pet.id}`)
+        .set(other.auth)
+        .send({ location: { latitude: 11 } })
+        .expect(403);
     });
 
     it('refuses a merge patch on routes that take only JSON', async () => {
@@ -165,7 +214,8 @@ describe('changing and removing pets', () => {
     it('applies a PATCH or DELETE only when If-Match names the current ETag (or is *), else 412 changing nothing', async () => {
       const created = await app.http.post('/v1/pets').set(lister.auth).send({ name: 'Rex', categoryId: 1 });
       const first = created.headers.etag as string;
-      const changed = await patch(created.body.id, { name: 'Max' }).set('If-Match', `"1", ${first}`).expect(200);
+      // A comma inside a quoted tag does not split the list (RFC 9110 8.8.3).
+      const changed = await patch(created.body.id, { name: 'Max' }).set('If-Match', `"1,2", ${first}`).expect(200);
       for (const stale of [first, `W/${changed.headers.etag}`, '"not-a-version"']) {
         const refused = await patch(created.body.id, { name: 'Late' }).set('If-Match', stale).expect(412);
         expect(refused.body).toEqual({ code: 'precondition_failed', message: expect.any(String), status: 412 });
@@ -295,5 +345,10 @@ describe('changing and removing pets', () => {
       const listed = await app.http.get(`/v1/pets?listedBy=me&limit=100`).set(lister.auth).expect(200);
       expect(listed.body.map((listedPet: { id: number }) => listedPet.id)).not.toContain(pet.id);
     });
+  });
+
+  // Last, once every exchange above has been made.
+  it('exchanged only requests and answers that the committed document describes', () => {
+    expect(traffic.violations).toEqual([]);
   });
 });

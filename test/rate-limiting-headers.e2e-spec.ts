@@ -20,7 +20,8 @@ describe('rate limiting: the headers every answer carries', () => {
     /** The account's key and an address of its own, so its first (uncached) request is not counted
      * against 127.0.0.1, whose minute earlier suites may have filled. */
     let caller: Record<string, string>;
-    const failingPets = { list: () => Promise.reject(new Error('boom')) };
+    // The listing's own method, typed, so a renamed method fails to compile instead of failing with a TypeError.
+    const failingPets = { search: () => Promise.reject(new Error('boom')) } satisfies Partial<PetsService>;
 
     beforeAll(async () => {
       app = await createApiApp({

@@ -5,12 +5,15 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
+import type { OpenApiTraffic } from './openapi-traffic';
 
 export interface TestAppOverrides {
   /** Settings on top of the test environment (e.g. short rate-limit windows). */
   env?: Record<string, string>;
   /** Providers to replace, e.g. the Clock. */
   providers?: Array<{ provide: unknown; useValue: unknown }>;
+  /** Checks every exchange against the app's committed OpenAPI document. */
+  traffic?: OpenApiTraffic;
 }
 
 export interface TestHttpApp {
@@ -34,6 +37,7 @@ export async function createTestHttpApp(
   }
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
+  if (overrides.traffic) app.use(overrides.traffic.middleware);
   await configureHttpApp(app, options);
   const server = app.getHttpServer();
   return { app, http: request(server), close: () => app.close() };

@@ -1,6 +1,6 @@
 import { ACCOUNTS_API_TAG, KEYS_API_TAG } from '@app/accounts';
 import { EVENTS_API_TAG, WEBHOOKS_API_TAG } from '@app/events';
-import { createOpenApiDocument, type OpenApiSettings } from '@app/http';
+import { createOpenApiDocument, type PublicAddresses } from '@app/http';
 import { STORE_API_TAG } from '@app/orders';
 import { PETS_API_TAG } from '@app/pets';
 import type { INestApplication } from '@nestjs/common';
@@ -13,7 +13,7 @@ const API_TAGS = [PETS_API_TAG, STORE_API_TAG, ACCOUNTS_API_TAG, KEYS_API_TAG, E
  * The api's OpenAPI document: its operations, relative to its `/v1` base addresses. The message
  * operations have their own base address, so their own document, served by the messages app.
  */
-export function apiDocument(api: INestApplication, addresses: OpenApiSettings): OpenAPIObject {
+export function apiDocument(api: INestApplication, addresses: PublicAddresses): OpenAPIObject {
   return createOpenApiDocument(api, {
     title: 'Pet Adoption Service',
     description:

@@ -1,24 +1,20 @@
 import 'reflect-metadata';
-import { checkSettings, collectProcessMetrics } from '@app/core';
-import { migrateOnStart } from '@app/database';
+import { AppLogger, collectProcessMetrics } from '@app/core';
+import { exitOnStartFailure, prepareStart } from '@app/database';
 import { closeOnSignals } from '@app/http';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
 import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
-  await checkSettings([WorkerModule], process.env);
-  await migrateOnStart(process.env);
+  await prepareStart([WorkerModule], process.env);
   collectProcessMetrics('worker');
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
-  const logger = app.get(Logger);
+  const logger = app.get(AppLogger);
   app.useLogger(logger);
   // Closing the worker lets running jobs finish before the connections close. A job still running
   // when the grace period ends is taken over by another worker once its lock expires.
   closeOnSignals(app, (signal) => logger.log(`${signal} received: finishing running jobs`));
+  logger.log('worker running: delivering messages and webhooks, expiring order holds');
 }
 
-main().catch((error: Error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+main().catch(exitOnStartFailure);

@@ -5,6 +5,25 @@ import { DatabaseSettings } from './database.settings';
 import { dataSourceOptions, PlanMode } from './data-source-options';
 import { Sql } from './sql';
 
+/** How the statements of the app that imports `DatabaseModule` are planned. */
+const PLAN_MODE = Symbol('PLAN_MODE');
+
+/**
+ * TypeORM's module, declared once per process: it registers its default data source when declared and
+ * warns at a second declaration, which a process that loads several apps' modules (`npm start`'s launcher,
+ * the OpenAPI generator, the tests) would otherwise make for every plan mode. Each app's `DatabaseModule`,
+ * global, provides the plan mode it reads.
+ */
+const TYPEORM = TypeOrmModule.forRootAsync({
+  imports: [settingsModule(DatabaseSettings)],
+  inject: [DatabaseSettings, PLAN_MODE],
+  useFactory: (settings: DatabaseSettings, plans: PlanMode) => ({
+    ...dataSourceOptions(settings, plans),
+    retryAttempts: 3,
+    retryDelay: 1000,
+  }),
+});
+
 /**
  * PostgreSQL for every module: TypeORM's DataSource, which opens the pool (and serves the health check),
  * and `Sql` on that pool, through which the repositories run every statement. `plans` says how the
@@ -13,10 +32,7 @@ import { Sql } from './sql';
 @Global()
 @Module({})
 export class DatabaseModule {
-  /**
-   * One module per plan mode in a process: scripts and tests build several apps in one, and TypeORM's
-   * module expects its default data source registered once.
-   */
+  /** One module per plan mode, so that importing it twice in an app declares it once. */
   private static readonly modules = new Map<PlanMode, DynamicModule>();
 
   static forRoot(plans: PlanMode = 'custom'): DynamicModule {
@@ -24,19 +40,9 @@ export class DatabaseModule {
     if (existing) return existing;
     const module: DynamicModule = {
       module: DatabaseModule,
-      imports: [
-        TypeOrmModule.forRootAsync({
-          imports: [settingsModule(DatabaseSettings)],
-          inject: [DatabaseSettings],
-          useFactory: (settings: DatabaseSettings) => ({
-            ...dataSourceOptions(settings, plans),
-            retryAttempts: 3,
-            retryDelay: 1000,
-          }),
-        }),
-      ],
-      providers: [Sql],
-      exports: [Sql],
+      imports: [TYPEORM],
+      providers: [Sql, { provide: PLAN_MODE, useValue: plans }],
+      exports: [Sql, PLAN_MODE],
     };
     DatabaseModule.modules.set(plans, module);
     return module;

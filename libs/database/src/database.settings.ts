@@ -1,9 +1,9 @@
-import { BooleanSetting, IntegerSetting } from '@app/core';
-import { IsBoolean, IsInt, IsUrl, Max, Min } from 'class-validator';
+import { BooleanSetting, IntegerSetting, UrlSetting } from '@app/core';
+import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 
 /** PostgreSQL: where it is, how many connections each process opens, and whether start-up migrates. */
 export class DatabaseSettings {
-  @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_host: true })
+  @UrlSetting(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/pet_adoption')
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/pet_adoption';
 
   @IntegerSetting()

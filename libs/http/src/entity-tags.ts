@@ -3,7 +3,11 @@ import { ValidationFailedError } from '@app/core';
 /** What an `If-Match` or `If-None-Match` header asks for: any current representation, or one of these tags. */
 export type EntityTagCondition = '*' | Array<{ tag: string; weak: boolean }>;
 
-const ENTITY_TAG = /^\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*$/;
+/**
+ * One element of the list and what follows it: optional whitespace, the tag, then a comma or the end. Read
+ * element by element (sticky), since a tag's opaque value may itself hold a comma.
+ */
+const LIST_ELEMENT = /[ \t]*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"[ \t]*(?:,|$)/y;
 
 /** RFC 9110 section 8.8.3: a strong entity tag for an opaque value. */
 export function formatEntityTag(opaque: string): string {
@@ -17,13 +21,18 @@ export function formatEntityTag(opaque: string): string {
 export function parseEntityTagCondition(header: string | undefined, name: string): EntityTagCondition | undefined {
   if (header === undefined) return undefined;
   if (header.trim() === '*') return '*';
-  const tags = header.split(',').map((part) => ENTITY_TAG.exec(part));
-  if (tags.some((match) => match === null)) {
-    throw new ValidationFailedError(`${name} must be * or a list of entity tags such as "abc"`, [
-      { field: name, message: `${name} is malformed` },
-    ]);
-  }
-  return tags.map((match) => ({ tag: match![2]!, weak: match![1] !== undefined }));
+  const tags: Array<{ tag: string; weak: boolean }> = [];
+  LIST_ELEMENT.lastIndex = 0;
+  do {
+    const match = LIST_ELEMENT.exec(header);
+    if (!match) {
+      throw new ValidationFailedError(`${name} must be * or a list of entity tags such as "abc"`, [
+        { field: name, message: `${name} is malformed` },
+      ]);
+    }
+    tags.push({ tag: match[2]!, weak: match[1] !== undefined });
+  } while (LIST_ELEMENT.lastIndex < header.length);
+  return tags;
 }
 
 /**

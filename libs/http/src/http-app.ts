@@ -4,9 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
-import { checkSettings, collectProcessMetrics, CoreSettings, loadSettings, REQUEST_LOGGING } from '@app/core';
-import { migrateOnStart } from '@app/database';
+import { AppLogger, collectProcessMetrics, CoreSettings, loadSettings, REQUEST_LOGGING } from '@app/core';
+import { exitOnStartFailure, prepareStart } from '@app/database';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { PARSED_BODY_TYPES } from './json-body.guard';
@@ -15,7 +14,7 @@ import { LimitedExpressAdapter } from './server-limits';
 import { DrainState } from './health/health.controller';
 import { httpMetrics } from './metrics/http-metrics';
 import { HttpSettings } from './http.settings';
-import { OpenApiSettings } from './openapi/openapi.settings';
+import { OpenApiSettings, PublicAddresses, publicAddresses } from './openapi/openapi.settings';
 
 export interface HttpAppOptions {
   /** Names the process in metrics. */
@@ -25,9 +24,9 @@ export interface HttpAppOptions {
   /** Routes that stay outside the prefix besides health and metrics (path-to-regexp syntax). */
   unprefixedRoutes?: string[];
   /** Adds the OpenAPI document and Swagger UI, when the app serves them. */
-  documentation?: (app: INestApplication, addresses: OpenApiSettings) => void | Promise<void>;
+  documentation?: (app: INestApplication, addresses: PublicAddresses) => void | Promise<void>;
   /** Browser origins allowed besides `CORS_ORIGINS`. */
-  corsOrigins?: (addresses: OpenApiSettings) => string[];
+  corsOrigins?: (addresses: PublicAddresses) => string[];
   /** Routes that read their body themselves, past the 64 KiB limit (each marked `@StreamsBody()`). */
   streamedBodyRoutes?: StreamedBodyRoute[];
 }
@@ -63,7 +62,7 @@ function parseTrustProxy(value: string): boolean | number | string {
  */
 export async function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions = {}): Promise<void> {
   const settings = app.get(HttpSettings);
-  const logger = app.get(Logger);
+  const logger = app.get(AppLogger);
   app.useLogger(logger);
   collectProcessMetrics(options.name ?? 'http');
   // First, so that requests the body parser refuses are logged as well.
@@ -76,7 +75,7 @@ export async function configureHttpApp(app: NestExpressApplication, options: Htt
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(refuseDeclaredOversizedBody(options.streamedBodyRoutes));
   app.useBodyParser('json', { limit: MAX_BODY_BYTES, type: PARSED_BODY_TYPES });
-  const addresses = app.get(OpenApiSettings);
+  const addresses = publicAddresses(app.get(OpenApiSettings), settings);
   const origins = [...settings.CORS_ORIGINS.split(','), ...(options.corsOrigins?.(addresses) ?? [])]
     .map((origin) => origin.trim())
     .filter(Boolean);
@@ -107,30 +106,32 @@ export async function configureHttpApp(app: NestExpressApplication, options: Htt
 }
 
 /**
- * Checks every setting the app reads (refusing to start, with one message naming each bad one),
- * prepares the database, then starts an HTTP app on its port.
+ * Checks every setting the app reads and waits for PostgreSQL and Redis (refusing to start, with one line
+ * naming each bad setting or the dependency it cannot reach), prepares the database, then starts an HTTP
+ * app on its port.
  */
 export async function bootstrapHttpApp(
   module: Type<unknown>,
   port: (settings: HttpSettings) => number,
   options: HttpAppOptions = {},
 ): Promise<void> {
-  let settings: HttpSettings;
   try {
-    await checkSettings([module], process.env);
-    settings = loadSettings(HttpSettings, process.env);
+    await prepareStart([module], process.env);
+    const settings = loadSettings(HttpSettings, process.env);
+    const app = await NestFactory.create<NestExpressApplication>(module, new LimitedExpressAdapter(settings), {
+      bufferLogs: true,
+      bodyParser: false,
+    });
+    await configureHttpApp(app, options);
+    stopGracefully(app);
+    await app.listen(port(settings));
+    // The one line of a start that says where to go: Nest's own wiring lines are at trace (AppLogger).
+    app
+      .get(AppLogger)
+      .log(`${options.name ?? 'http'} listening on http://localhost:${port(settings)} (Swagger UI at /docs)`);
   } catch (error) {
-    console.error((error as Error).message);
-    process.exit(1);
+    exitOnStartFailure(error);
   }
-  await migrateOnStart(process.env);
-  const app = await NestFactory.create<NestExpressApplication>(module, new LimitedExpressAdapter(settings), {
-    bufferLogs: true,
-    bodyParser: false,
-  });
-  await configureHttpApp(app, options);
-  stopGracefully(app);
-  await app.listen(port(settings));
 }
 
 /**
@@ -139,7 +140,7 @@ export async function bootstrapHttpApp(
  */
 export function closeOnSignals(app: INestApplicationContext, onSignal: (signal: NodeJS.Signals) => void): void {
   const graceMs = app.get(CoreSettings).SHUTDOWN_GRACE_MS;
-  const logger = app.get(Logger);
+  const logger = app.get(AppLogger);
   const stop = (signal: NodeJS.Signals) => {
     onSignal(signal);
     setTimeout(() => {
@@ -161,7 +162,7 @@ export function closeOnSignals(app: INestApplicationContext, onSignal: (signal: 
 /** Reports not-ready and stops accepting connections while in-flight requests finish. */
 function stopGracefully(app: INestApplication): void {
   closeOnSignals(app, (signal) => {
-    app.get(Logger).log(`${signal} received: draining`);
+    app.get(AppLogger).log(`${signal} received: draining`);
     app.get(DrainState).draining = true;
     // Connections that finish their request while draining would otherwise idle in keep-alive and
     // hold the server open until their timeout.

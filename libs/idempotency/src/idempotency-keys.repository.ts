@@ -14,6 +14,15 @@ export interface StoredResponse {
   response_status: number | null;
   response_body: unknown;
   response_location: string | null;
+  response_etag: string | null;
+}
+
+/** What a replay answers besides the body: the status and the headers that describe the result. */
+export interface RecordedResponse {
+  status: number;
+  body: unknown;
+  location: string | null;
+  etag: string | null;
 }
 
 /** Every statement on `idempotency_keys`: one row per (account, Idempotency-Key). */
@@ -38,7 +47,7 @@ export class IdempotencyKeysRepository {
     );
     if (taken) return undefined;
     const [stored] = await this.sql.rows<StoredResponse>(
-      `SELECT fingerprint, response_status, response_body, response_location
+      `SELECT fingerprint, response_status, response_body, response_location, response_etag
          FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
       [accountId, key],
     );
@@ -46,16 +55,13 @@ export class IdempotencyKeysRepository {
     return stored ?? this.reserve(accountId, key, fingerprint);
   }
 
-  async record(
-    accountId: number,
-    key: string,
-    response: { status: number; body: unknown; location: string | null },
-  ): Promise<void> {
+  async record(accountId: number, key: string, response: RecordedResponse): Promise<void> {
     await this.sql.query(
       `UPDATE idempotency_keys
-          SET response_status = $3, response_body = $4, response_location = $5, locked_until = NULL
+          SET response_status = $3, response_body = $4, response_location = $5, response_etag = $6,
+              locked_until = NULL
         WHERE account_id = $1 AND key = $2`,
-      [accountId, key, response.status, JSON.stringify(response.body ?? null), response.location],
+      [accountId, key, response.status, JSON.stringify(response.body ?? null), response.location, response.etag],
     );
   }
 

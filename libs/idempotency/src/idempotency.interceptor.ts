@@ -13,7 +13,7 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * `Idempotency-Key` (IETF draft): the first request with a key runs and its successful response is kept
- * for 24 hours; a retry with the same key and body replays it without a second effect, with a different
+ * for 24 hours; a retry with the same key and body replays it (status, body, `Location` and `ETag`) without a second effect, with a different
  * body it is refused (422), and while the first is still running it is told to retry (409). Keys are
  * scoped to the account. A failed request releases its key so the client can retry. A response that
  * carries a secret is stored without it, and its retries get the route's error instead of a replay.
@@ -43,6 +43,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       response.status(existing.response_status);
       response.setHeader('Idempotent-Replayed', 'true');
       if (existing.response_location) response.setHeader('Location', existing.response_location);
+      if (existing.response_etag) response.setHeader('ETag', existing.response_etag);
       return of(existing.response_body);
     }
 
@@ -65,6 +66,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         status,
         body: secret ? withoutFields(body as Record<string, unknown>, secret.fields) : body,
         location: (response.getHeader('Location') as string | undefined) ?? null,
+        etag: (response.getHeader('ETag') as string | undefined) ?? null,
       });
       return body;
     } catch (error) {

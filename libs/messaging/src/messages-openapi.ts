@@ -1,4 +1,4 @@
-import { createOpenApiDocument, type ApiTag, type OpenApiSettings } from '@app/http';
+import { createOpenApiDocument, type ApiTag, type PublicAddresses } from '@app/http';
 import type { INestApplication } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
@@ -11,7 +11,7 @@ export const MESSAGES_API_TAG: ApiTag = {
  * The messages app's document: its operations, relative to its own base addresses. `sendMessage` also
  * names them in its own `servers` entry, as published since 1.0.0.
  */
-export function messagesDocument(app: INestApplication, addresses: OpenApiSettings): OpenAPIObject {
+export function messagesDocument(app: INestApplication, addresses: PublicAddresses): OpenAPIObject {
   const servers = [
     { url: addresses.PUBLIC_MESSAGES_URL, description: 'Production' },
     { url: addresses.PUBLIC_MESSAGES_URL_STAGING, description: 'Staging' },

@@ -1,5 +1,5 @@
-import { IntegerSetting } from '@app/core';
-import { IsIn, IsInt, IsString, IsUrl, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { IntegerSetting, UrlSetting } from '@app/core';
+import { IsIn, IsInt, IsString, Max, Min, MinLength, ValidateIf } from 'class-validator';
 
 /** Where messages go, how often delivery is tried, and how the worker runs delivery jobs. */
 export class MessagingSettings {
@@ -7,7 +7,7 @@ export class MessagingSettings {
   MESSAGES_TRANSPORT: 'log' | 'webhook' = 'log';
 
   @ValidateIf((settings: MessagingSettings) => settings.MESSAGES_TRANSPORT === 'webhook')
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  @UrlSetting(['http', 'https'], 'https://messages.example/hook')
   MESSAGES_WEBHOOK_URL?: string;
 
   @ValidateIf((settings: MessagingSettings) => settings.MESSAGES_TRANSPORT === 'webhook')

@@ -45,16 +45,18 @@ export const IF_MATCH_HEADER: ApiHeaderOptions = {
   required: false,
   description:
     'ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing ' +
-    'changes. Weak tags (`W/"…"`) never match.',
-  schema: { type: 'string', example: '"1795612345678"' },
+    'changes. Weak tags (`W/"…"`) never match. E.g. `"1795612345678"`.',
+  // No `example`: Swagger UI would send it, and a stale tag refuses the change.
+  schema: { type: 'string' },
 };
 
 export const IF_NONE_MATCH_HEADER: ApiHeaderOptions = {
   name: 'If-None-Match',
   required: false,
   description:
-    'ETags (comma-separated) or `*`: answer `304` with no body if the animal is at one of them (weak ' + 'comparison).',
-  schema: { type: 'string', example: '"1795612345678"' },
+    'ETags (comma-separated) or `*`: answer `304` with no body if the animal is at one of them (weak ' +
+    'comparison). E.g. `"1795612345678"`.',
+  schema: { type: 'string' },
 };
 
 /** The refusals of a change or removal of a pet, besides its 404. */

@@ -1,5 +1,5 @@
-import { IsEnum, IsIn, IsInt, IsOptional, IsUrl, Max, Min } from 'class-validator';
-import { IntegerSetting } from './settings';
+import { IsEnum, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IntegerSetting, UrlSetting } from './settings';
 
 export enum AppEnv {
   Production = 'production',
@@ -19,7 +19,7 @@ export class CoreSettings {
   @IsIn(LOG_LEVELS)
   LOG_LEVEL?: LogLevel;
 
-  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_host: true })
+  @UrlSetting(['redis', 'rediss'], 'redis://127.0.0.1:6379')
   REDIS_URL = 'redis://127.0.0.1:6379';
 
   /** Upper bound for one Redis command on the request path, so a frozen Redis cannot hang requests. */
@@ -34,4 +34,14 @@ export class CoreSettings {
   @IsInt()
   @Min(0)
   SHUTDOWN_GRACE_MS = 10000;
+
+  /**
+   * How long a starting process waits for PostgreSQL and Redis to answer (both may be starting beside it)
+   * before it exits, naming the one it could not reach.
+   */
+  @IntegerSetting()
+  @IsInt()
+  @Min(0)
+  @Max(600000)
+  STARTUP_WAIT_MS = 10000;
 }

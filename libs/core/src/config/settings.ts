@@ -1,6 +1,6 @@
 import type { FactoryProvider, Type } from '@nestjs/common';
 import { plainToInstance, Transform } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { IsUrl, validateSync } from 'class-validator';
 
 /**
  * The raw variables every settings schema is read from: the process environment with `.env` loaded
@@ -24,6 +24,16 @@ export const BooleanSetting = () =>
     if (['false', '0', 'no'].includes(normalised)) return false;
     return value;
   });
+
+/**
+ * A setting that holds an address: a URL with one of `protocols`, stated in full (`notaurl` is a host name
+ * to class-validator, not a URL), refused with an example of one that works.
+ */
+export const UrlSetting = (protocols: string[], example: string) =>
+  IsUrl(
+    { protocols, require_protocol: true, require_host: true, require_tld: false },
+    { message: ({ property }) => `${property} must be a ${protocols.join(':// or ')}:// URL such as ${example}` },
+  );
 
 /** A schema's rule that spans several of its settings; returns one line per violation. */
 export interface CrossFieldRules {

@@ -6,6 +6,7 @@ import { destination, stdSerializers } from 'pino';
 import { pinoHttp, type HttpLogger, type Options } from 'pino-http';
 import { AppEnv, CoreSettings, LogLevel } from '../config/core.settings';
 import type { AuthenticatedRequest } from '../identity/principal';
+import { AppLogger } from './app-logger';
 import { RefusalLog } from './refusal-log';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -113,5 +114,7 @@ class RequestLoggingModule {}
       }),
     }),
   ],
+  providers: [AppLogger],
+  exports: [AppLogger],
 })
 export class LoggingModule {}

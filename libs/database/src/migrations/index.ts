@@ -8,6 +8,8 @@ import { PetSearch1795500100000 } from './1795500100000-pet-search';
 import { Orders1795600000000 } from './1795600000000-orders';
 import { Events1795700000000 } from './1795700000000-events';
 import { WebhookAttemptsOnly1795800000000 } from './1795800000000-webhook-attempts-only';
+import { IdempotentEntityTags1796200000000 } from './1796200000000-idempotent-entity-tags';
+import { WebhookSecretRotation1796300000000 } from './1796300000000-webhook-secret-rotation';
 import { Photos1796600000000 } from './1796600000000-photos';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
@@ -22,5 +24,7 @@ export const MIGRATIONS = [
   Orders1795600000000,
   Events1795700000000,
   WebhookAttemptsOnly1795800000000,
+  IdempotentEntityTags1796200000000,
+  WebhookSecretRotation1796300000000,
   Photos1796600000000,
 ];

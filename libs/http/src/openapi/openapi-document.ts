@@ -101,24 +101,67 @@ function finishOperation(method: string, operation: OperationObject): void {
 
 type Schema = Record<string, unknown>;
 
+const schemaName = (ref: string) => ref.split('/').pop()!;
+
 /**
  * A nullable property whose schema is another one (`allOf: [$ref]`, as @nestjs/swagger writes a nullable
- * enum) gets that schema's `type`: OpenAPI 3.0.3 gives `nullable` effect only beside a `type`, and
- * generators and linters read it so.
+ * enum or object) gets that schema written out in place: OpenAPI 3.0 gives `nullable` no effect beside a
+ * `$ref` or an `allOf`, so validators (Prism) would refuse the `null` the service accepts. A nullable enum
+ * lists `null` among its values, as OpenAPI 3.0.3 asks.
  */
-function typeNullableReferences(schemas: Record<string, Schema>): void {
+function inlineNullableReferences(schemas: Record<string, Schema>): void {
   for (const schema of Object.values(schemas)) {
     for (const property of Object.values((schema.properties ?? {}) as Record<string, Schema>)) {
       const [only, ...others] = (property.allOf ?? []) as Schema[];
-      if (!property.nullable || property.type || !only || others.length > 0 || typeof only.$ref !== 'string') continue;
-      const target = schemas[only.$ref.split('/').pop()!];
-      if (target?.type) property.type = target.type;
+      if (!property.nullable || !only || others.length > 0 || typeof only.$ref !== 'string') continue;
+      const target = schemas[schemaName(only.$ref)]!;
+      delete property.allOf;
+      Object.assign(property, { ...target, ...property, nullable: true });
+      if (Array.isArray(target.enum)) property.enum = [...(target.enum as unknown[]), null];
     }
   }
 }
 
+/** The names of the schemas `node` refers to, at any depth. */
+function referencedSchemas(node: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) referencedSchemas(item, found);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.add(schemaName(value));
+      else referencedSchemas(value, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * Every object schema a request body uses, at any depth, admits no other property: the service refuses an
+ * unknown field (400 `validation_failed`), so mocks and validators built from the document must too.
+ */
+function closeRequestBodies(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  const bodies = Object.values(document.paths).flatMap((item) =>
+    Object.values(item).map((operation) => (operation as OperationObject | undefined)?.requestBody),
+  );
+  const close = (schema: Schema): void => {
+    if (schema.properties) schema.additionalProperties = false;
+    for (const nested of Object.values((schema.properties as Record<string, Schema> | undefined) ?? {})) close(nested);
+    if (schema.items) close(schema.items as Schema);
+  };
+  const pending = [...referencedSchemas(bodies)];
+  const closed = new Set<string>();
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (closed.has(name)) continue;
+    closed.add(name);
+    close(schemas[name]!);
+    pending.push(...referencedSchemas(schemas[name]));
+  }
+}
+
 function finishDocument(document: OpenAPIObject): OpenAPIObject {
-  typeNullableReferences((document.components?.schemas ?? {}) as Record<string, Schema>);
+  inlineNullableReferences((document.components?.schemas ?? {}) as Record<string, Schema>);
+  closeRequestBodies(document);
   for (const item of Object.values(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (operation && typeof operation === 'object' && 'responses' in operation)

@@ -187,8 +187,10 @@ export class ListPetsQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({
     pattern: POINT.source,
-    example: '52.52,13.405',
-    description: 'A point `latitude,longitude`: keeps only animals within `radiusKm` of it, each with `distanceKm`.',
+    // No `example`: Swagger UI would send it, and find only the animals near it.
+    description:
+      'A point `latitude,longitude` (e.g. `52.52,13.405`): keeps only animals within `radiusKm` of it, each ' +
+      'with `distanceKm`.',
   })
   @IsOptional()
   @IsString()
@@ -199,8 +201,8 @@ export class ListPetsQueryDto extends PageQueryDto {
     type: 'number',
     minimum: 1,
     maximum: MAX_RADIUS_KM,
-    default: DEFAULT_RADIUS_KM,
-    description: 'With `near`: the radius in kilometres.',
+    // No `default`: Swagger UI would send it, and without `near` it is refused.
+    description: `With \`near\`: the radius in kilometres (${DEFAULT_RADIUS_KM} when omitted).`,
   })
   @IsOptional()
   @NeedsNear(() => true)

@@ -35,7 +35,8 @@ export class CreatePetDto {
   @CategoryIdField()
   categoryId: number;
 
-  @ApiPropertyOptional({ default: 'available' })
+  // Defaults said in words: a schema's `default` makes openapi-typescript require the field.
+  @ApiPropertyOptional({ description: 'Availability of the animal; `available` when omitted.' })
   @IsOptional()
   @StatusField()
   status?: PetStatus;
@@ -48,7 +49,7 @@ export class CreatePetDto {
   @BreedField()
   breed?: string;
 
-  @ApiPropertyOptional({ default: 'unknown' })
+  @ApiPropertyOptional({ description: '`unknown` when omitted.' })
   @IsOptional()
   @SexField()
   sex?: PetSex;

@@ -1,0 +1,19 @@
+import { parseEntityTagCondition } from './entity-tags';
+
+describe('parseEntityTagCondition', () => {
+  it('reads a list whose tags hold commas, weak and strong', () => {
+    expect(parseEntityTagCondition('"a,b", W/"c" ,"d"', 'If-Match')).toEqual([
+      { tag: 'a,b', weak: false },
+      { tag: 'c', weak: true },
+      { tag: 'd', weak: false },
+    ]);
+  });
+
+  it('reads * as any current representation', () => {
+    expect(parseEntityTagCondition(' * ', 'If-Match')).toBe('*');
+  });
+
+  it.each(['', 'abc', '"a" "b"', '"a",,', '"a", b', '"a"b'])('refuses %j as malformed', (header) => {
+    expect(() => parseEntityTagCondition(header, 'If-Match')).toThrow('If-Match must be * or a list');
+  });
+});
