@@ -1,4 +1,4 @@
-TRUNCATE pets RESTART IDENTITY;
+TRUNCATE photos, pets RESTART IDENTITY;
 INSERT INTO accounts (id, email) SELECT n, 'lister' || n || '@example.com' FROM generate_series(1, 100) n;
 INSERT INTO pets (name, category_id, status, sex, age_group, size, tags, description, breed, latitude, longitude, created_at, updated_at, lister_account_id)
 SELECT 'Pet ' || n, 1 + n % 7, (ARRAY['available','available','available','pending','sold'])[1 + n % 5],

@@ -8,9 +8,9 @@ export const RENDITION_WIDTHS: Record<Exclude<RenditionSize, 'full'>, number> = 
 export const FULL_LONGEST_SIDE = 2048;
 
 /** Where uploads wait for the worker; never served. */
-export const ORIGINALS_PREFIX = 'originals/';
+const ORIGINALS_PREFIX = 'originals/';
 /** Where renditions live; the only files served. */
-export const RENDITIONS_PREFIX = 'renditions/';
+const RENDITIONS_PREFIX = 'renditions/';
 
 export const PHOTO_ID_FORMAT = /^pho_[0-9A-Za-z_-]{24}$/;
 
@@ -39,12 +39,6 @@ const MEDIA_TYPES: Record<string, string> = { jpg: 'image/jpeg', webp: 'image/we
 export function parseRenditionKey(key: string): { digest: string; contentType: string } | undefined {
   const match = RENDITION_KEY.exec(key);
   return match ? { digest: match[2]!, contentType: MEDIA_TYPES[match[3]!]! } : undefined;
-}
-
-/** The photo a stored file belongs to, for the sweep: the segment after the prefix. */
-export function photoIdOfKey(key: string): string | undefined {
-  const id = key.split('/')[1]?.split('.')[0];
-  return id && PHOTO_ID_FORMAT.test(id) ? id : undefined;
 }
 
 /** How every rendition is served (CONTRACT 14): its URL names its bytes, so it never changes. */

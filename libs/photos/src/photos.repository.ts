@@ -1,4 +1,5 @@
-import { Sql, sql, SqlFragment } from '@app/database';
+import { ServiceUnavailableError } from '@app/core';
+import { GenerateSql, Sql, sql, SqlFragment } from '@app/database';
 import { EventsRecorder } from '@app/events';
 import { PET_CHANGE, PET_COLUMNS, type PetRow, petEvents, type PhotoUrlsDto, toStoredPet } from '@app/pets';
 import { Injectable } from '@nestjs/common';
@@ -44,6 +45,12 @@ function toPhoto(row: PhotoRow): PhotoDto {
   return photo;
 }
 
+/**
+ * How long a file being written may wait for the row that needs it before the sweep removes it: far longer
+ * than a write takes, since the writer that finds its file's record gone must write it again.
+ */
+const PENDING_FILE_GRACE_SECONDS = 600;
+
 const PHOTO_COLUMNS = sql`id, pet_id, status, position, width, height, urls, error, created_at, updated_at`;
 
 /** What a ready photo's processing found. */
@@ -72,6 +79,7 @@ export class PhotosRepository {
     private readonly events: EventsRecorder,
   ) {}
 
+  @GenerateSql({ params: [1] })
   async findPet(petId: number): Promise<PhotoPet | undefined> {
     const rows = await this.sql.rows<{ lister_account_id: string | null; photo_count: number }>(sql`
       SELECT lister_account_id, (SELECT count(*)::int FROM photos WHERE pet_id = pets.id) AS photo_count
@@ -85,20 +93,37 @@ export class PhotosRepository {
   }
 
   /**
-   * Adds a photo in `processing` at the end of the pet's photos, unless the pet has `limit` already:
-   * undefined then. Rejects with SQLSTATE 23503 when the pet is gone.
+   * Records files about to be written for a row not committed yet: the sweep removes them after a grace
+   * period unless `insert` or `markReady` claims them first.
    */
-  insert(photoId: string, petId: number, limit: number): Promise<PhotoDto | undefined> {
+  @GenerateSql({ params: [['originals/pho_1']] })
+  async markPending(keys: readonly string[]): Promise<void> {
+    await this.sql.query(sql`
+      INSERT INTO photo_file_removals (key, due_at)
+      SELECT unnest(${keys}::text[]), now() + make_interval(secs => ${PENDING_FILE_GRACE_SECONDS})
+      ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at`);
+  }
+
+  /**
+   * Adds a photo in `processing` at the end of the pet's photos, its upload at `upload` (marked pending),
+   * unless the pet has `limit` already: undefined then, and the upload goes with the sweep. Rejects with
+   * SQLSTATE 23503 when the pet is gone.
+   */
+  @GenerateSql({ params: ['pho_1', 1, 'originals/pho_1', 10] })
+  insert(photoId: string, petId: number, upload: string, limit: number): Promise<PhotoDto | undefined> {
     return this.sql.transaction(async () => {
       await this.lockPhotosOf(petId);
       const rows = await this.sql.rows<PhotoRow>(sql`
-        INSERT INTO photos (id, pet_id, position)
-        SELECT ${photoId}, ${petId}, count(*) FROM photos WHERE pet_id = ${petId} HAVING count(*) < ${limit}
+        INSERT INTO photos (id, pet_id, position, files)
+        SELECT ${photoId}, ${petId}, count(*), ARRAY[${upload}::text]
+          FROM photos WHERE pet_id = ${petId} HAVING count(*) < ${limit}
         RETURNING ${PHOTO_COLUMNS}`);
+      if (rows[0]) await this.claimPending([upload]);
       return rows[0] && toPhoto(rows[0]);
     });
   }
 
+  @GenerateSql({ params: [1, 'pho_1'] })
   async find(petId: number, photoId: string): Promise<PhotoDto | undefined> {
     const rows = await this.sql.rows<PhotoRow>(
       sql`SELECT ${PHOTO_COLUMNS} FROM photos WHERE id = ${photoId} AND pet_id = ${petId}`,
@@ -106,11 +131,13 @@ export class PhotosRepository {
     return rows[0] && toPhoto(rows[0]);
   }
 
+  @GenerateSql({ params: ['pho_1'] })
   async findById(photoId: string): Promise<PhotoDto | undefined> {
     const rows = await this.sql.rows<PhotoRow>(sql`SELECT ${PHOTO_COLUMNS} FROM photos WHERE id = ${photoId}`);
     return rows[0] && toPhoto(rows[0]);
   }
 
+  @GenerateSql({ name: 'every photo', params: [1, false] }, { name: 'ready ones', params: [1, true] })
   async list(petId: number, readyOnly: boolean): Promise<PhotoDto[]> {
     const rows = await this.sql.rows<PhotoRow>(sql`
       SELECT ${PHOTO_COLUMNS} FROM photos
@@ -119,30 +146,37 @@ export class PhotosRepository {
     return rows.map(toPhoto);
   }
 
-  /** Sets a processing photo ready; the pet changes with it. False when it was not processing (any more). */
-  markReady(petId: number, photoId: string, renditions: Renditions): Promise<boolean> {
+  /**
+   * Sets a processing photo ready with its renditions, written at `files` (marked pending), and lists its
+   * upload for removal; the pet changes with it. False when it was not processing (any more): the
+   * renditions then go with the sweep.
+   */
+  @GenerateSql({
+    params: [1, 'pho_1', { width: 1, height: 1, urls: {} }, ['renditions/pho_1/small-0.jpg']],
+  })
+  markReady(petId: number, photoId: string, renditions: Renditions, files: readonly string[]): Promise<boolean> {
     return this.changePet(petId, async () => {
-      const rows = await this.sql.rows(sql`
-        UPDATE photos
-           SET status = 'ready', width = ${renditions.width}, height = ${renditions.height},
-               urls = ${JSON.stringify(renditions.urls)}::jsonb, updated_at = now()
-         WHERE id = ${photoId} AND status = 'processing'
-        RETURNING id`);
-      return rows.length > 0;
+      const settled = await this.settle(
+        photoId,
+        sql`status = 'ready', width = ${renditions.width}, height = ${renditions.height},
+            urls = ${JSON.stringify(renditions.urls)}::jsonb, files = ${files}::text[]`,
+      );
+      if (settled) await this.claimPending(files);
+      return settled;
     });
   }
 
-  /** Sets a processing photo failed; a failed photo is not among the pet's, which does not change. */
+  /** Sets a processing photo failed and lists its upload for removal; the pet's photos do not change. */
+  @GenerateSql({ params: ['pho_1', 'the image does not decode'] })
   async markFailed(photoId: string, error: string): Promise<void> {
-    await this.sql.query(sql`
-      UPDATE photos SET status = 'failed', error = ${error}, updated_at = now()
-       WHERE id = ${photoId} AND status = 'processing'`);
+    await this.settle(photoId, sql`status = 'failed', error = ${error}, files = '{}'`);
   }
 
   /**
    * Moves a photo to `position` (the last place at most), shifting the ones between; the pet changes when
    * the photo is ready. The photo after the move, undefined when it is gone.
    */
+  @GenerateSql({ params: [1, 'pho_1', 0] })
   move(petId: number, photoId: string, position: number): Promise<PhotoDto | undefined> {
     let moved: PhotoDto | undefined;
     return this.changePet(petId, async () => {
@@ -167,7 +201,11 @@ export class PhotosRepository {
     }).then(() => moved);
   }
 
-  /** Removes a photo, closing the gap it leaves; the pet changes when it was ready. False when it was gone. */
+  /**
+   * Removes a photo, closing the gap it leaves (its files are listed for removal by the `photos` trigger);
+   * the pet changes when it was ready. False when it was gone.
+   */
+  @GenerateSql({ params: [1, 'pho_1'] })
   remove(petId: number, photoId: string): Promise<boolean> {
     let removed = false;
     return this.changePet(petId, async () => {
@@ -183,6 +221,7 @@ export class PhotosRepository {
   }
 
   /** Photos still processing whose last change is older than `olderThanMs`: their job may be lost. */
+  @GenerateSql({ params: [20000, 500] })
   async findProcessing(olderThanMs: number, limit: number): Promise<Array<{ id: string; petId: number }>> {
     const rows = await this.sql.rows<{ id: string; pet_id: string }>(sql`
       SELECT id, pet_id FROM photos
@@ -191,12 +230,54 @@ export class PhotosRepository {
     return rows.map((row) => ({ id: row.id, petId: Number(row.pet_id) }));
   }
 
-  /** The status of each photo of `ids` that exists. */
-  async statuses(ids: readonly string[]): Promise<Map<string, PhotoStatus>> {
-    const rows = await this.sql.rows<{ id: string; status: PhotoStatus }>(
-      sql`SELECT id, status FROM photos WHERE id = ANY (${ids}::text[])`,
-    );
-    return new Map(rows.map((row) => [row.id, row.status]));
+  /**
+   * Takes up to `limit` files whose removal is due and passes their keys to `remove`, in a transaction that
+   * keeps their records locked until it resolves: a writer marking one of them pending again waits, then
+   * writes it anew. The number of files taken; when `remove` throws, their records stay for the next sweep.
+   */
+  @GenerateSql({ params: [500, async () => undefined] })
+  removeDueFiles(limit: number, remove: (keys: string[]) => Promise<void>): Promise<number> {
+    return this.sql.transaction(async () => {
+      const rows = await this.sql.rows<{ key: string }>(sql`
+        DELETE FROM photo_file_removals
+         WHERE key IN (SELECT key FROM photo_file_removals WHERE due_at <= now()
+                        ORDER BY due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        RETURNING key`);
+      if (rows.length > 0) await remove(rows.map((row) => row.key));
+      return rows.length;
+    });
+  }
+
+  /**
+   * Settles a processing photo with `changes`, listing the files it needed until now (its upload) for
+   * removal. False when it was not processing.
+   */
+  private async settle(photoId: string, changes: SqlFragment): Promise<boolean> {
+    const rows = await this.sql.rows(sql`
+      WITH before AS (
+        SELECT id, files FROM photos WHERE id = ${photoId} AND status = 'processing' FOR UPDATE
+      ), settled AS (
+        UPDATE photos SET ${changes}, updated_at = now() FROM before WHERE photos.id = before.id
+        RETURNING before.files
+      ), listed AS (
+        INSERT INTO photo_file_removals (key) SELECT unnest(files) FROM settled
+        ON CONFLICT (key) DO UPDATE SET due_at = now()
+      )
+      SELECT true AS settled FROM settled`);
+    return rows.length > 0;
+  }
+
+  /**
+   * Takes the pending records of files the row being committed needs. When the sweep took one meanwhile
+   * (the grace period passed), the file may be gone: the caller's transaction is rolled back, for its work
+   * to be done again.
+   */
+  private async claimPending(keys: readonly string[]): Promise<void> {
+    const rows = await this.sql.rows(sql`
+      DELETE FROM photo_file_removals WHERE key = ANY (${keys}::text[]) RETURNING key`);
+    if (rows.length < new Set(keys).size) {
+      throw new ServiceUnavailableError('A photo file was written too slowly and may be gone; retry shortly.');
+    }
   }
 
   /**
@@ -207,10 +288,10 @@ export class PhotosRepository {
   private changePet(petId: number, change: () => Promise<boolean>): Promise<boolean> {
     return this.sql.transaction(async () => {
       await this.lockPhotosOf(petId);
-      const locked = await this.sql.rows(sql`
+      // A pet that is gone took its photos with it (the cascade): `change` then finds none and says so.
+      await this.sql.query(sql`
         WITH ${PET_CHANGE_CTE}
         SELECT pets.id FROM pets, pet_change WHERE pets.id = ${petId} FOR NO KEY UPDATE OF pets`);
-      if (locked.length === 0) return false;
       if (!(await change())) return false;
       const rows = await this.sql.rows<PetRow>(sql`
         WITH ${PET_CHANGE_CTE}

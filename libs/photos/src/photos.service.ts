@@ -46,12 +46,15 @@ export class PhotosService {
       const received = await receive(directory);
       const format = await checkImage(received.path);
       const photoId = newPhotoId();
+      const key = originalKey(photoId);
+      // Recorded before it is written: a crash before the photo's row commits leaves no orphan.
+      await this.photos.markPending([key]);
       try {
-        await this.storage.put(originalKey(photoId), received, { contentType: MEDIA_TYPES[format] });
+        await this.storage.put(key, received, { contentType: MEDIA_TYPES[format] });
       } catch {
         throw new ServiceUnavailableError('The photo storage cannot be reached; retry shortly.');
       }
-      const photo = await this.insert(photoId, petId);
+      const photo = await this.insert(photoId, petId, key);
       await this.producer.enqueue([{ photoId, petId }]);
       return photo;
     } finally {
@@ -83,7 +86,7 @@ export class PhotosService {
     return moved;
   }
 
-  /** Removes the photo; its files go with the next sweep (PhotosSweeper). */
+  /** Removes the photo; its files go with the next sweep (PhotosSweeper), listed by the removal. */
   async remove(petId: number, photoId: string, accountId: number): Promise<void> {
     await this.listerOnly(petId, accountId);
     if (!(await this.photos.remove(petId, photoId))) throw new PhotoNotFoundError(photoId);
@@ -96,15 +99,15 @@ export class PhotosService {
     if (adding && pet.photoCount >= MAX_PHOTOS_PER_PET) throw new TooManyPhotosError(petId, MAX_PHOTOS_PER_PET);
   }
 
-  private async insert(photoId: string, petId: number): Promise<PhotoDto> {
+  private async insert(photoId: string, petId: number, upload: string): Promise<PhotoDto> {
     let photo: PhotoDto | undefined;
     try {
-      photo = await this.photos.insert(photoId, petId, MAX_PHOTOS_PER_PET);
+      photo = await this.photos.insert(photoId, petId, upload, MAX_PHOTOS_PER_PET);
     } catch (error) {
       if (sqlState(error) === FOREIGN_KEY_VIOLATION) throw new PetNotFoundError(petId);
       throw error;
     }
-    // The original left behind is removed by the sweep.
+    // The upload left behind stays marked pending: the sweep removes it.
     if (!photo) throw new TooManyPhotosError(petId, MAX_PHOTOS_PER_PET);
     return photo;
   }

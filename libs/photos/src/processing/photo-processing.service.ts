@@ -40,26 +40,26 @@ export class PhotoProcessing {
     } catch (error) {
       if (!(error instanceof InvalidImageError)) throw error;
       await this.photos.markFailed(photoId, 'the image does not decode');
-      await this.removeUpload(photoId);
       return 'failed';
     }
+    const keys = renditions.map((rendition) =>
+      renditionKey(photoId, rendition.size, rendition.bytes, rendition.extension),
+    );
+    // Recorded before they are written: a crash before `ready`, or a photo removed meanwhile, leaves no orphan.
+    await this.photos.markPending(keys);
     const urls: Partial<PhotoUrlsDto> = {};
-    for (const rendition of renditions) {
-      const key = renditionKey(photoId, rendition.size, rendition.bytes, rendition.extension);
-      await this.storage.put(key, rendition.bytes, {
+    for (const [index, rendition] of renditions.entries()) {
+      await this.storage.put(keys[index]!, rendition.bytes, {
         contentType: rendition.contentType,
         cacheControl: RENDITION_CACHE_CONTROL,
       });
-      urls[rendition.size] = `${this.settings.PHOTO_PUBLIC_BASE_URL}/${key}`;
+      urls[rendition.size] = `${this.settings.PHOTO_PUBLIC_BASE_URL}/${keys[index]}`;
     }
     const full = renditions.find((rendition) => rendition.size === 'full')!;
-    await this.photos.markReady(petId, photoId, { width: full.width, height: full.height, urls: urls as PhotoUrlsDto });
-    await this.removeUpload(photoId);
-    return 'ready';
-  }
-
-  /** The upload, once rendered, is only what the photo must not reveal; the sweep removes it if this fails. */
-  private async removeUpload(photoId: string): Promise<void> {
-    await this.storage.delete([originalKey(photoId)]).catch(() => undefined);
+    const { width, height } = full;
+    // The upload, once rendered, is only what the photo must not reveal: markReady lists it for removal.
+    return (await this.photos.markReady(petId, photoId, { width, height, urls: urls as PhotoUrlsDto }, keys))
+      ? 'ready'
+      : 'skipped';
   }
 }

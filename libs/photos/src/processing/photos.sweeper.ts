@@ -2,22 +2,22 @@ import { PeriodicTask } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { ORIGINALS_PREFIX, photoIdOfKey, RENDITIONS_PREFIX } from '../photo-files';
 import { PhotosProducer } from '../photos.producer';
 import { PHOTOS_QUEUE, ProcessPhotoJobData } from '../photos.queue';
 import { PhotosRepository } from '../photos.repository';
 import { PhotosSettings } from '../photos.settings';
-import { PHOTO_STORAGE, PhotoStorage, StoredFileInfo } from '../storage/photo-storage';
+import { PHOTO_STORAGE, PhotoStorage } from '../storage/photo-storage';
 
 const BATCH = 500;
 
 /**
  * Keeps the 202's promise and the storage clean, every PHOTO_SWEEP_INTERVAL_MS: enqueues photos left
  * `processing` without a job (accepted while Redis was away, or whose job was lost), fails those whose job
- * failed for good, and removes files no photo needs (the files of removed photos and pets, uploads already
- * rendered, uploads never recorded, partial writes). Only what is older than one interval is touched, so
- * uploads and jobs in flight are left alone. Every worker runs one; they may overlap, since enqueueing adds
- * no second job and removing a removed file is no error.
+ * failed for good, and removes the files listed in photo_file_removals once due (those of removed photos
+ * and pets, uploads already rendered, files written for a row that never committed) and unfinished writes.
+ * Only what is older than one interval is touched, so uploads and jobs in flight are left alone. Every
+ * worker runs one; they may overlap, since enqueueing adds no second job and each listed file is taken by
+ * one sweep.
  */
 @Injectable()
 export class PhotosSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -42,9 +42,12 @@ export class PhotosSweeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   async sweep(): Promise<void> {
     await this.settleProcessing();
-    for (const prefix of [ORIGINALS_PREFIX, RENDITIONS_PREFIX]) {
-      for await (const page of this.storage.list(prefix)) await this.removeUnneeded(page);
+    let removed = 0;
+    for (let taken = BATCH; taken === BATCH; removed += taken) {
+      taken = await this.photos.removeDueFiles(BATCH, (keys) => this.storage.delete(keys));
     }
+    if (removed > 0) this.logger.log(`removed ${removed} files no photo needs`);
+    await this.storage.removeAbandonedWrites(new Date(Date.now() - this.settings.PHOTO_SWEEP_INTERVAL_MS));
   }
 
   private async settleProcessing(): Promise<void> {
@@ -63,23 +66,5 @@ export class PhotosSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       await this.producer.enqueue(jobless);
       this.logger.log(`enqueued ${jobless.length} photos left processing`);
     }
-  }
-
-  private async removeUnneeded(files: StoredFileInfo[]): Promise<void> {
-    const settledBefore = Date.now() - this.settings.PHOTO_SWEEP_INTERVAL_MS;
-    const old = files.filter((file) => file.modifiedAt.getTime() < settledBefore);
-    const ids = [...new Set(old.flatMap((file) => photoIdOfKey(file.key) ?? []))];
-    const statuses = ids.length > 0 ? await this.photos.statuses(ids) : new Map<string, string>();
-    const unneeded = old
-      .filter((file) => {
-        const photoId = photoIdOfKey(file.key);
-        const status = photoId && statuses.get(photoId);
-        if (!status || file.key.endsWith('.partial')) return true;
-        return file.key.startsWith(ORIGINALS_PREFIX) && status !== 'processing';
-      })
-      .map((file) => file.key);
-    if (unneeded.length === 0) return;
-    await this.storage.delete(unneeded);
-    this.logger.log(`removed ${unneeded.length} files no photo needs`);
   }
 }

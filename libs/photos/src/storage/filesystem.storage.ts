@@ -1,20 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
 import { StoredFileMissingError } from '../photos.errors';
-import type { PhotoStorage, StorageBody, StoredFileInfo, StoredFileStream } from './photo-storage';
+import type { PhotoStorage, StorageBody, StoredFileStream } from './photo-storage';
 
-const PAGE = 1000;
+/** Where files are written before they are renamed into place: beside them, on the same filesystem. */
+const WRITING_DIRECTORY = '.writing';
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT';
 }
 
 /**
- * Files under one directory. Each is written beside its final name, flushed to disk, then renamed over it:
- * a rename is atomic, so a reader sees the whole file or none, and a crash leaves at worst a temporary
- * file, which the next write of that key does not mind and the sweep removes.
+ * Files under one directory. Each is written to a temporary file in `.writing/`, flushed to disk, then
+ * renamed to its key: a rename is atomic, so a reader sees the whole file or none, and a crash leaves at
+ * worst a temporary file there, which the sweep removes (the only directory it ever reads).
  */
 export class FilesystemStorage implements PhotoStorage {
   private readonly root: string;
@@ -25,8 +26,9 @@ export class FilesystemStorage implements PhotoStorage {
 
   async put(key: string, body: StorageBody): Promise<void> {
     const path = this.path(key);
-    await mkdir(dirname(path), { recursive: true });
-    const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+    const writing = join(this.root, WRITING_DIRECTORY);
+    await mkdir(writing, { recursive: true });
+    const temporary = join(writing, randomBytes(12).toString('hex'));
     try {
       if (Buffer.isBuffer(body)) {
         const file = await open(temporary, 'w');
@@ -41,6 +43,7 @@ export class FilesystemStorage implements PhotoStorage {
         const file = await open(temporary, 'r+');
         await file.sync().finally(() => file.close());
       }
+      await mkdir(dirname(path), { recursive: true });
       await rename(temporary, path);
     } catch (error) {
       await rm(temporary, { force: true });
@@ -68,32 +71,35 @@ export class FilesystemStorage implements PhotoStorage {
     }
   }
 
+  /** Removes the files, and the directory of a photo's renditions once it is empty. */
   async delete(keys: readonly string[]): Promise<void> {
     await Promise.all(keys.map((key) => rm(this.path(key), { force: true })));
+    const photoDirectories = new Set(keys.filter((key) => key.split('/').length > 2).map((key) => dirname(key)));
+    for (const directory of photoDirectories) {
+      await rmdir(this.path(directory)).catch((error: NodeJS.ErrnoException) => {
+        // Files written there meanwhile (a job run again) keep it.
+        if (!isMissing(error) && error.code !== 'ENOTEMPTY') throw error;
+      });
+    }
   }
 
-  async *list(prefix: string): AsyncIterable<StoredFileInfo[]> {
-    let entries;
+  async removeAbandonedWrites(before: Date): Promise<void> {
+    const writing = join(this.root, WRITING_DIRECTORY);
+    let names: string[];
     try {
-      entries = await readdir(this.path(prefix), { recursive: true, withFileTypes: true });
+      names = await readdir(writing);
     } catch (error) {
       if (isMissing(error)) return;
       throw error;
     }
-    const files = entries.filter((entry) => entry.isFile());
-    for (let start = 0; start < files.length; start += PAGE) {
-      const page = await Promise.all(
-        files.slice(start, start + PAGE).map(async (entry) => {
-          const path = join(entry.parentPath, entry.name);
-          const modifiedAt = await stat(path).then(
-            (stats) => stats.mtime,
-            // Removed meanwhile: as new as can be, so that nobody removes it again.
-            () => new Date(),
-          );
-          return { key: relative(this.root, path).split(sep).join('/'), modifiedAt };
-        }),
+    for (const name of names) {
+      const path = join(writing, name);
+      // Renamed into place or removed meanwhile: nothing to do.
+      const modified = await stat(path).then(
+        (stats) => stats.mtime,
+        () => undefined,
       );
-      yield page;
+      if (modified && modified < before) await rm(path, { force: true });
     }
   }
 

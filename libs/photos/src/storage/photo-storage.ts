@@ -9,11 +9,6 @@ export interface PutOptions {
   cacheControl?: string;
 }
 
-export interface StoredFileInfo {
-  key: string;
-  modifiedAt: Date;
-}
-
 /** A file to serve: its bytes as a stream, and what the response needs to describe them. */
 export interface StoredFileStream {
   body: Readable;
@@ -33,8 +28,11 @@ export interface PhotoStorage {
   open(key: string): Promise<StoredFileStream | undefined>;
   /** Removes the files; a key already gone is no error. */
   delete(keys: readonly string[]): Promise<void>;
-  /** Every file under the prefix, in pages. */
-  list(prefix: string): AsyncIterable<StoredFileInfo[]>;
+  /**
+   * Removes what writes that never finished left behind, older than `before`: the files of removed photos
+   * are listed in PostgreSQL instead (photo_file_removals), so no store is ever listed whole.
+   */
+  removeAbandonedWrites(before: Date): Promise<void>;
 }
 
 /** Injection token of the configured PhotoStorage. */

@@ -3,7 +3,6 @@ import type { Readable } from 'node:stream';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
-  ListObjectsV2Command,
   NoSuchKey,
   NotFound,
   PutObjectCommand,
@@ -11,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { StoredFileMissingError } from '../photos.errors';
 import type { PhotosSettings } from '../photos.settings';
-import type { PhotoStorage, PutOptions, StorageBody, StoredFileInfo, StoredFileStream } from './photo-storage';
+import type { PhotoStorage, PutOptions, StorageBody, StoredFileStream } from './photo-storage';
 
 /** DeleteObjects takes at most this many keys. */
 const DELETE_BATCH = 1000;
@@ -91,17 +90,6 @@ export class S3Storage implements PhotoStorage {
     }
   }
 
-  async *list(prefix: string): AsyncIterable<StoredFileInfo[]> {
-    let token: string | undefined;
-    do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
-      );
-      yield (page.Contents ?? []).map((object) => ({
-        key: object.Key!,
-        modifiedAt: object.LastModified ?? new Date(),
-      }));
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-  }
+  /** A PUT stores the whole object or nothing, so an unfinished one leaves nothing behind. */
+  async removeAbandonedWrites(): Promise<void> {}
 }
