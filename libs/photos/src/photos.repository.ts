@@ -96,11 +96,11 @@ export class PhotosRepository {
    * Records files about to be written for a row not committed yet: the sweep removes them after a grace
    * period unless `insert` or `markReady` claims them first.
    */
-  @GenerateSql({ params: [['originals/pho_1']] })
-  async markPending(keys: readonly string[]): Promise<void> {
+  @GenerateSql({ params: ['pho_1', ['originals/pho_1']] })
+  async markPending(photoId: string, keys: readonly string[]): Promise<void> {
     await this.sql.query(sql`
-      INSERT INTO photo_file_removals (key, due_at)
-      SELECT unnest(${keys}::text[]), now() + make_interval(secs => ${PENDING_FILE_GRACE_SECONDS})
+      INSERT INTO photo_file_removals (key, photo_id, due_at)
+      SELECT unnest(${keys}::text[]), ${photoId}, now() + make_interval(secs => ${PENDING_FILE_GRACE_SECONDS})
       ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at`);
   }
 
@@ -231,19 +231,22 @@ export class PhotosRepository {
   }
 
   /**
-   * Takes up to `limit` files whose removal is due and passes their keys to `remove`, in a transaction that
-   * keeps their records locked until it resolves: a writer marking one of them pending again waits, then
-   * writes it anew. The number of files taken; when `remove` throws, their records stay for the next sweep.
+   * Takes up to `limit` entries whose removal is due and passes the keys of their files to `remove`, in a
+   * transaction that keeps the entries locked until it resolves: a writer listing one of them pending again
+   * waits, then writes it anew. A file its photo's row names (a job run twice at once listed it again after
+   * the first made the photo ready) loses its entry and stays. The number of entries taken; when `remove`
+   * throws, they stay for the next sweep.
    */
   @GenerateSql({ params: [500, async () => undefined] })
   removeDueFiles(limit: number, remove: (keys: string[]) => Promise<void>): Promise<number> {
     return this.sql.transaction(async () => {
-      const rows = await this.sql.rows<{ key: string }>(sql`
-        DELETE FROM photo_file_removals
+      const rows = await this.sql.rows<{ key: string; needed: boolean }>(sql`
+        DELETE FROM photo_file_removals removal
          WHERE key IN (SELECT key FROM photo_file_removals WHERE due_at <= now()
                         ORDER BY due_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-        RETURNING key`);
-      if (rows.length > 0) await remove(rows.map((row) => row.key));
+        RETURNING key, EXISTS (SELECT 1 FROM photos WHERE id = removal.photo_id AND removal.key = ANY (files)) AS needed`);
+      const unneeded = rows.filter((row) => !row.needed).map((row) => row.key);
+      if (unneeded.length > 0) await remove(unneeded);
       return rows.length;
     });
   }
@@ -260,7 +263,7 @@ export class PhotosRepository {
         UPDATE photos SET ${changes}, updated_at = now() FROM before WHERE photos.id = before.id
         RETURNING before.files
       ), listed AS (
-        INSERT INTO photo_file_removals (key) SELECT unnest(files) FROM settled
+        INSERT INTO photo_file_removals (key, photo_id) SELECT unnest(files), ${photoId} FROM settled
         ON CONFLICT (key) DO UPDATE SET due_at = now()
       )
       SELECT true AS settled FROM settled`);

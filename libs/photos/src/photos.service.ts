@@ -48,7 +48,7 @@ export class PhotosService {
       const photoId = newPhotoId();
       const key = originalKey(photoId);
       // Recorded before it is written: a crash before the photo's row commits leaves no orphan.
-      await this.photos.markPending([key]);
+      await this.photos.markPending(photoId, [key]);
       try {
         await this.storage.put(key, received, { contentType: MEDIA_TYPES[format] });
       } catch {

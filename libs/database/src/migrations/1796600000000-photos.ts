@@ -33,9 +33,12 @@ export class Photos1796600000000 implements MigrationInterface {
     // Files to remove from storage once `due_at` passes: at once for those of a removed or settled photo;
     // later for a file being written (an upload before its row, renditions before `ready`), whose record the
     // writer deletes when it commits the row that needs the file, so a crash in between leaves no orphan.
+    // `photo_id` (no foreign key: the row may not exist yet, or any more) lets the sweep keep a file that
+    // its photo's row names after all.
     await queryRunner.query(`
       CREATE TABLE photo_file_removals (
         key text PRIMARY KEY,
+        photo_id text NOT NULL,
         due_at timestamptz NOT NULL DEFAULT now()
       )`);
     await queryRunner.query(`CREATE INDEX photo_file_removals_due_at_idx ON photo_file_removals (due_at)`);
@@ -43,7 +46,7 @@ export class Photos1796600000000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE FUNCTION photo_files_to_remove() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        INSERT INTO photo_file_removals (key) SELECT unnest(OLD.files)
+        INSERT INTO photo_file_removals (key, photo_id) SELECT unnest(OLD.files), OLD.id
           ON CONFLICT (key) DO UPDATE SET due_at = least(photo_file_removals.due_at, EXCLUDED.due_at);
         RETURN NULL;
       END $$`);

@@ -46,7 +46,7 @@ export class PhotoProcessing {
       renditionKey(photoId, rendition.size, rendition.bytes, rendition.extension),
     );
     // Recorded before they are written: a crash before `ready`, or a photo removed meanwhile, leaves no orphan.
-    await this.photos.markPending(keys);
+    await this.photos.markPending(photoId, keys);
     const urls: Partial<PhotoUrlsDto> = {};
     for (const [index, rendition] of renditions.entries()) {
       await this.storage.put(keys[index]!, rendition.bytes, {
