@@ -132,7 +132,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal
-         * @description Changes the fields given, by the account that listed the animal; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.
+         * @description Changes the fields given, by the account that listed the animal; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `location` merges member by member. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.
          */
         patch: operations["updatePet"];
         trace?: never;

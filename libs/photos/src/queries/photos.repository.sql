@@ -162,9 +162,10 @@ WITH
   ),
   listed AS (
     INSERT INTO
-      photo_file_removals (key)
+      photo_file_removals (key, photo_id)
     SELECT
-      unnest(files)
+      unnest(files),
+      $3
     FROM
       settled
     ON CONFLICT (key) DO UPDATE
@@ -178,10 +179,11 @@ FROM
 
 -- PhotosRepository.markPending
 INSERT INTO
-  photo_file_removals (key, due_at)
+  photo_file_removals (key, photo_id, due_at)
 SELECT
   unnest($1::text[]),
-  now() + make_interval(secs => $2)
+  $2,
+  now() + make_interval(secs => $3)
 ON CONFLICT (key) DO UPDATE
 SET
   due_at = EXCLUDED.due_at
@@ -241,9 +243,10 @@ WITH
   ),
   listed AS (
     INSERT INTO
-      photo_file_removals (key)
+      photo_file_removals (key, photo_id)
     SELECT
-      unnest(files)
+      unnest(files),
+      $6
     FROM
       settled
     ON CONFLICT (key) DO UPDATE
@@ -363,7 +366,7 @@ RETURNING
   status
 
 -- PhotosRepository.removeDueFiles
-DELETE FROM photo_file_removals
+DELETE FROM photo_file_removals removal
 WHERE
   key IN (
     SELECT
@@ -380,4 +383,13 @@ WHERE
       SKIP LOCKED
   )
 RETURNING
-  key
+  key,
+  EXISTS (
+    SELECT
+      1
+    FROM
+      photos
+    WHERE
+      id = removal.photo_id
+      AND removal.key = ANY (files)
+  ) AS needed
