@@ -35,6 +35,13 @@ const RELATIVE: Relative[] = [
     atMost: 2,
     what: `\`${title.replace(/^GET /, '')}\` CPU/req vs the first page`,
   })),
+  // CONTRACT 15: a shelter's widget costs what a server's listing does.
+  {
+    name: 'list-20-publishable',
+    other: 'list-20',
+    atMost: 1.1,
+    what: '`GET /v1/pets?limit=20` with a publishable key and `Origin` CPU/req vs with a secret key',
+  },
   { name: 'patch-pet', other: 'create-pet', atMost: 1.5, what: '`PATCH /v1/pets/{petId}` CPU/req vs `POST /v1/pets`' },
   {
     name: 'create-pet',

@@ -279,12 +279,12 @@ describe('the OpenAPI documents: one per base address', () => {
     expect(pet.get.responses['304'].content).toBeUndefined();
     expect(Object.keys(pet.patch.requestBody.content)).toEqual(['application/json', 'application/merge-patch+json']);
     for (const operation of [pet.patch, pet.delete]) {
-      expect(codesOf(operation, 403)).toEqual(['forbidden']);
+      expect(codesOf(operation, 403)).toEqual(['forbidden', 'insufficient_scope']);
       expect(codesOf(operation, 409)).toEqual(['pet_has_open_order']);
       expect(codesOf(operation, 412)).toEqual(['precondition_failed']);
     }
     const store = (path: string) => apiDoc.paths[`/store/orders${path}`].post;
-    expect(codesOf(store(''), 403)).toEqual(['forbidden']);
+    expect(codesOf(store(''), 403)).toEqual(['forbidden', 'insufficient_scope']);
     expect(codesOf(store(''), 409).sort()).toEqual([
       'idempotency_key_in_use',
       'pet_not_available',
@@ -294,8 +294,8 @@ describe('the OpenAPI documents: one per base address', () => {
       const operation = store(`/{orderId}/${transition}`);
       expect(codesOf(operation, 409).sort()).toEqual(['idempotency_key_in_use', 'invalid_order_state']);
       expect(codesOf(operation, 404)).toEqual(['not_found']);
-      // Either party may cancel; the rest are the lister's alone.
-      if (transition === 'cancel') expect(operation.responses['403']).toBeUndefined();
+      // Either party may cancel; the rest are the lister's alone. Any key may lack the scope (CONTRACT 15).
+      if (transition === 'cancel') expect(codesOf(operation, 403)).toEqual(['insufficient_scope']);
       else
         expect(operation.responses['403'].content['application/json'].examples.forbidden.value.message).toContain(
           transition,

@@ -8,11 +8,12 @@ import { OrdersHttpModule } from '@app/orders';
 import { PetsHttpModule } from '@app/pets';
 import { PhotosHttpModule } from '@app/photos';
 import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
+import { WidgetModule } from '@app/widget';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { QueueDashboardModule } from './queue-dashboard.module';
 
-/** The catalogue app: pets, categories, the store, accounts and keys, events and webhook endpoints under `/v1`, Swagger UI, health, queue dashboard. */
+/** The catalogue app: pets, categories, the store, accounts and keys, events and webhook endpoints under `/v1`, Swagger UI, health, queue dashboard, the website widget. */
 @Module({
   imports: [
     CoreModule,
@@ -26,6 +27,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     EventsHttpModule,
     RateLimitingModule,
     QueueDashboardModule,
+    WidgetModule,
   ],
   // Rate limiting first, so that 401s carry its headers and count against the client IP.
   providers: [

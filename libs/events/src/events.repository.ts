@@ -1,4 +1,4 @@
-import { Sql } from '@app/database';
+import { sql, Sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { EventDto } from './dto/event.dto';
 import type { EventType } from './event-types';
@@ -67,9 +67,9 @@ export class EventsRepository {
   /** An event the dispatcher is to skip: one that goes to an endpoint named by its recorder, not to subscribers. */
   async insertDispatched(id: string, event: NewEvent): Promise<EventDto> {
     const rows = await this.sql.rows<EventRow>(
-      `INSERT INTO events (id, account_id, type, object, dispatched_at) VALUES ($1, $2, $3, $4, now())
-       RETURNING ${COLUMNS}`,
-      [id, event.recipientAccountId, event.type, JSON.stringify(event.object)],
+      sql`INSERT INTO events (id, account_id, type, object, dispatched_at)
+          VALUES (${id}, ${event.recipientAccountId}, ${event.type}, ${JSON.stringify(event.object)}, now())
+          RETURNING ${SqlFragment.of([COLUMNS], [])}`,
     );
     return toEvent(rows[0]!);
   }

@@ -44,6 +44,7 @@ import {
 } from './pets-openapi';
 import type { StoredPet } from './pet-row';
 import { PetsService } from './pets.service';
+import { RequiredScope } from '@app/accounts';
 
 @ApiTags(PETS_API_TAG.name)
 @ApiBearerAuth()
@@ -52,6 +53,7 @@ export class PetsController {
   constructor(private readonly pets: PetsService) {}
 
   @Get('pets')
+  @RequiredScope('pets:read', { publishable: true })
   @ApiOperation({
     operationId: 'listPets',
     summary: 'Find animals',
@@ -110,6 +112,7 @@ export class PetsController {
   @Post('pets')
   @HttpCode(201)
   @Idempotent()
+  @RequiredScope('pets:write')
   @ApiOperation({
     operationId: 'createPet',
     summary: 'Add an animal',
@@ -140,6 +143,7 @@ export class PetsController {
   }
 
   @Get('pets/:petId')
+  @RequiredScope('pets:read', { publishable: true })
   @ApiOperation({
     operationId: 'getPet',
     summary: 'Get an animal (deprecated)',
@@ -176,6 +180,7 @@ export class PetsController {
 
   @Patch('pets/:petId')
   @AcceptsMergePatch()
+  @RequiredScope('pets:write')
   @ApiOperation({
     operationId: 'updatePet',
     summary: 'Change an animal',
@@ -210,6 +215,7 @@ export class PetsController {
 
   @Delete('pets/:petId')
   @HttpCode(204)
+  @RequiredScope('pets:write')
   @ApiOperation({
     operationId: 'deletePet',
     summary: 'Remove an animal',
@@ -230,6 +236,7 @@ export class PetsController {
   }
 
   @Get('categories')
+  @RequiredScope('pets:read', { publishable: true })
   @ApiOperation({
     operationId: 'listCategories',
     summary: 'List categories',

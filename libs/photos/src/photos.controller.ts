@@ -1,3 +1,4 @@
+import { RequiredScope } from '@app/accounts';
 import { CurrentPrincipal, Principal } from '@app/core';
 import { ApiErrors, ApiRequestBody, IdParamPipe, locationHeader, StreamsBody } from '@app/http';
 import { Idempotent } from '@app/idempotency';
@@ -33,6 +34,7 @@ export class PhotosController {
   ) {}
 
   @Post()
+  @RequiredScope('pets:write')
   @HttpCode(202)
   @StreamsBody()
   @Idempotent()
@@ -79,6 +81,7 @@ export class PhotosController {
   }
 
   @Get()
+  @RequiredScope('pets:read', { publishable: true })
   @ApiOperation({
     operationId: 'listPetPhotos',
     summary: 'List an animal’s photos',
@@ -94,6 +97,7 @@ export class PhotosController {
   }
 
   @Get(':photoId')
+  @RequiredScope('pets:read', { publishable: true })
   @ApiOperation({
     operationId: 'getPetPhoto',
     summary: 'Get a photo of an animal',
@@ -111,6 +115,7 @@ export class PhotosController {
   }
 
   @Patch(':photoId')
+  @RequiredScope('pets:write')
   @ApiOperation({
     operationId: 'updatePetPhoto',
     summary: 'Move a photo of an animal',
@@ -131,6 +136,7 @@ export class PhotosController {
   }
 
   @Delete(':photoId')
+  @RequiredScope('pets:write')
   @HttpCode(204)
   @ApiOperation({
     operationId: 'deletePetPhoto',

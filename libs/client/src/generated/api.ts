@@ -30,6 +30,8 @@ export interface paths {
         /**
          * The caller’s account
          * @description The account the key belongs to, with its plan and the rate limits that follow from it.
+         *
+         *     Required scope: `account:read` (`account:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getAccount"];
         put?: never;
@@ -49,13 +51,17 @@ export interface paths {
         };
         /**
          * List keys
-         * @description The keys of the caller’s account, revoked ones included; never their secrets.
+         * @description The keys of the caller’s account, revoked ones included; never a secret key, but publishable keys whole (they are not secret).
+         *
+         *     Required scope: `keys:read` (`keys:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listKeys"];
         put?: never;
         /**
          * Issue a key
-         * @description Issues a new key for the caller’s account. The secret is in this response only.
+         * @description Issues a new key for the caller’s account: a secret key with the `scopes` asked (every scope when absent), or a publishable key for a website’s pages (`kind: "publishable"` with `allowedOrigins`), optionally expiring at `expiresAt`. A key grants no more than it holds: asking for a scope the calling key lacks (`*` only from `*`), or a publishable key without `pets:read`, answers `403 insufficient_scope`. A secret key is shown in this response only.
+         *
+         *     Required scope: `keys:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createKey"];
         delete?: never;
@@ -77,6 +83,8 @@ export interface paths {
         /**
          * Revoke a key
          * @description Revokes a key of the caller’s account; it stops working on every process within a second.
+         *
+         *     Required scope: `keys:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["revokeKey"];
         options?: never;
@@ -94,12 +102,16 @@ export interface paths {
         /**
          * Find animals
          * @description Every animal, or those matching all the filters given, ordered by `sort` (ascending id by default). When more follow, the response carries `Link: <…&cursor=…>; rel="next"`, which keeps every filter; following those links visits every matching animal once.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["listPets"];
         put?: never;
         /**
          * Add an animal
          * @description Adds an animal to the shared catalogue. `status` defaults to `available`.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createPet"];
         delete?: never;
@@ -119,6 +131,8 @@ export interface paths {
          * Get an animal (deprecated)
          * @deprecated
          * @description Deprecated: removed on 5 December 2030 (answers 410 from then on). Use GET /pets with `status`. With `If-None-Match` naming the current ETag, answers 304 with no body.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["getPet"];
         put?: never;
@@ -126,6 +140,8 @@ export interface paths {
         /**
          * Remove an animal
          * @description Removes the animal from the catalogue, by the account that listed it. With `If-Match`, removes nothing unless the animal is still at one of the ETags named.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["deletePet"];
         options?: never;
@@ -133,6 +149,8 @@ export interface paths {
         /**
          * Change an animal
          * @description Changes the fields given, by the account that listed the animal; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `location` merges member by member. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -147,6 +165,8 @@ export interface paths {
         /**
          * List categories
          * @description The categories an animal’s `categoryId` can name.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["listCategories"];
         put?: never;
@@ -167,12 +187,16 @@ export interface paths {
         /**
          * List an animal’s photos
          * @description By position. Every key sees the ready photos; the lister sees all of them, whatever their status.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["listPetPhotos"];
         put?: never;
         /**
          * Upload a photo of an animal
          * @description The lister only. A JPEG, PNG or WebP image (recognised by its bytes) of at most 50 megapixels and `PHOTO_MAX_BYTES` (10 MiB by default), as the multipart part `file` or as the body itself with the image’s type. The answer does not wait for processing: a `202` is a promise that the photo becomes `ready` (its renditions written, every metadata block such as the GPS position removed) or `failed`. Follow `Location` to see it. A pet has at most 10 photos.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["uploadPetPhoto"];
         delete?: never;
@@ -191,6 +215,8 @@ export interface paths {
         /**
          * Get a photo of an animal
          * @description With its status; a photo not yet ready (or failed) is `404` to anyone but the lister.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["getPetPhoto"];
         put?: never;
@@ -198,6 +224,8 @@ export interface paths {
         /**
          * Remove a photo of an animal
          * @description The lister only. Its files are removed within a minute.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["deletePetPhoto"];
         options?: never;
@@ -205,6 +233,8 @@ export interface paths {
         /**
          * Move a photo of an animal
          * @description The lister only. Moves the photo to `position`, the others shift; 0 is the primary photo, a position past the end moves it to the end. Moving a ready photo changes the pet (`updatedAt`, ETag, `pet.updated`).
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         patch: operations["updatePetPhoto"];
         trace?: never;
@@ -219,12 +249,16 @@ export interface paths {
         /**
          * List the caller’s orders
          * @description The orders the caller placed and those it received for its pets, newest first. When older orders follow, the response carries `Link: <…&cursor=…>; rel="next"`.
+         *
+         *     Required scope: `orders:read` (`orders:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listOrders"];
         put?: never;
         /**
          * Place an adoption order
          * @description Orders an `available` pet listed by another account. In the same transaction the pet becomes `pending`, held by the order until `expiresAt`; a hold nobody decides by then is cancelled (`expired`) and the pet is `available` again. Of many orders for one pet placed at once, exactly one is placed.
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -243,6 +277,8 @@ export interface paths {
         /**
          * Get an order
          * @description An order the caller placed or received for its pet; anyone else’s answers 404.
+         *
+         *     Required scope: `orders:read` (`orders:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getOrderById"];
         put?: never;
@@ -273,6 +309,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["approveOrder"];
         delete?: never;
@@ -301,6 +339,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["deliverOrder"];
         delete?: never;
@@ -329,6 +369,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -357,6 +399,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["returnOrder"];
         delete?: never;
@@ -375,6 +419,8 @@ export interface paths {
         /**
          * Count the catalogue’s pets by status
          * @description How many pets of the whole catalogue have each status: exact once writes have settled, and as cheap with a million pets as with ten.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getInventory"];
         put?: never;
@@ -395,6 +441,8 @@ export interface paths {
         /**
          * List the caller’s events
          * @description Newest first; kept 30 days. When older events follow, the response carries `Link: <…&cursor=…>; rel="next"`.
+         *
+         *     Required scope: `events:read` (`events:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listEvents"];
         put?: never;
@@ -415,6 +463,8 @@ export interface paths {
         /**
          * Get an event
          * @description One of the caller’s events; another account’s answers 404.
+         *
+         *     Required scope: `events:read` (`events:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getEvent"];
         put?: never;
@@ -435,12 +485,16 @@ export interface paths {
         /**
          * List webhook endpoints
          * @description The caller’s endpoints (at most 10), oldest first.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Add a webhook endpoint
          * @description Events of the listed types are POSTed to `url`, signed the Standard Webhooks way with the `secret` returned here and never shown again. Outside development the URL must be `https` and its host public.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -459,6 +513,8 @@ export interface paths {
         /**
          * Get a webhook endpoint
          * @description One of the caller’s endpoints, without its secret.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
@@ -466,6 +522,8 @@ export interface paths {
         /**
          * Remove a webhook endpoint
          * @description No more events are sent to it, pending retries included.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -473,6 +531,8 @@ export interface paths {
         /**
          * Change a webhook endpoint
          * @description Changes `url`, `events`, `description` (`null` removes it) or `enabled`; at least one.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -487,6 +547,8 @@ export interface paths {
         /**
          * List an endpoint’s delivery attempts
          * @description Newest first; kept 30 days. When older attempts follow, the response carries `Link: <…>; rel="next"`.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -509,6 +571,8 @@ export interface paths {
         /**
          * Rotate a webhook endpoint’s signing secret
          * @description Replaces the signing secret with a new one, shown only in this response. The secret replaced keeps signing for `previousSecretExpiresInHours` (24 by default, at most 168): until then every delivery carries one `v1,` signature per secret in `webhook-signature`, so a receiver holding either verifies it. Rotating again within that window ends the oldest secret at once: two secrets sign at most.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -529,6 +593,8 @@ export interface paths {
         /**
          * Send an event to a webhook endpoint again
          * @description Sends one of the caller’s events (kept 30 days) to the endpoint again, signed anew, whether or not the endpoint subscribes to its type. It is one attempt, never retried, numbered after the delivery’s last and listed among the endpoint’s deliveries with `manual: true`; its `webhook-id` is the event id, as on every attempt. Refused while the event’s delivery to this endpoint is still under way.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["redeliverWebhookEvent"];
         delete?: never;
@@ -549,6 +615,8 @@ export interface paths {
         /**
          * Send a test event to a webhook endpoint
          * @description Records a `webhook_endpoint.test` event whose `data.object` is the endpoint, and sends it to this endpoint only, whatever it subscribes to, signed as every delivery is: one attempt, never retried, listed among the endpoint’s deliveries with `manual: true`. The event is in the caller’s events too. Takes no body.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -611,6 +679,30 @@ export interface components {
              * @example pet_test_4Fq
              */
             prefix: string;
+            /**
+             * @description `secret` for servers and people; `publishable` for a website’s pages (public reads only).
+             * @enum {string}
+             */
+            kind: "secret" | "publishable";
+            /**
+             * @description What the key may do; `X:write` includes `X:read`, `*` is every scope.
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description After this instant the key answers 401, as a revoked one; null: it does not expire.
+             */
+            expiresAt: string | null;
+            /**
+             * @description Publishable keys only: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -618,7 +710,7 @@ export interface components {
             /** Format: date-time */
             revokedAt: string | null;
             /**
-             * @description The secret key. Shown only in this response: store it now.
+             * @description The key. A secret key is shown only in this response: store it now.
              * @example pet_test_4FqP0v3mYq2H5kT9wLr8sXc1ZbN6aJd7eGh0iKu
              */
             key: string;
@@ -633,6 +725,30 @@ export interface components {
              * @example ci
              */
             name?: string;
+            /**
+             * @default secret
+             * @enum {string}
+             */
+            kind?: "secret" | "publishable";
+            /**
+             * @description Secret keys only; `["*"]` when absent. Only scopes the calling key holds itself (`*` only from `*`).
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes?: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description When the key stops working: in the future, at most 2 years ahead. Absent: never.
+             */
+            expiresAt?: string;
+            /**
+             * @description Publishable keys only, and required for them: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
         };
         ApiKey: {
             /**
@@ -647,6 +763,35 @@ export interface components {
              * @example pet_test_4Fq
              */
             prefix: string;
+            /**
+             * @description `secret` for servers and people; `publishable` for a website’s pages (public reads only).
+             * @enum {string}
+             */
+            kind: "secret" | "publishable";
+            /**
+             * @description What the key may do; `X:write` includes `X:read`, `*` is every scope.
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description After this instant the key answers 401, as a revoked one; null: it does not expire.
+             */
+            expiresAt: string | null;
+            /**
+             * @description Publishable keys only: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
+            /**
+             * @description Publishable keys only, which are not secret: the whole key.
+             * @example pet_pk_test_4FqP0v3mYq2H5kT9wLr8sXc1ZbN6aJd7eGh0iKu
+             */
+            key?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1515,6 +1660,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -1665,6 +1829,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -1829,6 +2012,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -2026,6 +2228,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -2233,6 +2454,28 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -2399,6 +2642,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -2642,6 +2904,34 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description RFC 9745: when this operation was deprecated, as `@` and Unix seconds. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: when this operation is removed. */
+                    Sunset?: string;
+                    /** @description The operation that replaces this one: `</v1/pets>; rel="successor-version"`. */
+                    Link?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No animal with this id. */
             404: {
                 headers: {
@@ -2874,7 +3164,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The animal was listed by another account, or before listers were recorded. */
+            /**
+             * @description - `forbidden`: The animal was listed by another account, or before listers were recorded.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2883,12 +3176,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -3116,7 +3410,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The animal was listed by another account, or before listers were recorded. */
+            /**
+             * @description - `forbidden`: The animal was listed by another account, or before listers were recorded.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3125,12 +3422,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -3341,6 +3639,28 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -3497,6 +3817,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
                     };
                 };
             };
@@ -3695,7 +4037,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: Only the account that listed the animal may change its photos. */
+            /**
+             * @description - `forbidden`: Only the account that listed the animal may change its photos.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3704,12 +4049,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -3932,6 +4278,28 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No such animal, or no such photo of it (or one not yet ready, to anyone but the lister). */
             404: {
                 headers: {
@@ -4109,7 +4477,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: Only the account that listed the animal may change its photos. */
+            /**
+             * @description - `forbidden`: Only the account that listed the animal may change its photos.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4118,12 +4489,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -4311,7 +4683,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: Only the account that listed the animal may change its photos. */
+            /**
+             * @description - `forbidden`: Only the account that listed the animal may change its photos.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4320,12 +4695,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -4515,6 +4891,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -4682,7 +5077,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The pet is listed by the caller’s own account. */
+            /**
+             * @description - `forbidden`: The pet is listed by the caller’s own account.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4691,12 +5089,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -4900,6 +5299,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No such order, or one the caller neither placed nor received for its pet. */
             404: {
                 headers: {
@@ -5042,9 +5460,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -5059,7 +5477,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -5082,7 +5500,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5091,12 +5512,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -5282,9 +5704,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -5299,7 +5721,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -5322,7 +5744,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5331,12 +5756,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -5526,9 +5952,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -5543,7 +5969,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -5563,6 +5989,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -5752,9 +6197,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -5769,7 +6214,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -5792,7 +6237,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5801,12 +6249,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -6021,6 +6470,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -6185,6 +6653,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -6338,6 +6825,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -6512,6 +7018,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -6675,6 +7200,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -6878,6 +7422,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account. */
             404: {
                 headers: {
@@ -7050,6 +7613,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -7232,6 +7814,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -7418,6 +8019,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account. */
             404: {
                 headers: {
@@ -7600,6 +8220,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -7829,6 +8468,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account, or no event with this id among the caller’s (events are kept 30 days). */
             404: {
                 headers: {
@@ -8049,6 +8707,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };

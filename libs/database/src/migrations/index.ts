@@ -11,6 +11,7 @@ import { WebhookAttemptsOnly1795800000000 } from './1795800000000-webhook-attemp
 import { IdempotentEntityTags1796200000000 } from './1796200000000-idempotent-entity-tags';
 import { WebhookSecretRotation1796300000000 } from './1796300000000-webhook-secret-rotation';
 import { Photos1796600000000 } from './1796600000000-photos';
+import { KeyScopes1796700000000 } from './1796700000000-key-scopes';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   IdempotentEntityTags1796200000000,
   WebhookSecretRotation1796300000000,
   Photos1796600000000,
+  KeyScopes1796700000000,
 ];

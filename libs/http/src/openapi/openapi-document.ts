@@ -32,6 +32,20 @@ export const SUCCESS_HEADERS_EXTENSION = 'x-success-headers';
 export const PUBLIC_EXTENSION = 'x-public';
 /** An operation's whole request body, for what @nestjs/swagger cannot say: a schema per media type. */
 export const REQUEST_BODY_EXTENSION = 'x-request-body';
+/** Kept in the document: the scope a keyed operation needs, and whether a publishable key may call it. */
+export const REQUIRED_SCOPE_EXTENSION = 'x-required-scope';
+export const PUBLISHABLE_KEY_EXTENSION = 'x-publishable-key';
+
+/** The description's line on the scope, so that people reading the document (or the client's types) see it. */
+function scopeLine(extensions: Record<string, unknown>): string | undefined {
+  const scope = extensions[REQUIRED_SCOPE_EXTENSION];
+  if (typeof scope !== 'string') return undefined;
+  const publishable = extensions[PUBLISHABLE_KEY_EXTENSION]
+    ? ' A publishable key may call it from the origins it allows.'
+    : ' A publishable key may not call it.';
+  const wider = scope.endsWith(':read') ? `\`${scope.replace(/:read$/, ':write')}\` or \`*\`` : '`*`';
+  return `Required scope: \`${scope}\` (${wider} also grants it).${publishable}`;
+}
 
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch']);
 const ERROR_SCHEMA = { $ref: '#/components/schemas/Error' };
@@ -72,6 +86,8 @@ function finishOperation(method: string, operation: OperationObject): void {
   if (extensions[PUBLIC_EXTENSION]) operation.security = [];
   if (extensions[REQUEST_BODY_EXTENSION])
     operation.requestBody = extensions[REQUEST_BODY_EXTENSION] as RequestBodyObject;
+  const scope = scopeLine(extensions);
+  if (scope) operation.description = operation.description ? `${operation.description}\n\n${scope}` : scope;
   for (const name of [
     EVERY_RESPONSE_HEADERS_EXTENSION,
     SUCCESS_HEADERS_EXTENSION,
