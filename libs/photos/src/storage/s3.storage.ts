@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import {
-  DeleteObjectsCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   NoSuchKey,
   NotFound,
@@ -12,8 +12,8 @@ import { StoredFileMissingError } from '../photos.errors';
 import type { PhotosSettings } from '../photos.settings';
 import type { PhotoStorage, PutOptions, StorageBody, StoredFileStream } from './photo-storage';
 
-/** DeleteObjects takes at most this many keys. */
-const DELETE_BATCH = 1000;
+/** Removals sent at once. */
+const DELETE_CONCURRENCY = 16;
 
 function isMissing(error: unknown): boolean {
   return error instanceof NoSuchKey || error instanceof NotFound;
@@ -78,14 +78,17 @@ export class S3Storage implements PhotoStorage {
     }
   }
 
+  /**
+   * One DeleteObject per key rather than DeleteObjects: S3-compatible stores differ on the batch's signed POST
+   * (s3rver refuses its signature), and the sweep removes a few files per removed photo. A missing key is
+   * no error to S3.
+   */
   async delete(keys: readonly string[]): Promise<void> {
-    for (let start = 0; start < keys.length; start += DELETE_BATCH) {
-      const batch = keys.slice(start, start + DELETE_BATCH);
-      await this.client.send(
-        new DeleteObjectsCommand({
-          Bucket: this.bucket,
-          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
-        }),
+    for (let start = 0; start < keys.length; start += DELETE_CONCURRENCY) {
+      await Promise.all(
+        keys
+          .slice(start, start + DELETE_CONCURRENCY)
+          .map((Key) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key }))),
       );
     }
   }
