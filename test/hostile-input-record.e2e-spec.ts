@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { createPet, TestAccount } from './support/factories';
-import { closeHostileApp, expectWellFormed, hostileJson, PET_FIELDS, RUNS, startHostileApp } from './support/hostile';
+import {
+  closeHostileApp,
+  expectWellFormed,
+  fuzz,
+  hostileJson,
+  PET_FIELDS,
+  RUNS,
+  startHostileApp,
+} from './support/hostile';
 import type { TestHttpApp } from './support/http-app';
 
 /** The record's fields and the search's parameters, fuzzed: every answer is a success or an Error body. */
@@ -31,7 +39,7 @@ describe('hostile input to the record and the search (property-based)', () => {
           .send({ name: 'Rex', categoryId: 1, ...fields });
         expectWellFormed(response, [201, 400]);
       }),
-      { numRuns: RUNS },
+      fuzz(),
     );
   });
 
@@ -47,7 +55,7 @@ describe('hostile input to the record and the search (property-based)', () => {
           .send(JSON.stringify(body) ?? 'null');
         expectWellFormed(response, [200, 400]);
       }),
-      { numRuns: RUNS },
+      fuzz(),
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -74,7 +82,7 @@ describe('hostile input to the record and the search (property-based)', () => {
           .send({ name: 'Rex' });
         expectWellFormed(changed, [200, 400, 412]);
       }),
-      { numRuns: Math.ceil(RUNS / 3) },
+      fuzz(Math.ceil(RUNS / 3)),
     );
   });
 
@@ -137,7 +145,7 @@ describe('hostile input to the record and the search (property-based)', () => {
         const response = await app.http.get(`/v1/pets?${query}`).set(account.auth);
         expectWellFormed(response, [200, 400]);
       }),
-      { numRuns: RUNS },
+      fuzz(),
     );
   });
 });

@@ -58,6 +58,7 @@ describe('the OpenAPI documents: one per base address', () => {
   it('keep each app’s operations and tags in its own document', () => {
     expect(apiDoc.tags.map((tag: Doc) => tag.name)).toEqual([
       'pets',
+      'saved-searches',
       'store',
       'accounts',
       'keys',
@@ -157,6 +158,8 @@ describe('the OpenAPI documents: one per base address', () => {
     walk(messagesDoc, '');
     expect(numbers.sort()).toEqual([
       '/components/schemas/Pet/properties/distanceKm',
+      '/components/schemas/PetChange/properties/location/properties/latitude',
+      '/components/schemas/PetChange/properties/location/properties/longitude',
       '/components/schemas/PetLocation/properties/latitude',
       '/components/schemas/PetLocation/properties/longitude',
       `/paths//pets/get/parameters/${apiDoc.paths['/pets'].get.parameters.findIndex((p: Doc) => p.name === 'radiusKm')}/schema`,
@@ -198,6 +201,10 @@ describe('the OpenAPI documents: one per base address', () => {
       'idempotency_key_in_use',
       'too_many_webhook_endpoints',
       'webhook_endpoint_already_created',
+    ]);
+    expect(codesOf(apiDoc.paths['/saved-searches'].post, 409).sort()).toEqual([
+      'idempotency_key_in_use',
+      'too_many_saved_searches',
     ]);
     expect(codesOf(apiDoc.paths['/pets'].post, 400)).toEqual(
       expect.arrayContaining(['validation_failed', 'invalid_json', 'unsupported_content_type']),

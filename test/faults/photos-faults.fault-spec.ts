@@ -110,7 +110,8 @@ describe('faults: photos through a killed worker and an S3 store that goes away'
     await worker?.stop();
     const ids = await uploadPhotos();
     await s3.stop();
-    worker = await startServing('worker', env());
+    // Its warnings say when it puts a photo off (the suites' processes are silent otherwise).
+    worker = await startServing('worker', { ...env(), LOG_LEVEL: 'warn' });
     const putOff = () => worker!.output().includes('processing put off');
     try {
       await waitFor(async () => putOff(), 30_000, 'the worker to put processing off while the store is away');

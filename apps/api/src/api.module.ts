@@ -8,12 +8,16 @@ import { OrdersHttpModule } from '@app/orders';
 import { PetsHttpModule } from '@app/pets';
 import { PhotosHttpModule } from '@app/photos';
 import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
+import { SavedSearchesHttpModule } from '@app/saved-searches';
 import { WidgetModule } from '@app/widget';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { QueueDashboardModule } from './queue-dashboard.module';
 
-/** The catalogue app: pets, categories, the store, accounts and keys, events and webhook endpoints under `/v1`, Swagger UI, health, queue dashboard, the website widget. */
+/**
+ * The catalogue app: pets, categories, the store, accounts and keys, events, webhook endpoints and saved
+ * searches under `/v1`, Swagger UI, health, queue dashboard, the website widget.
+ */
 @Module({
   imports: [
     CoreModule,
@@ -25,6 +29,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     PhotosHttpModule,
     OrdersHttpModule,
     EventsHttpModule,
+    SavedSearchesHttpModule,
     RateLimitingModule,
     QueueDashboardModule,
     WidgetModule,

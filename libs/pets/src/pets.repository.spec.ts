@@ -151,8 +151,8 @@ describe('PetsRepository', () => {
     // Their events, to each lister, with one INSERT in the batch's transaction.
     expect(transaction).toHaveBeenCalledTimes(1);
     expect(recordAll).toHaveBeenCalledWith([
-      { recipientAccountId: 1, type: 'pet.created', object: created[0]!.pet },
-      { recipientAccountId: 2, type: 'pet.created', object: created[2]!.pet },
+      { recipientAccountId: 1, type: 'pet.created', object: created[0]!.pet, createdAt: created[0]!.pet.updatedAt },
+      { recipientAccountId: 2, type: 'pet.created', object: created[2]!.pet, createdAt: created[2]!.pet.updatedAt },
     ]);
   });
 
@@ -185,8 +185,8 @@ describe('PetsRepository', () => {
     expect(transaction).toHaveBeenCalledTimes(1);
     expect(recordAll).toHaveBeenCalledTimes(1);
     expect(recordAll).toHaveBeenCalledWith([
-      { recipientAccountId: 1, type: 'pet.updated', object: updated[0]!.pet },
-      { recipientAccountId: 1, type: 'pet.updated', object: updated[2]!.pet },
+      { recipientAccountId: 1, type: 'pet.updated', object: updated[0]!.pet, createdAt: updated[0]!.pet.updatedAt },
+      { recipientAccountId: 1, type: 'pet.updated', object: updated[2]!.pet, createdAt: updated[2]!.pet.updatedAt },
     ]);
   });
 

@@ -48,7 +48,7 @@ export class PetsService {
     }
     const page = await this.finder.search(search);
     if (search.categoryId !== undefined && page.pets.length === 0 && !after) {
-      if (!(await this.finder.categoryExists(search.categoryId))) throw new UnknownCategoryError(search.categoryId);
+      await this.assertCategoryExists(search.categoryId);
     }
     return page;
   }
@@ -88,6 +88,11 @@ export class PetsService {
     for (let attempt = 1; !(await this.withEvent('pet.deleted', () => this.pets.delete(removal))); attempt++) {
       await this.refusal(removal, undefined, attempt);
     }
+  }
+
+  /** Refuses a category that does not exist, as a search naming it is refused. */
+  async assertCategoryExists(categoryId: number): Promise<void> {
+    if (!(await this.finder.categoryExists(categoryId))) throw new UnknownCategoryError(categoryId);
   }
 
   listCategories(): Promise<Array<{ id: number; name: string }>> {

@@ -1,4 +1,4 @@
-import { CharacterCount } from '@app/core';
+import { LabelText } from '@app/core';
 import { ApiProperty, ApiPropertyOptional, ApiSchema, OmitType } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -8,10 +8,8 @@ import {
   IsIn,
   IsISO8601,
   IsOptional,
-  IsString,
   ValidateBy,
 } from 'class-validator';
-import { Transform } from 'class-transformer';
 import type { ApiKey } from '../api-keys/api-keys.repository';
 import { GRANTABLE_SCOPES, GrantedScope, KEY_KINDS, KeyKind } from '../api-keys/scopes';
 
@@ -131,9 +129,7 @@ export class ApiKeyWithSecretDto extends OmitType(ApiKeyDto, ['key'] as const) {
 export class CreateApiKeyDto {
   @ApiProperty({ required: false, maxLength: 100, example: 'ci', description: 'A label for people.' })
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @CharacterCount(1, 100)
+  @LabelText(1, 100)
   name?: string;
 
   @ApiPropertyOptional({ enum: KEY_KINDS, default: 'secret' })

@@ -12,6 +12,7 @@ import { IdempotentEntityTags1796200000000 } from './1796200000000-idempotent-en
 import { WebhookSecretRotation1796300000000 } from './1796300000000-webhook-secret-rotation';
 import { Photos1796600000000 } from './1796600000000-photos';
 import { KeyScopes1796700000000 } from './1796700000000-key-scopes';
+import { SavedSearches1796800000000 } from './1796800000000-saved-searches';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   WebhookSecretRotation1796300000000,
   Photos1796600000000,
   KeyScopes1796700000000,
+  SavedSearches1796800000000,
 ];

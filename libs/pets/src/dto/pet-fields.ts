@@ -152,10 +152,32 @@ export class PetLocationDto {
   longitude: number;
 }
 
-export const LocationField = () =>
+/** Validated whole: in a change, once merged into the pet's location (mergePatchChange). */
+const WholeLocation = () =>
   applyDecorators(
-    ApiPropertyOptional({ type: PetLocationDto, description: 'Where the animal can be met.' }),
     IsObject(),
     ValidateNested(),
     Type(() => PetLocationDto),
+  );
+
+export const LocationField = () =>
+  applyDecorators(
+    ApiPropertyOptional({ type: PetLocationDto, description: 'Where the animal can be met.' }),
+    WholeLocation(),
+  );
+
+export const LocationChangeField = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      // Written out, not a schema of its own: the document would keep it unused once inlined (nullable).
+      type: 'object',
+      properties: {
+        latitude: { type: 'number', format: 'double', minimum: -90, maximum: 90, example: 52.52 },
+        longitude: { type: 'number', format: 'double', minimum: -180, maximum: 180, example: 13.405 },
+      },
+      description:
+        'Merged member by member into the animal’s location (RFC 7396): `{"latitude": 11}` keeps its longitude. ' +
+        'The location that results must have both.',
+    }),
+    WholeLocation(),
   );

@@ -7,7 +7,7 @@ import {
   BreedField,
   CategoryIdField,
   DescriptionField,
-  LocationField,
+  LocationChangeField,
   NameField,
   PetLocationDto,
   PhotoUrlsField,
@@ -28,7 +28,8 @@ const Clearable = () => applyDecorators(ApiPropertyOptional({ nullable: true }),
 
 /**
  * The body of `PATCH /v1/pets/{petId}` (JSON or an RFC 7396 merge patch): the fields to change, at least
- * one; `null` clears an optional field (`sex` back to `unknown`). `location` is replaced as a whole.
+ * one; `null` clears an optional field (`sex` back to `unknown`). `location` merges member by member
+ * (PetsService.update merges the patch before validating it with this class).
  */
 @ApiSchema({ name: 'PetChange' })
 export class UpdatePetDto {
@@ -73,6 +74,6 @@ export class UpdatePetDto {
   photoUrls?: string[] | null;
 
   @Clearable()
-  @LocationField()
+  @LocationChangeField()
   location?: PetLocationDto | null;
 }
