@@ -1,10 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AccountsService } from '@app/accounts';
-import { createPetAdoptionClient, paginate, type PetAdoptionClient } from '@app/client';
+import { createPetAdoptionClient, paginate, type PetAdoptionClient, uploadPetPhoto } from '@app/client';
 import { createApiApp } from './support/api-app';
 import { uniqueEmail } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { createMessagesApp } from './support/messages';
+import { tinyJpeg } from './support/photos';
 
 /** Serves an in-process app on an ephemeral port of the loopback, for a client that speaks real HTTP. */
 async function listening(app: TestHttpApp): Promise<string> {
@@ -18,10 +22,11 @@ describe('the typed client (libs/client) against the real apps', () => {
   let urls: { baseUrl: string; messagesBaseUrl: string };
   let client: PetAdoptionClient;
   let email: string;
+  const photos = mkdtempSync(join(tmpdir(), 'client-photos-'));
 
   beforeAll(async () => {
     // Short minute windows, so that a 429's Retry-After is worth waiting for.
-    const env = { RATE_LIMIT_MINUTE_WINDOW_SECONDS: '2' };
+    const env = { RATE_LIMIT_MINUTE_WINDOW_SECONDS: '2', PHOTO_STORAGE_DIR: photos };
     [api, messages] = await Promise.all([createApiApp({ env }), createMessagesApp({ env })]);
     urls = { baseUrl: `${await listening(api)}/v1`, messagesBaseUrl: await listening(messages) };
     email = uniqueEmail('client');
@@ -32,6 +37,7 @@ describe('the typed client (libs/client) against the real apps', () => {
   afterAll(async () => {
     await api.close();
     await messages.close();
+    rmSync(photos, { recursive: true, force: true });
   });
 
   it('adds an animal with only its required fields, and retries of the POST have no second effect', async () => {
@@ -51,6 +57,14 @@ describe('the typed client (libs/client) against the real apps', () => {
     });
     expect(again.data).toEqual(first.data);
     expect(again.response.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+
+  it('uploads a photo as multipart with uploadPetPhoto: 202, the photo processing, and where to follow it', async () => {
+    const pet = (await client.api.POST('/pets', { body: { name: 'Rex', categoryId: 1 } })).data!;
+    const { data, response } = await uploadPetPhoto(client.api, pet.id, new Blob([await tinyJpeg()]), 'rex.jpg');
+    expect(response.status).toBe(202);
+    expect(data).toMatchObject({ petId: pet.id, status: 'processing', position: 0 });
+    expect(response.headers.get('Location')).toBe(`/v1/pets/${pet.id}/photos/${data!.id}`);
   });
 
   it('follows Link from page to page, whatever base URL it was given, visiting every animal once', async () => {

@@ -15,6 +15,7 @@ import {
 import type { TestHttpApp } from './support/http-app';
 import { createAccount, createMessagesApp } from './support/messages';
 import { placeOrder } from './support/orders';
+import { tinyJpeg } from './support/photos';
 
 type Schema = {
   $ref?: string;
@@ -159,6 +160,15 @@ describe('hostile text in every operation of both apps (property-based)', () => 
     const order = await placeOrder(api.http, adopter, (await createPet(api.http, account)).id);
     const events = await api.http.get('/v1/events?limit=1').set(account.auth).expect(200);
     const message = await messages.http.post('/messages').set(sender.auth).send({ message: 'hello' }).expect(202);
+    const photoOf = async (petId: string) =>
+      (
+        await api.http
+          .post(`/v1/pets/${petId}/photos`)
+          .set(account.auth)
+          .set('Content-Type', 'image/jpeg')
+          .send(await tinyJpeg())
+          .expect(202)
+      ).body.id as string;
     Object.assign(ids, {
       keyId: String(account.keyId),
       petId: String(pet.id),
@@ -167,11 +177,13 @@ describe('hostile text in every operation of both apps (property-based)', () => 
       eventId: events.body[0].id,
       id: message.body.id,
     });
+    ids.photoId = await photoOf(ids.petId!);
     Object.assign(doomed, {
       keyId: String((await api.http.post('/v1/keys').set(account.auth).send({ name: 'doomed' }).expect(201)).body.id),
       petId: String((await createPet(api.http, account)).id),
       endpointId: String(await endpoint()),
     });
+    doomed.photoId = await photoOf(doomed.petId!);
   });
   afterAll(async () => {
     await messages?.close();

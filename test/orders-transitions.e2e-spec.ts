@@ -215,7 +215,7 @@ describe('the store: transitions, held pets and the inventory (CONTRACT 10)', ()
     });
 
     it('is empty once the catalogue is truncated', async () => {
-      await withDatabase((client) => client.query('TRUNCATE pets'), suite.database.url);
+      await withDatabase((client) => client.query('TRUNCATE photos, pets'), suite.database.url);
       expect(await inventory()).toEqual({ available: 0, pending: 0, sold: 0 });
     });
   });

@@ -26,6 +26,7 @@ describe('creating pets', () => {
         categoryId: 1,
         status: 'available',
         sex: 'unknown',
+        photos: [],
         createdAt: response.body.updatedAt,
         updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
@@ -149,6 +150,7 @@ describe('creating pets', () => {
         id: expect.any(Number),
         status: 'available',
         ...full,
+        photos: [],
         createdAt: response.body.updatedAt,
         updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });

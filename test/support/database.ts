@@ -129,7 +129,7 @@ export async function suiteDatabase(suite: string): Promise<SuiteDatabase> {
 
 export function truncatePets(databaseUrl: string): Promise<void> {
   return withDatabase(async (client) => {
-    await client.query('TRUNCATE pets RESTART IDENTITY');
+    await client.query('TRUNCATE photos, pets RESTART IDENTITY');
   }, databaseUrl);
 }
 

@@ -1,3 +1,6 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 // Every e2e suite (and every process it starts) uses a dedicated database and Redis db.
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pet_adoption_test';
@@ -19,6 +22,8 @@ Object.assign(process.env, {
   // Every suite calls from 127.0.0.1, so per-IP limits would couple them; the rate-limiting suites set their own.
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
   RATE_LIMIT_SIGNUP_PER_HOUR: '100000',
+  // Uploads of suites that do not choose a directory of their own stay out of the working tree.
+  PHOTO_STORAGE_DIR: join(tmpdir(), 'pet-adoption-test-photos'),
   // Processes the suites start with APP_ENV=production need one.
   WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 'test').toString('base64'),
 });

@@ -7,6 +7,7 @@ import { IdempotencyModule } from '@app/idempotency';
 import { OrdersHttpModule } from '@app/orders';
 import { OrganizationsHttpModule } from '@app/organizations';
 import { PetsHttpModule } from '@app/pets';
+import { PhotosHttpModule } from '@app/photos';
 import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
 import { SavedSearchesHttpModule } from '@app/saved-searches';
 import { WidgetModule } from '@app/widget';
@@ -26,6 +27,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     HttpCoreModule,
     AccountsHttpModule,
     PetsHttpModule,
+    PhotosHttpModule,
     OrdersHttpModule,
     OrganizationsHttpModule,
     EventsHttpModule,

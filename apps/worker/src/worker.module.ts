@@ -4,6 +4,7 @@ import { EventsWorkerModule } from '@app/events';
 import { IdempotencyModule, IdempotencyKeysPurger } from '@app/idempotency';
 import { MessagingWorkerModule } from '@app/messaging';
 import { OrdersWorkerModule } from '@app/orders';
+import { PhotosWorkerModule } from '@app/photos';
 import { SavedSearchesWorkerModule } from '@app/saved-searches';
 import { Module } from '@nestjs/common';
 import { WorkerHealthServer } from './worker-health.server';
@@ -22,6 +23,7 @@ import { WorkerSettings } from './worker.settings';
     MessagingWorkerModule,
     OrdersWorkerModule,
     EventsWorkerModule,
+    PhotosWorkerModule,
     SavedSearchesWorkerModule,
     settingsModule(WorkerSettings),
     // Runs the reconcilers, the sweep, retention and the purge that the modules above provide.

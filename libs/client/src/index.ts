@@ -1,5 +1,6 @@
 export * from './client';
 export * from './pagination';
+export * from './photos';
 export * from './retry';
 export * from './webhooks';
 export type { components as ApiComponents, operations as ApiOperations, paths as ApiPaths } from './generated/api';

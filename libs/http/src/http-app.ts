@@ -16,7 +16,7 @@ import {
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { PARSED_BODY_TYPES } from './json-body.guard';
-import { MAX_BODY_BYTES, refuseDeclaredOversizedBody } from './body-limits';
+import { MAX_BODY_BYTES, refuseDeclaredOversizedBody, StreamedBodyRoute } from './body-limits';
 import { LimitedExpressAdapter } from './server-limits';
 import { DrainState } from './health/health.controller';
 import { httpMetrics } from './metrics/http-metrics';
@@ -34,6 +34,8 @@ export interface HttpAppOptions {
   documentation?: (app: INestApplication, addresses: PublicAddresses) => void | Promise<void>;
   /** Browser origins allowed besides `CORS_ORIGINS`. */
   corsOrigins?: (addresses: PublicAddresses) => string[];
+  /** Routes that read their body themselves, past the 64 KiB limit (each marked `@StreamsBody()`). */
+  streamedBodyRoutes?: StreamedBodyRoute[];
   /**
    * Requests any page may make and read (the api's publishable keys): their answers carry CORS headers
    * for whatever origin sent them, the bearer guard deciding whether that origin is served, and reads
@@ -109,7 +111,7 @@ export async function configureHttpApp(app: NestExpressApplication, options: Htt
   // Express would hash every JSON body for a weak ETag that no client of this API revalidates with.
   app.set('etag', false);
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(refuseDeclaredOversizedBody);
+  app.use(refuseDeclaredOversizedBody(options.streamedBodyRoutes));
   app.useBodyParser('json', { limit: MAX_BODY_BYTES, type: PARSED_BODY_TYPES });
   const addresses = publicAddresses(app.get(OpenApiSettings), settings);
   const origins = [...settings.CORS_ORIGINS.split(','), ...(options.corsOrigins?.(addresses) ?? [])]

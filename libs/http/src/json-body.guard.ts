@@ -14,6 +14,14 @@ const ACCEPTS_MERGE_PATCH = 'pet-adoption:accepts-merge-patch';
 /** A route whose body may also be an RFC 7396 merge patch (`application/merge-patch+json`). */
 export const AcceptsMergePatch = () => SetMetadata(ACCEPTS_MERGE_PATCH, true);
 
+const STREAMS_BODY = 'pet-adoption:streams-body';
+
+/**
+ * A route that reads its body itself, as a stream, whatever its type (a photo upload): no body parser
+ * reads it, and this guard leaves its type to the route. Listed in the app's `streamedBodyRoutes` too.
+ */
+export const StreamsBody = () => SetMetadata(STREAMS_BODY, true);
+
 function hasBody(request: Request): boolean {
   return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
 }
@@ -33,7 +41,7 @@ export class JsonBodyGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<Request>();
-    if (METHODS_WITH_BODY.has(request.method)) {
+    if (METHODS_WITH_BODY.has(request.method) && !this.reflector.get<boolean>(STREAMS_BODY, context.getHandler())) {
       const contentType = request.headers['content-type'];
       if (contentType === undefined ? hasBody(request) : !this.accepts(context, mediaType(contentType))) {
         throw new UnsupportedContentTypeError();

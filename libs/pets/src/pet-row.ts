@@ -1,5 +1,6 @@
 import { sql } from '@app/database';
 import type { PetDto } from './dto/pet.dto';
+import type { PetPhotoDto } from './dto/pet-photo.dto';
 import type { PetAgeGroup, PetCoat, PetSex, PetSize, PetStatus } from './pet-status';
 
 /**
@@ -10,7 +11,7 @@ export const PET_VERSION = sql`(extract(epoch FROM updated_at) * 1000000)::bigin
 
 /** The columns every read of a pet selects, in the order `PetRow` names them. */
 export const PET_COLUMNS = sql`id, name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls,
-  latitude, longitude, created_at, updated_at, lister_account_id, open_order_id IS NOT NULL AS has_open_order,
+  latitude, longitude, photos, created_at, updated_at, lister_account_id, open_order_id IS NOT NULL AS has_open_order,
   spayed_neutered, house_trained, declawed, special_needs, shots_current, special_needs_notes, good_with_children,
   good_with_dogs, good_with_cats, coat, colors, secondary_breed, mixed_breed, external_id, organization_id,
   ${PET_VERSION} AS version`;
@@ -29,6 +30,8 @@ export interface PetRow {
   photo_urls: string[] | null;
   latitude: number | null;
   longitude: number | null;
+  /** Kept by libs/photos: the pet's ready photos by position. */
+  photos: PetPhotoDto[];
   created_at: Date;
   updated_at: Date;
   lister_account_id: string | null;
@@ -65,6 +68,7 @@ export function toPet(row: PetRow): PetDto {
     categoryId: Number(row.category_id),
     status: row.status,
     sex: row.sex,
+    photos: row.photos,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -38,6 +38,7 @@ const pet = (fields: Partial<PetDto>): PetDto => ({
   categoryId: 1,
   status: 'available',
   sex: 'unknown',
+  photos: [],
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   ...fields,

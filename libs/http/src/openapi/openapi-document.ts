@@ -1,7 +1,7 @@
 import { ErrorBodyDto } from '@app/core';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { HeadersObject, OperationObject, ResponseObject } from '@nestjs/swagger';
+import type { HeadersObject, OperationObject, RequestBodyObject, ResponseObject } from '@nestjs/swagger';
 import { ERROR_CODES_EXTENSION, ErrorCode } from './api-errors';
 import { headerRef, RESPONSE_HEADER_COMPONENTS, STANDARD_HEADER_NAMES } from './response-headers';
 
@@ -30,6 +30,8 @@ export interface DocumentFrame {
 export const EVERY_RESPONSE_HEADERS_EXTENSION = 'x-every-response-headers';
 export const SUCCESS_HEADERS_EXTENSION = 'x-success-headers';
 export const PUBLIC_EXTENSION = 'x-public';
+/** An operation's whole request body, for what @nestjs/swagger cannot say: a schema per media type. */
+export const REQUEST_BODY_EXTENSION = 'x-request-body';
 /** Kept in the document: the scope a keyed operation needs, and whether a publishable key may call it. */
 export const REQUIRED_SCOPE_EXTENSION = 'x-required-scope';
 export const PUBLISHABLE_KEY_EXTENSION = 'x-publishable-key';
@@ -82,9 +84,16 @@ function finishOperation(method: string, operation: OperationObject): void {
   const everyResponse = (extensions[EVERY_RESPONSE_HEADERS_EXTENSION] as HeadersObject | undefined) ?? {};
   const onSuccess = (extensions[SUCCESS_HEADERS_EXTENSION] as HeadersObject | undefined) ?? {};
   if (extensions[PUBLIC_EXTENSION]) operation.security = [];
+  if (extensions[REQUEST_BODY_EXTENSION])
+    operation.requestBody = extensions[REQUEST_BODY_EXTENSION] as RequestBodyObject;
   const scope = scopeLine(extensions);
   if (scope) operation.description = operation.description ? `${operation.description}\n\n${scope}` : scope;
-  for (const name of [EVERY_RESPONSE_HEADERS_EXTENSION, SUCCESS_HEADERS_EXTENSION, PUBLIC_EXTENSION])
+  for (const name of [
+    EVERY_RESPONSE_HEADERS_EXTENSION,
+    SUCCESS_HEADERS_EXTENSION,
+    PUBLIC_EXTENSION,
+    REQUEST_BODY_EXTENSION,
+  ])
     delete extensions[name];
 
   const responses: Record<string, ResponseObject> = {};

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
+import { PetPhotoDto } from './pet-photo.dto';
 import {
   AgeGroupField,
   AttributesField,
@@ -195,6 +196,13 @@ export class PetDto {
     example: 'org_4k9w2x7q1m3z8c5v',
   })
   organizationId?: string;
+
+  @ApiProperty({
+    type: [PetPhotoDto],
+    description:
+      'The photos the service hosts (POST /pets/{petId}/photos) once ready, by position: the first is the primary one.',
+  })
+  photos: PetPhotoDto[];
 
   @ApiPropertyOptional({
     type: 'number',

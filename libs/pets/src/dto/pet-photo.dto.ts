@@ -1,0 +1,49 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+
+/** Where a hosted photo's renditions are served: absolute URLs that need no key (CONTRACT 14). */
+@ApiSchema({ name: 'PhotoUrls' })
+export class PhotoUrlsDto {
+  @ApiProperty({
+    format: 'uri',
+    description: '100 px wide.',
+    example: 'http://localhost:3000/media/renditions/pho_x/small-1f2e.jpg',
+  })
+  small: string;
+
+  @ApiProperty({
+    format: 'uri',
+    description: '300 px wide.',
+    example: 'http://localhost:3000/media/renditions/pho_x/medium-3c4d.jpg',
+  })
+  medium: string;
+
+  @ApiProperty({
+    format: 'uri',
+    description: '600 px wide.',
+    example: 'http://localhost:3000/media/renditions/pho_x/large-5e6f.jpg',
+  })
+  large: string;
+
+  @ApiProperty({
+    format: 'uri',
+    description: 'Its longest side at most 2048 px.',
+    example: 'http://localhost:3000/media/renditions/pho_x/full-7a8b.jpg',
+  })
+  full: string;
+}
+
+/** A ready photo as the Pet carries it: the service hosts it (unlike `photoUrls`). */
+@ApiSchema({ name: 'PetPhoto' })
+export class PetPhotoDto {
+  @ApiProperty({ example: 'pho_3kTz9QwYb1nV0xLr5sPa2mHd' })
+  id: string;
+
+  @ApiProperty({ type: 'integer', description: 'Of the `full` rendition, in pixels.', example: 2048 })
+  width: number;
+
+  @ApiProperty({ type: 'integer', description: 'Of the `full` rendition, in pixels.', example: 1536 })
+  height: number;
+
+  @ApiProperty({ type: PhotoUrlsDto })
+  urls: PhotoUrlsDto;
+}

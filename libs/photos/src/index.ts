@@ -1,0 +1,11 @@
+export * from './dto/photo.dto';
+export { MEDIA_ROUTE } from './media.controller';
+export * from './photo-files';
+export { PHOTO_UPLOAD_ROUTE } from './photos.controller';
+export * from './photos.errors';
+export * from './photos.module';
+export * from './photos.queue';
+export * from './photos.settings';
+export { MAX_PHOTOS_PER_PET } from './photos.service';
+export { checkImage, MAX_PIXELS, sniffFormat } from './processing/image-checks';
+export { PHOTO_STORAGE, type PhotoStorage } from './storage/photo-storage';

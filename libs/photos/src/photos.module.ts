@@ -1,0 +1,64 @@
+import { RequestPathRedisModule, settingsModule } from '@app/core';
+import { EventsModule } from '@app/events';
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { MediaController } from './media.controller';
+import { PhotosController } from './photos.controller';
+import { PhotosProducer } from './photos.producer';
+import { PHOTOS_QUEUE } from './photos.queue';
+import { PhotosRepository } from './photos.repository';
+import { PhotosService } from './photos.service';
+import { PhotosSettings } from './photos.settings';
+import { PhotoProcessing } from './processing/photo-processing.service';
+import { photosProcessorProvider } from './processing/photos.processor';
+import { PhotosSweeper } from './processing/photos.sweeper';
+import { photoStorageProvider } from './storage/photo-storage.provider';
+import { PHOTO_STORAGE } from './storage/photo-storage';
+
+const DAY_SECONDS = 24 * 60 * 60;
+const PHOTOS_QUEUE_REDIS = Symbol('PHOTOS_QUEUE_REDIS');
+const PHOTOS_QUEUE_REDIS_MODULE = RequestPathRedisModule.provide(PHOTOS_QUEUE_REDIS, 'photos queue');
+
+const PHOTOS_QUEUE_MODULE = BullModule.registerQueueAsync({
+  name: PHOTOS_QUEUE,
+  imports: [PHOTOS_QUEUE_REDIS_MODULE],
+  inject: [PHOTOS_QUEUE_REDIS],
+  useFactory: (redis: Redis) => ({
+    connection: redis,
+    defaultJobOptions: {
+      // Finished jobs only serve inspection; the photo's row is the record.
+      removeOnComplete: { age: DAY_SECONDS, count: 10_000 },
+      removeOnFail: { age: 7 * DAY_SECONDS },
+    },
+  }),
+});
+
+/** Photos without HTTP or processing: their rows, their storage and their queue. */
+@Module({
+  imports: [PHOTOS_QUEUE_REDIS_MODULE, PHOTOS_QUEUE_MODULE, settingsModule(PhotosSettings), EventsModule],
+  providers: [PhotosRepository, PhotosService, PhotosProducer, photoStorageProvider],
+  exports: [
+    PhotosRepository,
+    PhotosService,
+    PhotosProducer,
+    PHOTO_STORAGE,
+    PHOTOS_QUEUE_MODULE,
+    settingsModule(PhotosSettings),
+  ],
+})
+export class PhotosModule {}
+
+/** `/v1/pets/{petId}/photos` and the renditions under `/media/`. */
+@Module({
+  imports: [PhotosModule],
+  controllers: [PhotosController, MediaController],
+})
+export class PhotosHttpModule {}
+
+/** Processing and the sweep. Imported by the worker app only. */
+@Module({
+  imports: [PhotosModule],
+  providers: [PhotoProcessing, photosProcessorProvider, PhotosSweeper],
+})
+export class PhotosWorkerModule {}

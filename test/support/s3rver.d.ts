@@ -1,0 +1,16 @@
+// s3rver ships no types; this declares the part of its programmatic API the tests use.
+declare module '@20minutes/s3rver' {
+  interface S3rverOptions {
+    port: number;
+    address: string;
+    silent: boolean;
+    directory: string;
+    configureBuckets: Array<{ name: string }>;
+  }
+
+  export default class S3rver {
+    constructor(options: S3rverOptions);
+    run(): Promise<{ address: string; port: number }>;
+    close(): Promise<void>;
+  }
+}
