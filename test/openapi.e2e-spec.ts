@@ -301,8 +301,23 @@ describe('the OpenAPI documents: one per base address', () => {
           transition,
         );
     }
-    // A nullable enum of a change keeps its type beside the reference, so that `null` is allowed.
+    // A nullable reference is written out in place (OpenAPI 3.0 ignores `nullable` beside `allOf`), `null` listed.
     expect(apiDoc.components.schemas.PetChange.properties.sex).toMatchObject({ type: 'string', nullable: true });
+    expect(apiDoc.components.schemas.PetChange.properties.sex.enum).toContain(null);
+    expect(apiDoc.components.schemas.PetChange.properties.location).not.toHaveProperty('allOf');
+  });
+
+  it('close every request body, whose fields have no schema default that generators would make required', () => {
+    for (const doc of [apiDoc, messagesDoc]) {
+      for (const [name, operation] of operations(doc)) {
+        for (const content of Object.values<Doc>(operation.requestBody?.content ?? {})) {
+          const schema = resolve(doc, content.schema);
+          expect([name, schema.additionalProperties]).toEqual([name, false]);
+          for (const [field, property] of Object.entries<Doc>(schema.properties))
+            expect([name, field, property.default]).toEqual([name, field, undefined]);
+        }
+      }
+    }
   });
 
   it('serves Swagger UI on both apps, remembering the key across reloads; the api’s offers the messages document', async () => {
