@@ -1,5 +1,6 @@
-// `npm start`: prepares the database once, then runs every app as its own process (two Nest apps in
-// one process would share TypeORM's default data source) and stops them all together.
+// `npm start`: starts PostgreSQL and Redis where nothing runs (local-services.ts), prepares the database
+// once, then runs every app as its own process (two Nest apps in one process would share TypeORM's default
+// data source) and stops them all together.
 import 'reflect-metadata';
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
@@ -7,12 +8,23 @@ import { exitOnStartFailure, prepareStart } from '@app/database';
 import { ApiModule } from '../apps/api/src/api.module';
 import { MessagesModule } from '../apps/messages/src/messages.module';
 import { WorkerModule } from '../apps/worker/src/worker.module';
+import { startLocalServices } from './local-services';
 
 const APPS = ['api', 'messages', 'worker'];
 
+/** Where the services started for development keep their data: `.local/` of the project, ignored by git. */
+const LOCAL_SERVICES_DIR = process.env.LOCAL_SERVICES_DIR || join(__dirname, '..', '..', '.local');
+
 async function main(): Promise<void> {
-  // Every app's settings and dependencies at once, so a bad one stops everything before anything starts.
-  await prepareStart([ApiModule, MessagesModule, WorkerModule], process.env);
+  const local = await startLocalServices(process.env, LOCAL_SERVICES_DIR);
+  const env = { ...process.env, ...local.env };
+  try {
+    // Every app's settings and dependencies at once, so a bad one stops everything before anything starts.
+    await prepareStart([ApiModule, MessagesModule, WorkerModule], env);
+  } catch (error) {
+    await local.stop();
+    throw error;
+  }
 
   const children = new Map<string, ChildProcess>();
   let stopping = false;
@@ -24,7 +36,7 @@ async function main(): Promise<void> {
 
   for (const app of APPS) {
     const child = fork(join(__dirname, '..', 'apps', app, 'src', 'main.js'), {
-      env: { ...process.env, DATABASE_MIGRATE_ON_START: 'false' },
+      env: { ...env, DATABASE_MIGRATE_ON_START: 'false' },
     });
     children.set(app, child);
     child.on('exit', (code, signal) => {
@@ -34,7 +46,7 @@ async function main(): Promise<void> {
         process.exitCode = 1;
         stop('SIGTERM');
       }
-      if (children.size === 0) process.exit();
+      if (children.size === 0) void local.stop().then(() => process.exit());
     });
   }
   process.on('SIGINT', () => stop('SIGINT'));

@@ -6,6 +6,7 @@ import { OrderBody, placeOrder, transition } from './support/orders';
 interface EventBody {
   id: string;
   type: string;
+  createdAt: string;
   data: { object: Record<string, unknown> };
 }
 
@@ -41,6 +42,19 @@ describe('events recorded by pets and orders', () => {
       { type: 'pet.updated', object: updated },
       { type: 'pet.deleted', object: updated },
     ]);
+  });
+
+  it('dates each event at its change: createdAt is the updatedAt of the pet or order it shows', async () => {
+    const [lister, adopter] = [await signUp(app.http), await signUp(app.http)];
+    const pet = await createPet(app.http, lister);
+    await mergePatch(lister, pet.id, { name: 'Max' }).expect(200);
+    const order = await placeOrder(app.http, adopter, pet.id);
+    await transition(app.http, lister, order.id, 'approve').expect(200);
+    const events = [...(await feed(lister)), ...(await feed(adopter))];
+    expect(events.map((event) => event.type).sort()).toEqual(
+      ['order.approved', 'order.approved', 'order.placed', 'order.placed', 'pet.created', 'pet.updated'].sort(),
+    );
+    for (const event of events) expect(event.createdAt).toBe(event.data.object.updatedAt);
   });
 
   it('records each order transition for both parties, each with its own role', async () => {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { WEBHOOK_USER_AGENT } from '@app/events';
 import { MESSAGES_QUEUE } from '@app/messaging';
 import { Queue } from 'bullmq';
 import type { TestAccount } from './support/factories';
@@ -78,7 +79,8 @@ describe('message delivery by real worker processes (webhook transport)', () => 
     expect(more).toHaveLength(0);
     expect(delivery!.headers['content-type']).toBe('application/json');
     expect(delivery!.headers['x-signature']).toBe(signatureOf(delivery!));
-    expect(JSON.parse(delivery!.body)).toEqual({ ...accepted, status: 'sending' });
+    expect(JSON.parse(delivery!.body)).toEqual({ ...accepted, status: 'sending', attempts: 1 });
+    expect(delivery!.headers['user-agent']).toBe(WEBHOOK_USER_AGENT);
   });
 
   it('retries with backoff: a receiver answering 500 twice, then 200, ends sent after three attempts', async () => {
@@ -86,6 +88,17 @@ describe('message delivery by real worker processes (webhook transport)', () => 
     const accepted = await send('third time lucky');
     const stored = await waitForStatus(accepted.id, 'sent');
     expect(stored).toMatchObject({ attempts: 3, last_error: 'webhook answered 500', failed_at: null });
+    // The client sees when it was sent, after how many attempts, and why the last failed one failed.
+    const shown = await app.http.get(`/messages/${accepted.id}`).set(account.auth).expect(200);
+    expect(shown.body).toEqual({
+      ...accepted,
+      status: 'sent',
+      attempts: 3,
+      sentAt: stored.sent_at!.toISOString(),
+      lastError: 'webhook answered 500',
+    });
+    const listed = await app.http.get('/messages?limit=1').set(account.auth).expect(200);
+    expect(listed.body).toEqual([shown.body]);
     const deliveries = receiver.of(accepted.id);
     expect(deliveries).toHaveLength(3);
     for (const delivery of deliveries) expect(delivery.headers['x-signature']).toBe(signatureOf(delivery));
@@ -99,7 +112,12 @@ describe('message delivery by real worker processes (webhook transport)', () => 
     expect(stored.failed_at).toBeInstanceOf(Date);
     expect(receiver.of(accepted.id)).toHaveLength(3);
     const current = await app.http.get(`/messages/${accepted.id}`).set(account.auth).expect(200);
-    expect(current.body.status).toBe('failed');
+    expect(current.body).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      sentAt: null,
+      lastError: 'webhook answered 503',
+    });
   });
 
   it('finishes the running delivery on SIGTERM, then exits', async () => {

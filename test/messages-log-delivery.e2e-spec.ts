@@ -20,7 +20,13 @@ describe('the messages app with a real worker process (log transport)', () => {
       expect(stored.sending_at).toBeInstanceOf(Date);
       expect(stored.sent_at).toBeInstanceOf(Date);
       const current = await suite.app.http.get(`/messages/${accepted.id}`).set(suite.account.auth).expect(200);
-      expect(current.body).toEqual({ ...accepted, status: 'sent' });
+      expect(current.body).toEqual({
+        ...accepted,
+        status: 'sent',
+        attempts: 1,
+        sentAt: stored.sent_at!.toISOString(),
+        lastError: null,
+      });
 
       const logged = () => worker.logLines().find((line) => line.messageId === accepted.id);
       await waitFor(async () => logged() !== undefined, 5000, 'the log line');

@@ -70,6 +70,9 @@ describe('the messages app: GET /messages/{id}, GET /messages and its document',
         message: 'note 4',
         status: 'queued',
         createdAt: expect.stringMatching(ISO_UTC),
+        attempts: 0,
+        sentAt: null,
+        lastError: null,
       });
       expect(response.headers.link).toBeUndefined();
     });
@@ -163,7 +166,15 @@ describe('the messages app: GET /messages/{id}, GET /messages and its document',
       expect(sendMessage.servers).toEqual(doc.servers);
       expect(doc.servers[0]).toEqual({ url: 'http://localhost:3001', description: 'Production' });
       expect(Object.keys(sendMessage.responses)).toEqual(expect.arrayContaining(['202', '400', '401']));
-      expect(doc.components.schemas.Message.required).toEqual(['id', 'message', 'status', 'createdAt']);
+      expect(doc.components.schemas.Message.required).toEqual([
+        'id',
+        'message',
+        'status',
+        'createdAt',
+        'attempts',
+        'sentAt',
+        'lastError',
+      ]);
       expect(doc.components.schemas.NewMessage.required).toEqual(['message']);
       expect((await suite.app.http.get('/docs').expect(200)).text).toContain('swagger-ui');
     });

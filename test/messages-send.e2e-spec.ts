@@ -31,6 +31,9 @@ describe('the messages app: POST /messages', () => {
         message: 'Rex has found a home!',
         status: 'queued',
         createdAt: expect.stringMatching(ISO_UTC),
+        attempts: 0,
+        sentAt: null,
+        lastError: null,
       });
       expect(response.headers.location).toBe(`/messages/${response.body.id}`);
       expect(response.headers['content-type']).toMatch(/^application\/json/);

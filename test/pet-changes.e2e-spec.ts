@@ -82,6 +82,52 @@ describe('changing and removing pets', () => {
       expect(response.body).not.toHaveProperty('location');
     });
 
+    it.each(['application/merge-patch+json', 'application/json'])(
+      'merges a nested object member by member (RFC 7396), sent as %s',
+      async (type) => {
+        const pet = await createPet(app.http, lister, { location: { latitude: 10, longitude: 20 } });
+        const patch = (body: object) =>
+          app.http.patch(`/v1/pets/${pet.id}`).set(lister.auth).set('Content-Type', type).send(JSON.stringify(body));
+        expect((await patch({ location: { latitude: 11 } }).expect(200)).body.location).toEqual({
+          latitude: 11,
+          longitude: 20,
+        });
+        expect((await patch({ location: { longitude: -5 }, name: 'Max' }).expect(200)).body).toMatchObject({
+          name: 'Max',
+          location: { latitude: 11, longitude: -5 },
+        });
+        // A member removed leaves a location without it, which is validated after the merge and refused.
+        const removed = await patch({ location: { latitude: null } }).expect(400);
+        expect(removed.body).toMatchObject({
+          code: 'validation_failed',
+          message: expect.stringMatching(/^location\.latitude/),
+        });
+        const fetched = await app.http.get(`/v1/pets/${pet.id}`).set(lister.auth).expect(200);
+        expect(fetched.body.location).toEqual({ latitude: 11, longitude: -5 });
+      },
+    );
+
+    it('validates a nested merge against the pet as it is: half a location on a pet without one is refused', async () => {
+      const pet = await createPet(app.http, lister);
+      const response = await app.http
+        .patch(`/v1/pets/${pet.id}`)
+        .set(lister.auth)
+        .set('Content-Type', 'application/merge-patch+json')
+        .send(JSON.stringify({ location: { latitude: 11 } }))
+        .expect(400);
+      expect(response.body).toMatchObject({
+        code: 'validation_failed',
+        message: expect.stringMatching(/^location\.longitude must be a number/),
+      });
+      // Another account's pet is not merged over, nor validated: it is not the caller's to change.
+      const other = await signUp(app.http);
+      await app.http
+        .patch(`/v1/pets/${pet.id}`)
+        .set(other.auth)
+        .send({ location: { latitude: 11 } })
+        .expect(403);
+    });
+
     it('refuses a merge patch on routes that take only JSON', async () => {
       const response = await app.http
         .post('/v1/pets')

@@ -1,26 +1,26 @@
 import type { Response } from 'supertest';
 import { ENDPOINT_TARGET_TTL_MS } from '../libs/events/src/delivery/endpoint-targets';
-import { createApiApp } from './support/api-app';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { createMessagesApp, startWorker, WebhookReceiver } from './support/messages';
-import { AppProcess, sleep, waitFor } from './support/processes';
+import { sleep, waitFor } from './support/processes';
 import {
   attemptsOf,
   createEndpoint,
   deliveriesOf,
-  emptyWebhooksQueue,
   latestEvent,
+  startWebhookStack,
   verified,
   waitForDeliveries,
   WEBHOOK_TEST_ENV,
+  WebhookStack,
 } from './support/webhooks';
 
 describe('webhook delivery by a real worker process', () => {
-  const receiver = new WebhookReceiver();
+  let stack: WebhookStack;
+  let receiver: WebhookReceiver;
   let baseUrl: string;
   let app: TestHttpApp;
-  let worker: AppProcess | undefined;
 
   /** An account with one endpoint at its own path of the receiver. */
   const subscriber = async (events: string[] = ['*']) => {
@@ -35,19 +35,13 @@ describe('webhook delivery by a real worker process', () => {
   };
 
   beforeAll(async () => {
-    await emptyWebhooksQueue();
-    baseUrl = (await receiver.start()).replace(/\/hooks\/messages$/, '');
-    app = await createApiApp({ env: WEBHOOK_TEST_ENV });
-    worker = await startWorker(WEBHOOK_TEST_ENV);
+    stack = await startWebhookStack();
+    ({ receiver, baseUrl, app } = stack);
   });
   beforeEach(() => {
     receiver.answer = (_delivery, response) => response.writeHead(204).end();
   });
-  afterAll(async () => {
-    await worker?.stop('SIGKILL');
-    await app.close();
-    await receiver.stop();
-  });
+  afterAll(() => stack?.stop());
 
   it('POSTs the Event with Standard Webhooks headers that the standardwebhooks package verifies', async () => {
     const { account, endpoint } = await subscriber(['pet.created']);
@@ -200,8 +194,8 @@ describe('webhook delivery by a real worker process', () => {
   });
 
   it('does not deliver to a loopback address from a worker outside development', async () => {
-    await worker!.stop('SIGKILL');
-    worker = await startWorker({ ...WEBHOOK_TEST_ENV, APP_ENV: 'production' });
+    await stack.worker.stop('SIGKILL');
+    stack.worker = await startWorker({ ...WEBHOOK_TEST_ENV, APP_ENV: 'production' });
     const { account, endpoint } = await subscriber();
     const { eventId } = await listPet(account);
     // Each failed attempt but the last opens the next, pending until it is made.

@@ -10,6 +10,7 @@ const NAMES: Record<string, string[]> = {
   'private.example.com': ['10.0.0.7'],
   'mixed.example.com': ['93.184.216.34', '192.168.0.10'],
   'mapped.example.com': ['::ffff:127.0.0.1'],
+  'compatible.example.com': ['::7f00:1'],
   'metadata.example.com': ['169.254.169.254'],
 };
 const resolver = async (host: string) =>
@@ -37,6 +38,8 @@ describe('webhook URLs outside development (APP_ENV=production)', () => {
   it('accepts an https URL whose host resolves only to public addresses', async () => {
     await create('https://hooks.example.com/events').expect(201);
     await create('https://93.184.216.34/events').expect(201);
+    // Translated to a public IPv4 address, an IPv6 address is as public as it.
+    await create('https://[64:ff9b::93.184.216.34]/events').expect(201);
   });
 
   it('refuses http', async () => {
@@ -59,10 +62,20 @@ describe('webhook URLs outside development (APP_ENV=production)', () => {
     ['IPv6 unspecified', 'https://[::]/'],
     ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/'],
     ['IPv4-mapped private', 'https://[::ffff:10.0.0.1]/'],
+    ['IPv4-compatible loopback', 'https://[::127.0.0.1]/'],
+    ['IPv4-compatible private', 'https://[::a00:1]/'],
+    ['IPv4-compatible metadata address', 'https://[::a9fe:a9fe]/'],
+    ['IPv4-compatible public address (deprecated)', 'https://[::8.8.8.8]/'],
+    ['IPv4-translated loopback', 'https://[::ffff:0:127.0.0.1]/'],
+    ['NAT64 loopback', 'https://[64:ff9b::127.0.0.1]/'],
+    ['6to4 of the metadata address', 'https://[2002:a9fe:a9fe::1]/'],
+    ['Teredo with a loopback server', 'https://[2001:0:7f00:1::1]/'],
+    ['Teredo with a private client', 'https://[2001:0:808:808::f5ff:fffe]/'],
     ['localhost (resolved by the system)', 'https://localhost/'],
     ['a name resolving to a private address', 'https://private.example.com/'],
     ['a name with one private address among public ones', 'https://mixed.example.com/'],
     ['a name resolving to an IPv4-mapped loopback', 'https://mapped.example.com/'],
+    ['a name resolving to an IPv4-compatible loopback', 'https://compatible.example.com/'],
     ['a name resolving to the link-local metadata address', 'https://metadata.example.com/'],
     ['a name that does not resolve', 'https://nowhere.invalid/'],
   ])('refuses %s with 400', async (_case, url) => {

@@ -20,6 +20,16 @@ export const PET_FIELDS = [
 ];
 
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
+/**
+ * The seed of every property of the hostile-input suites: CI replays the same inputs run after run (a
+ * failure names its seed and path, and reproduces). Set FUZZ_SEED to explore others; `random` draws one.
+ * With this seed and the default runs, the cursor and text suites fail on the code before issue 33's
+ * fixes (commit a5ffe7e): forged `updatedAt`, `-createdAt` and `distance` cursors and a NUL in `q`, `tag`,
+ * `photoUrls` or a webhook `url` answered 500.
+ */
+export const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 33);
+/** fast-check's parameters for `runs` runs from SEED (offset, for properties asserted one per case). */
+export const fuzz = (runs = RUNS, offset = 0) => ({ numRuns: runs, seed: SEED + offset });
 export const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
 
 /** Keys that attack prototypes, mixed into generated objects. */
@@ -41,6 +51,32 @@ export const hostileJson = fc.letrec((tie) => ({
   ),
 })).value;
 
+/** `valid` with a character that is no text (NUL, an unpaired surrogate, a C0 control, DEL), or a tab or line feed, inserted anywhere. */
+export const withHostileCharacter = (valid: string) =>
+  fc
+    .tuple(
+      fc.nat({ max: valid.length }),
+      fc.oneof(
+        { weight: 3, arbitrary: fc.constant('\u0000') },
+        { weight: 2, arbitrary: fc.constantFrom('\ud800', '\udfff', '\udc00\ud800') },
+        { weight: 2, arbitrary: fc.constantFrom('\u0001', '\u001b', '\u001f', '\u007f') },
+        { weight: 1, arbitrary: fc.constantFrom('\t', '\n') },
+      ),
+    )
+    .map(([at, character]) => `${valid.slice(0, at)}${character}${valid.slice(at)}`);
+
+/** Mostly `withHostileCharacter`, sometimes anything at all. */
+export const hostileText = (valid: string) =>
+  fc.oneof(
+    { weight: 4, arbitrary: withHostileCharacter(valid) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  );
+
+/** The UTF-8 of `text`, every byte percent-encoded (encodeURIComponent throws on an unpaired surrogate). */
+export function percentEncoded(text: string): string {
+  return [...Buffer.from(text)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+}
+
 /** A client error must be the Error body; anything else is a bug. */
 export function expectWellFormed(
   response: { status: number; body: unknown; headers: Record<string, string> },
@@ -55,6 +91,12 @@ export function expectWellFormed(
       expect.objectContaining({ code: expect.any(String), message: expect.any(String), status: response.status }),
     );
   }
+}
+
+/** No answer to a request is a server error: below 500, and an Error body when it is a client error. */
+export function expectNoServerError(response: { status: number; body: unknown; headers: Record<string, string> }) {
+  if (response.status >= 500) throw new Error(`unexpected ${response.status}: ${JSON.stringify(response.body)}`);
+  expectWellFormed(response, [response.status]);
 }
 
 /** The api app with limits high enough that every generated request reaches validation, and a caller. */

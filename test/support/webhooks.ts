@@ -2,9 +2,11 @@ import { WEBHOOKS_QUEUE } from '@app/events';
 import { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 import type TestAgent from 'supertest/lib/agent';
+import { createApiApp } from './api-app';
 import type { TestAccount } from './factories';
-import type { Delivery, WebhookReceiver } from './messages';
-import { waitFor } from './processes';
+import type { TestHttpApp } from './http-app';
+import { Delivery, startWorker, WebhookReceiver } from './messages';
+import { AppProcess, waitFor } from './processes';
 import { TEST_REDIS_URL } from './test-env';
 
 /** Short enough for tests, same semantics: shared by the api (job options) and the workers. */
@@ -25,6 +27,38 @@ export async function emptyWebhooksQueue(): Promise<void> {
   } finally {
     await queue.close();
   }
+}
+
+/** An api app, a real worker process and a receiver, with the webhooks queue emptied first. */
+export interface WebhookStack {
+  receiver: WebhookReceiver;
+  /** The receiver's root: each test's endpoints listen at a path of their own below it. */
+  baseUrl: string;
+  app: TestHttpApp;
+  /** A test may replace it with a worker of other settings: `stop` ends whichever runs. */
+  worker: AppProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts the stack for a suite, answering every delivery 204 until a test says otherwise. */
+export async function startWebhookStack(): Promise<WebhookStack> {
+  await emptyWebhooksQueue();
+  const receiver = new WebhookReceiver();
+  const baseUrl = (await receiver.start()).replace(/\/hooks\/messages$/, '');
+  const app = await createApiApp({ env: WEBHOOK_TEST_ENV });
+  const worker = await startWorker(WEBHOOK_TEST_ENV);
+  const stack: WebhookStack = {
+    receiver,
+    baseUrl,
+    app,
+    worker,
+    async stop() {
+      await stack.worker.stop('SIGKILL');
+      await app.close();
+      await receiver.stop();
+    },
+  };
+  return stack;
 }
 
 export interface CreatedEndpoint {
@@ -75,6 +109,7 @@ export interface DeliveryAttempt {
   eventId: string;
   attempt: number;
   status: string;
+  manual: boolean;
   responseStatus: number | null;
   durationMs: number | null;
   error: string | null;

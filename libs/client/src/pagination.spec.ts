@@ -41,10 +41,24 @@ describe('paginate', () => {
     expect(asked).toEqual([undefined, 'c2', 'c4']);
   });
 
-  it('throws a PageError carrying the answer when a page fails', async () => {
+  it('throws a PageError carrying the answer, its code and its message when a page fails', async () => {
     const response = new Response('{}', { status: 401 });
-    await expect(paginate(async () => ({ error: { code: 'unauthorized' }, response })).next()).rejects.toBeInstanceOf(
-      PageError,
-    );
+    const error = { code: 'unauthorized', message: 'The API key is revoked.', status: 401 };
+    const thrown = paginate(async () => ({ error, response })).next();
+    await expect(thrown).rejects.toBeInstanceOf(PageError);
+    await expect(thrown).rejects.toMatchObject({
+      response,
+      error,
+      code: 'unauthorized',
+      message: 'A page could not be read: HTTP 401 unauthorized: The API key is revoked.',
+    });
+  });
+
+  it('says only the status when the failed page did not answer an Error body', async () => {
+    const response = new Response('<html>', { status: 502 });
+    await expect(paginate(async () => ({ error: '<html>', response })).next()).rejects.toMatchObject({
+      code: undefined,
+      message: 'A page could not be read: HTTP 502.',
+    });
   });
 });

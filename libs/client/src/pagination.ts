@@ -19,14 +19,33 @@ export function nextCursor(link: string | null, requestUrl: string): string | un
   return undefined;
 }
 
-/** Thrown when a page cannot be read; carries the answer. */
+/** What an Error body says: its `code` and `message`, when the answer had them. */
+function errorBody(error: unknown): { code?: string; message?: string } {
+  if (typeof error !== 'object' || error === null) return {};
+  const { code, message } = error as Record<string, unknown>;
+  return {
+    ...(typeof code === 'string' && { code }),
+    ...(typeof message === 'string' && { message }),
+  };
+}
+
+/**
+ * Thrown when a page cannot be read; carries the answer, and the Error body's `code` (`undefined` when the
+ * body was not one) so that callers can branch on it as on any other operation's error.
+ */
 export class PageError extends Error {
+  readonly code?: string;
+
   constructor(
     readonly response: Response,
     readonly error: unknown,
   ) {
-    super(`A page could not be read: HTTP ${response.status}.`);
+    const { code, message } = errorBody(error);
+    super(
+      `A page could not be read: HTTP ${response.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : '.'}`,
+    );
     this.name = 'PageError';
+    this.code = code;
   }
 }
 

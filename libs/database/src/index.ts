@@ -3,6 +3,8 @@ export * from './write-batcher';
 export * from './prepare-database';
 export * from './row-locks';
 export * from './sql';
+export * from './sql-template';
+export * from './generate-sql';
 export * from './advisory-locks';
 export * from './batcher';
 export * from './database.module';

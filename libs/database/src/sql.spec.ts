@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { DataSource } from 'typeorm';
 import { Sql } from './sql';
+import { sql as statement } from './sql-template';
 
 type Sent = { name?: string; text: string; values: unknown[] };
 
@@ -31,6 +32,13 @@ describe('Sql', () => {
       ['sql_1', 'SELECT 1 WHERE $1'],
     ]);
     expect(sent[2]!.values).toEqual([2]);
+  });
+
+  it('runs a statement written with the sql tag as its text and values', async () => {
+    const { sql, sent } = sqlWithRecordingPool();
+    await sql.rows(statement`SELECT 1 WHERE ${1} AND ${statement`${2}`}`);
+
+    expect(sent).toEqual([{ name: 'sql_1', text: 'SELECT 1 WHERE $1 AND $2', values: [1, 2] }]);
   });
 
   it('stops preparing new texts past its cap, and runs them unnamed', async () => {

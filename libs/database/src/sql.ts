@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
+import { SqlFragment } from './sql-template';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /**
@@ -108,11 +109,26 @@ export class Sql {
     return this.inTransaction ? batcher.runAlone(item) : batcher.add(item);
   }
 
-  async rows<Row extends QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
-    return (await this.query<Row>(text, values)).rows;
+  /** Runs a statement written with the `sql` tag (or, until every repository uses it, a text and its values). */
+  rows<Row extends QueryResultRow>(statement: SqlFragment): Promise<Row[]>;
+  rows<Row extends QueryResultRow>(text: string, values?: unknown[]): Promise<Row[]>;
+  async rows<Row extends QueryResultRow>(statement: SqlFragment | string, values: unknown[] = []): Promise<Row[]> {
+    const result =
+      statement instanceof SqlFragment ? await this.query<Row>(statement) : await this.query<Row>(statement, values);
+    return result.rows;
   }
 
-  async query<Row extends QueryResultRow>(text: string, values: unknown[] = []): Promise<QueryResult<Row>> {
+  query<Row extends QueryResultRow>(statement: SqlFragment): Promise<QueryResult<Row>>;
+  query<Row extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
+  query<Row extends QueryResultRow>(
+    statement: SqlFragment | string,
+    values: unknown[] = [],
+  ): Promise<QueryResult<Row>> {
+    if (statement instanceof SqlFragment) return this.run<Row>(statement.text, [...statement.values]);
+    return this.run<Row>(statement, values);
+  }
+
+  private async run<Row extends QueryResultRow>(text: string, values: unknown[]): Promise<QueryResult<Row>> {
     const transaction = this.transactions.getStore();
     if (transaction) assertOpen(transaction);
     const name = this.statementName(text);

@@ -10,9 +10,19 @@ export const EVENT_TYPES = [
   'order.returned',
   'message.sent',
   'message.failed',
+  'webhook_endpoint.test',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The event `POST /v1/webhook-endpoints/{id}/test` sends to that one endpoint (GitHub's `ping`, Stripe's
+ * test webhook): recorded already dispatched, since no subscription receives it.
+ */
+export const TEST_EVENT_TYPE = 'webhook_endpoint.test' satisfies EventType;
+
+/** The types an endpoint may subscribe to: every type but the test event's. */
+export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter((type) => type !== TEST_EVENT_TYPE);
 
 /** An endpoint's subscription: some types, or `*` for every type. */
 export const ALL_EVENT_TYPES = '*';
@@ -21,5 +31,5 @@ export const EVENT_ID_FORMAT = /^evt_[A-Za-z0-9_-]{24}$/;
 
 /** Whether an endpoint subscribed to `types` receives an event of `type`. */
 export function subscribes(types: readonly string[], type: string): boolean {
-  return types.includes(ALL_EVENT_TYPES) || types.includes(type);
+  return type !== TEST_EVENT_TYPE && (types.includes(ALL_EVENT_TYPES) || types.includes(type));
 }

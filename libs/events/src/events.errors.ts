@@ -37,3 +37,38 @@ export class WebhookUrlRefusedError extends ValidationFailedError {
     super(`url ${reason}`, [{ field: 'url', message: reason }]);
   }
 }
+
+/** A retry of a secret's rotation: the new secret was shown once and is not stored with the key. */
+export class WebhookSecretAlreadyRotatedError extends AppError {
+  constructor(endpointId: number) {
+    super(
+      409,
+      'webhook_secret_already_rotated',
+      `This Idempotency-Key already rotated the secret of webhook endpoint ${endpointId}, and the new secret was ` +
+        'shown only in that response. If it was lost, rotate again with a new Idempotency-Key.',
+    );
+  }
+}
+
+/** A redelivery or a test event to an endpoint that is disabled: nothing would be sent. */
+export class WebhookEndpointDisabledError extends AppError {
+  constructor(endpointId: number) {
+    super(
+      409,
+      'webhook_endpoint_disabled',
+      `Webhook endpoint ${endpointId} is disabled: enable it (PATCH with "enabled": true) to send it events.`,
+    );
+  }
+}
+
+/** A redelivery of an event whose delivery to the endpoint is still under way. */
+export class WebhookDeliveryPendingError extends AppError {
+  constructor(eventId: string, endpointId: number) {
+    super(
+      409,
+      'webhook_delivery_pending',
+      `Event ${eventId} is still being delivered to webhook endpoint ${endpointId}: its pending attempt is listed ` +
+        'in its deliveries; redeliver it once that attempt has ended.',
+    );
+  }
+}

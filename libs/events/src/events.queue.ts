@@ -13,6 +13,11 @@ export interface DeliverEventJobData {
    * the job's first run reads neither. Absent when the reconciler enqueues the delivery again.
    */
   first?: FirstAttempt;
+  /**
+   * The number of an attempt the account asked for (a redelivery, a test event): its job makes that one
+   * attempt only, and is named by it, beside any job the delivery had before.
+   */
+  manualAttempt?: number;
 }
 
 export interface FirstAttempt {
@@ -20,9 +25,17 @@ export interface FirstAttempt {
   event: EventDto;
 }
 
-/** The job id names the event and the endpoint, so enqueuing the same delivery again adds no second job. */
-export function deliveryJobId(delivery: DeliverEventJobData): string {
+/** A delivery: the event and the endpoint. */
+export function deliveryKey(delivery: Pick<DeliverEventJobData, 'eventId' | 'endpointId'>): string {
   return `${delivery.eventId}.${delivery.endpointId}`;
+}
+
+/**
+ * The job id names the delivery (and a manual attempt, its number), so enqueuing the same delivery again
+ * adds no second job.
+ */
+export function deliveryJobId(delivery: DeliverEventJobData): string {
+  return delivery.manualAttempt ? `${deliveryKey(delivery)}.${delivery.manualAttempt}` : deliveryKey(delivery);
 }
 
 /**

@@ -8,6 +8,11 @@ export interface NewEvent {
   recipientAccountId: number;
   type: EventType;
   object: object;
+  /**
+   * When the change happened, ISO 8601: the changed object's own time (its `updatedAt`), drawn once in the
+   * transaction, so that the event and its object agree to the millisecond. The insert's time when absent.
+   */
+  createdAt?: string;
 }
 
 export interface EventRow {
@@ -45,16 +50,28 @@ export class EventsRepository {
   /** One INSERT for all of them, on the caller's transaction. */
   async insert(ids: string[], events: readonly NewEvent[]): Promise<void> {
     await this.sql.query(
-      `INSERT INTO events (id, account_id, type, object)
-       SELECT id, account_id, type, object::jsonb FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[])
-           AS t (id, account_id, type, object)`,
+      `INSERT INTO events (id, account_id, type, object, created_at)
+       SELECT id, account_id, type, object::jsonb, coalesce(created_at, now())
+         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::timestamptz[])
+           AS t (id, account_id, type, object, created_at)`,
       [
         ids,
         events.map((event) => event.recipientAccountId),
         events.map((event) => event.type),
         events.map((event) => JSON.stringify(event.object)),
+        events.map((event) => event.createdAt ?? null),
       ],
     );
+  }
+
+  /** An event the dispatcher is to skip: one that goes to an endpoint named by its recorder, not to subscribers. */
+  async insertDispatched(id: string, event: NewEvent): Promise<EventDto> {
+    const rows = await this.sql.rows<EventRow>(
+      `INSERT INTO events (id, account_id, type, object, dispatched_at) VALUES ($1, $2, $3, $4, now())
+       RETURNING ${COLUMNS}`,
+      [id, event.recipientAccountId, event.type, JSON.stringify(event.object)],
+    );
+    return toEvent(rows[0]!);
   }
 
   async findOne(accountId: number, id: string): Promise<EventDto | undefined> {

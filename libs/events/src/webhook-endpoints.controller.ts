@@ -4,18 +4,28 @@ import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ListWebhookDeliveriesQueryDto, WebhookDeliveryDto } from './dto/webhook-delivery.dto';
+import {
+  ListWebhookDeliveriesQueryDto,
+  RedeliverWebhookEventDto,
+  WebhookDeliveryDto,
+} from './dto/webhook-delivery.dto';
 import {
   CreateWebhookEndpointDto,
+  RotateWebhookSecretDto,
   UpdateWebhookEndpointDto,
   WebhookEndpointDto,
   WebhookEndpointWithSecretDto,
+  WebhookSecretRotationDto,
 } from './dto/webhook-endpoint.dto';
-import { WebhookEndpointAlreadyCreatedError } from './events.errors';
+import { WebhookEndpointAlreadyCreatedError, WebhookSecretAlreadyRotatedError } from './events.errors';
 import {
   CREATE_WEBHOOK_ENDPOINT_ERRORS,
+  WEBHOOK_DELIVERY_PENDING,
+  WEBHOOK_ENDPOINT_DISABLED,
   WEBHOOK_ENDPOINT_ID_PARAM,
   WEBHOOK_ENDPOINT_NOT_FOUND,
+  WEBHOOK_ENDPOINT_OR_EVENT_NOT_FOUND,
+  WEBHOOK_SECRET_ALREADY_ROTATED,
   WEBHOOKS_API_TAG,
 } from './events-openapi';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
@@ -156,5 +166,92 @@ export class WebhookEndpointsController {
     });
     linkNextPage(request, response, { limit: query.limit }, page.lastId);
     return page.attempts.map((attempt) => WebhookDeliveryDto.from(attempt));
+  }
+
+  @Post(':endpointId/secret/rotate')
+  @HttpCode(200)
+  @Idempotent<WebhookSecretRotationDto, 'secret'>({
+    secret: { fields: ['secret'], replay: (rotated) => new WebhookSecretAlreadyRotatedError(rotated.endpointId) },
+  })
+  @ApiOperation({
+    operationId: 'rotateWebhookEndpointSecret',
+    summary: 'Rotate a webhook endpoint’s signing secret',
+    description:
+      'Replaces the signing secret with a new one, shown only in this response. The secret replaced keeps ' +
+      'signing for `previousSecretExpiresInHours` (24 by default, at most 168): until then every delivery ' +
+      'carries one `v1,` signature per secret in `webhook-signature`, so a receiver holding either verifies it. ' +
+      'Rotating again within that window ends the oldest secret at once: two secrets sign at most.',
+  })
+  @ApiParam(WEBHOOK_ENDPOINT_ID_PARAM)
+  @ApiResponse({
+    status: 200,
+    description: 'The new secret, and when the replaced one stops signing.',
+    type: WebhookSecretRotationDto,
+  })
+  @ApiErrors(400, 401, WEBHOOK_ENDPOINT_NOT_FOUND, WEBHOOK_SECRET_ALREADY_ROTATED)
+  async rotateWebhookEndpointSecret(
+    @Param('endpointId', IdParamPipe) id: number,
+    @Body() body: RotateWebhookSecretDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<WebhookSecretRotationDto> {
+    const { secret, previousSecretExpiresAt } = await this.endpoints.rotateSecret(
+      principal.accountId,
+      id,
+      body.previousSecretExpiresInHours,
+    );
+    return { endpointId: id, secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() };
+  }
+
+  @Post(':endpointId/redeliveries')
+  @HttpCode(202)
+  @Idempotent()
+  @ApiOperation({
+    operationId: 'redeliverWebhookEvent',
+    summary: 'Send an event to a webhook endpoint again',
+    description:
+      'Sends one of the caller’s events (kept 30 days) to the endpoint again, signed anew, whether or not the ' +
+      'endpoint subscribes to its type. It is one attempt, never retried, numbered after the delivery’s last ' +
+      'and listed among the endpoint’s deliveries with `manual: true`; its `webhook-id` is the event id, as on ' +
+      'every attempt. Refused while the event’s delivery to this endpoint is still under way.',
+  })
+  @ApiParam(WEBHOOK_ENDPOINT_ID_PARAM)
+  @ApiResponse({
+    status: 202,
+    description: 'The attempt, `pending`: follow it in the endpoint’s deliveries.',
+    type: WebhookDeliveryDto,
+  })
+  @ApiErrors(400, 401, WEBHOOK_ENDPOINT_OR_EVENT_NOT_FOUND, WEBHOOK_ENDPOINT_DISABLED, WEBHOOK_DELIVERY_PENDING)
+  async redeliverWebhookEvent(
+    @Param('endpointId', IdParamPipe) id: number,
+    @Body() body: RedeliverWebhookEventDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<WebhookDeliveryDto> {
+    return WebhookDeliveryDto.from(await this.endpoints.redeliver(principal.accountId, id, body.eventId));
+  }
+
+  @Post(':endpointId/test')
+  @HttpCode(202)
+  @Idempotent()
+  @ApiOperation({
+    operationId: 'testWebhookEndpoint',
+    summary: 'Send a test event to a webhook endpoint',
+    description:
+      'Records a `webhook_endpoint.test` event whose `data.object` is the endpoint, and sends it to this ' +
+      'endpoint only, whatever it subscribes to, signed as every delivery is: one attempt, never retried, ' +
+      'listed among the endpoint’s deliveries with `manual: true`. The event is in the caller’s events too. ' +
+      'Takes no body.',
+  })
+  @ApiParam(WEBHOOK_ENDPOINT_ID_PARAM)
+  @ApiResponse({
+    status: 202,
+    description: 'The attempt, `pending`: follow it in the endpoint’s deliveries.',
+    type: WebhookDeliveryDto,
+  })
+  @ApiErrors(400, 401, WEBHOOK_ENDPOINT_NOT_FOUND, WEBHOOK_ENDPOINT_DISABLED)
+  async testWebhookEndpoint(
+    @Param('endpointId', IdParamPipe) id: number,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<WebhookDeliveryDto> {
+    return WebhookDeliveryDto.from(await this.endpoints.sendTestEvent(principal.accountId, id));
   }
 }

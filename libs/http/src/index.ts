@@ -19,3 +19,4 @@ export * from './id-param.pipe';
 export * from './pagination';
 export * from './http.settings';
 export * from './entity-tags';
+export * from './merge-patch';

@@ -29,6 +29,15 @@ describe('keyset cursors', () => {
     );
   });
 
+  it('puts the filters in the order of their names and the cursor last, whatever order they came in', () => {
+    const request = { path: '/v1/pets' } as Request;
+    const links = [
+      { cursor: 'old', tag: 'calm', limit: 5, categoryId: 2 },
+      { limit: 5, categoryId: 2, cursor: 'old', tag: 'calm' },
+    ].map((filters) => nextPageLink(request, filters, 'next'));
+    expect(links).toEqual(Array(2).fill('</v1/pets?categoryId=2&limit=5&tag=calm&cursor=next>; rel="next"'));
+  });
+
   it('sets the Link header only when another page follows', () => {
     const request = { path: '/v1/messages' } as Request;
     const headers = new Map<string, unknown>();

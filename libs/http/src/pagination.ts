@@ -52,14 +52,19 @@ export function decodeCursor(cursor: string | undefined): number | undefined {
   return id;
 }
 
-/** RFC 8288 `Link` to the next page: the same path and (validated) filters, with the next cursor. */
+/**
+ * RFC 8288 `Link` to the next page: the same path and (validated) filters, with the next cursor. The
+ * filters are in the order of their names and the cursor last, whatever order the request gave them in,
+ * so every page of a list links with the same query but its cursor.
+ */
 export function nextPageLink(
   request: Request,
   filters: Record<string, string | number | undefined>,
   cursor: string,
 ): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filters)) if (value !== undefined) params.set(name, String(value));
+  const names = Object.keys(filters).filter((name) => name !== 'cursor' && filters[name] !== undefined);
+  for (const name of names.sort()) params.set(name, String(filters[name]));
   params.set('cursor', cursor);
   return `<${request.path}?${params.toString()}>; rel="next"`;
 }

@@ -40,4 +40,42 @@ describe('AppValidationPipe', () => {
     await expect(validate(deep)).rejects.toEqual(failure(/deeper than 32/));
     await expect(validate({ name: [[['fine']]] })).rejects.toEqual(failure(/^name must be a string/));
   });
+
+  describe('the text gate', () => {
+    const pipe = new AppValidationPipe();
+
+    it.each([
+      [{ name: 'Rex\0' }, 'name must not contain NUL characters'],
+      [{ name: ['ok', 'a\0b'] }, 'name.1 must not contain NUL characters'],
+      [{ name: { inner: '\ud800' } }, 'name.inner must not contain unpaired surrogates'],
+      [{ name: 'a\u0001' }, 'name must not contain control characters'],
+    ])('refuses %j in a body, naming the field by its path', async (body, message) => {
+      await expect(validate(body)).rejects.toEqual(
+        expect.objectContaining({ message, details: [{ field: message.split(' ')[0], message }] }),
+      );
+    });
+
+    it('refuses such text in a whole query, a single query parameter and a path parameter', async () => {
+      await expect(pipe.transform({ q: 'a\0b' }, { type: 'query', metatype: Object })).rejects.toEqual(
+        failure(/^q must not contain NUL characters$/),
+      );
+      await expect(pipe.transform('\udfff', { type: 'query', metatype: String, data: 'tag' })).rejects.toEqual(
+        failure(/^tag must not contain unpaired surrogates$/),
+      );
+      await expect(pipe.transform('7\0', { type: 'param', metatype: String, data: 'petId' })).rejects.toEqual(
+        failure(/^petId must not contain NUL characters$/),
+      );
+    });
+
+    it('leaves path parameters as text for the route to parse, so that `1\\n` or `0x1` is no id', async () => {
+      for (const id of ['1\n', ' 1', '0x1']) {
+        await expect(pipe.transform(id, { type: 'param', metatype: Number, data: 'keyId' })).resolves.toBe(id);
+      }
+    });
+
+    it('lets tabs and line breaks through, and leaves values the handler reads itself to it', async () => {
+      await expect(validate({ name: 'two\nlines\tand a tab' })).resolves.toEqual({ name: 'two\nlines\tand a tab' });
+      await expect(pipe.transform('a\0', { type: 'custom' })).resolves.toBe('a\0');
+    });
+  });
 });

@@ -1,5 +1,5 @@
-import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
-import { ErrorDetail, ValidationFailedError } from '@app/core';
+import { ArgumentMetadata, Injectable, Type, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ErrorDetail, textFault, ValidationFailedError } from '@app/core';
 
 function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
   return errors.flatMap((error) => {
@@ -17,24 +17,36 @@ const MAX_BODY_DEPTH = 32;
 /** Keys that reach prototypes; class-transformer drops them silently, so they are refused here. */
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'];
 
-/** Walks the body iteratively (it may be too deep to recurse through) and refuses what validation cannot. */
-function assertSafeBody(body: object): void {
-  const pending: Array<[unknown, number]> = [[body, 1]];
+function refuse(field: string, message: string): never {
+  throw new ValidationFailedError(`${field} ${message}`, [{ field, message: `${field} ${message}` }]);
+}
+
+/**
+ * The one gate every body, query and path parameter passes before any field's own rules: walks the value
+ * iteratively (a body may be too deep to recurse through), refuses what validation cannot (depth, keys that
+ * reach prototypes) and every string that is not acceptable text (textFault), naming it by its path.
+ */
+function assertAcceptable(value: unknown, root: string | undefined): void {
+  const pending: Array<[unknown, string | undefined, number]> = [[value, root, 1]];
   while (pending.length > 0) {
-    const [value, depth] = pending.pop()!;
-    if (value === null || typeof value !== 'object') continue;
+    const [item, path, depth] = pending.pop()!;
+    if (typeof item === 'string') {
+      const fault = textFault(item);
+      if (fault) refuse(path ?? 'the request', fault);
+    }
+    if (item === null || typeof item !== 'object') continue;
     if (depth > MAX_BODY_DEPTH)
       throw new ValidationFailedError(`The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
     for (const key of PROTOTYPE_KEYS) {
-      if (Object.hasOwn(value, key)) throw new ValidationFailedError(`property ${key} should not exist`);
+      if (Object.hasOwn(item, key)) throw new ValidationFailedError(`property ${key} should not exist`);
     }
-    for (const child of Object.values(value)) pending.push([child, depth + 1]);
+    for (const [key, child] of Object.entries(item)) pending.push([child, path ? `${path}.${key}` : key, depth + 1]);
   }
 }
 
 /**
- * Validates and converts bodies, queries and path parameters; every failure becomes
- * `400 validation_failed` whose message names the offending field.
+ * Validates and converts bodies, queries and path parameters (in both apps: it is the global pipe); every
+ * failure becomes `400 validation_failed` whose message names the offending field.
  */
 @Injectable()
 export class AppValidationPipe extends ValidationPipe {
@@ -54,14 +66,29 @@ export class AppValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && metadata.metatype && this.toValidate(metadata)) {
+    if (metadata.type === 'body') {
       // No body at all validates as an empty object, so the message names the missing fields.
       if (value === undefined) return super.transform({}, metadata);
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         throw new ValidationFailedError('The request body must be a JSON object.');
       }
-      assertSafeBody(value);
     }
+    if (metadata.type !== 'custom') assertAcceptable(value, metadata.data);
     return super.transform(value, metadata);
   }
+
+  /**
+   * Path parameters stay text for the route's own pipe (IdParamPipe): converted here by `Number()`, `1\n`,
+   * ` 1` and `0x1` would all reach it as the id 1.
+   */
+  protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown {
+    return metadata.type === 'param' ? value : super.transformPrimitive(value, metadata);
+  }
+}
+
+const pipe = new AppValidationPipe();
+
+/** `value` validated and converted as the body of a route declared with `type` would be. */
+export function validatedBody<T extends object>(type: Type<T>, value: object): Promise<T> {
+  return pipe.transform(value, { type: 'body', metatype: type }) as Promise<T>;
 }

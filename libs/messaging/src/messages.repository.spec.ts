@@ -4,6 +4,10 @@ import { TRANSITIONS } from './message-status';
 import { MESSAGE_SEQS_LOCK, MessagesRepository } from './messages.repository';
 
 const CREATED_AT = new Date('2026-06-01T12:00:00.000Z');
+const SENT_AT = new Date('2026-06-01T12:00:01.000Z');
+/** The delivery columns of a message not yet attempted, and of one sent at its second attempt. */
+const NONE = { attempts: 0, sent_at: null, last_error: null };
+const DELIVERY = { attempts: 2, sent_at: SENT_AT, last_error: 'webhook answered 503' };
 
 /** A database that stores every row of an INSERT, and answers every other statement with no rows. */
 function setUp() {
@@ -15,13 +19,20 @@ function setUp() {
       const [ids] = values as [string[]];
       return ids
         .filter((id) => !id.endsWith('_sent'))
-        .map((id) => ({ id, seq: '1', message: id, status, created_at: CREATED_AT, account_id: '7' }));
+        .map((id) => ({ id, seq: '1', message: id, status, created_at: CREATED_AT, account_id: '7', ...DELIVERY }));
     }
     if (!text.includes('INSERT INTO messages')) return [];
     const [ids, , texts] = values as [string[], number[], string[]];
     // Returned in another order than inserted: each request must still get its own row.
     return ids
-      .map((id, i) => ({ id, seq: String(i + 1), message: texts[i], status: 'queued', created_at: CREATED_AT }))
+      .map((id, i) => ({
+        id,
+        seq: String(i + 1),
+        message: texts[i],
+        status: 'queued',
+        created_at: CREATED_AT,
+        ...NONE,
+      }))
       .reverse();
   });
   const query = jest.spyOn(sql, 'query').mockResolvedValue({ rows: [], rowCount: 0 } as never);
@@ -97,7 +108,15 @@ describe('MessagesRepository', () => {
       ['msg_a', 'msg_b'].map((id) => ({
         recipientAccountId: 7,
         type: 'message.sent',
-        object: { id, message: id, status: 'sent', createdAt: CREATED_AT.toISOString() },
+        object: {
+          id,
+          message: id,
+          status: 'sent',
+          createdAt: CREATED_AT.toISOString(),
+          attempts: 2,
+          sentAt: SENT_AT.toISOString(),
+          lastError: 'webhook answered 503',
+        },
       })),
     );
   });

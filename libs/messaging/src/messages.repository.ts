@@ -11,7 +11,7 @@ import { MessageStatus, TRANSITIONS } from './message-status';
  */
 export const MESSAGE_SEQS_LOCK = 7_310_442_003;
 
-const COLUMNS = 'id, seq, message, status, created_at';
+const COLUMNS = 'id, seq, message, status, created_at, attempts, sent_at, last_error';
 /** How long messages whose job Redis confirmed wait to share one UPDATE: short next to the reconciler's interval. */
 const ENQUEUED_FLUSH_DELAY_MS = 10;
 /** The worker claims the same messages and marks them `sent` in batches of its own: all lock in id order. */
@@ -26,10 +26,21 @@ interface MessageRow {
   message: string;
   status: MessageStatus;
   created_at: Date;
+  attempts: number;
+  sent_at: Date | null;
+  last_error: string | null;
 }
 
 function toMessage(row: MessageRow): MessageDto {
-  return { id: row.id, message: row.message, status: row.status, createdAt: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    message: row.message,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    attempts: row.attempts,
+    sentAt: row.sent_at?.toISOString() ?? null,
+    lastError: row.last_error,
+  };
 }
 
 export interface MessagePage {

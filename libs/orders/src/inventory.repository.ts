@@ -1,4 +1,4 @@
-import { Sql } from '@app/database';
+import { GenerateSql, sql, Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { PetStatus } from '@app/pets';
 
@@ -13,9 +13,10 @@ export type Inventory = Record<PetStatus, number>;
 export class InventoryRepository {
   constructor(private readonly sql: Sql) {}
 
+  @GenerateSql()
   async read(): Promise<Inventory> {
     const rows = await this.sql.rows<{ available: string; pending: string; sold: string }>(
-      'SELECT sum(available) AS available, sum(pending) AS pending, sum(sold) AS sold FROM pet_status_counts',
+      sql`SELECT sum(available) AS available, sum(pending) AS pending, sum(sold) AS sold FROM pet_status_counts`,
     );
     const row = rows[0]!;
     return { available: Number(row.available), pending: Number(row.pending), sold: Number(row.sold) };

@@ -10,9 +10,14 @@ const PARTIES: readonly OrderRole[] = ['adopter', 'lister'];
  * `order.cancelled`): one to each party, with the order as that party sees it (CONTRACT 11).
  */
 export function orderEvents(order: StoredOrder): NewEvent[] {
-  return PARTIES.map((role) => ({
-    recipientAccountId: role === 'adopter' ? order.adopterAccountId : order.listerAccountId,
-    type: `order.${order.status}`,
-    object: toOrderDto(order, role),
-  }));
+  return PARTIES.map((role) => {
+    const object = toOrderDto(order, role);
+    return {
+      recipientAccountId: role === 'adopter' ? order.adopterAccountId : order.listerAccountId,
+      type: `order.${order.status}`,
+      object,
+      // The transition's own time: the event and the order it shows agree.
+      createdAt: object.updatedAt,
+    };
+  });
 }

@@ -7,6 +7,7 @@ import {
   formatEntityTag,
   IdParamPipe,
   locationHeader,
+  MergePatch,
   nextPageLink,
   PAGE_HEADERS,
   parseEntityTagCondition,
@@ -15,6 +16,7 @@ import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiBody,
   ApiConsumes,
   ApiHeader,
   ApiOperation,
@@ -179,26 +181,28 @@ export class PetsController {
     summary: 'Change an animal',
     description:
       'Changes the fields given, by the account that listed the animal; `null` clears an optional field. ' +
-      'Takes `application/json` or an RFC 7396 merge patch. With `If-Match`, changes nothing unless the ' +
-      'animal is still at one of the ETags named.',
+      'Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `location` merges ' +
+      'member by member. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.',
   })
   @ApiConsumes('application/json', 'application/merge-patch+json')
+  @ApiBody({ type: UpdatePetDto })
   @ApiParam(PET_ID_PARAM)
   @ApiHeader(IF_MATCH_HEADER)
   @ApiResponse({ status: 200, description: 'The animal after the change.', type: PetDto, headers: ETAG_HEADER })
   @ApiErrors(400, 401, PET_NOT_FOUND, PET_CHANGE_ERRORS)
   async updatePet(
     @Param('petId', IdParamPipe) petId: number,
-    @Body() body: UpdatePetDto,
+    // Validated as an UpdatePetDto once merged (PetsService.update): a nested object is checked whole.
+    @Body() patch: MergePatch,
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) response: Response,
   ): Promise<PetDto> {
-    if (Object.values(body).every((value) => value === undefined)) throw new EmptyPetChangeError();
+    if (Object.keys(patch).length === 0) throw new EmptyPetChangeError();
     const updated = await this.pets.update({
       petId,
       listerAccountId: principal.accountId,
-      patch: body,
+      patch,
       versions: matchingVersions(ifMatch),
     });
     return withETag(response, updated);

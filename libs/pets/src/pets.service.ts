@@ -1,6 +1,8 @@
 import { Sql, sqlState } from '@app/database';
 import { EventsRecorder } from '@app/events';
+import { MergePatch, mergePatchChange, mergesIntoObjects } from '@app/http';
 import { Injectable } from '@nestjs/common';
+import { UpdatePetDto } from './dto/update-pet.dto';
 import {
   NotListerError,
   PetHasOpenOrderError,
@@ -65,15 +67,19 @@ export class PetsService {
   }
 
   /**
-   * Applies a change by the pet's lister, if the pet is at one of `versions` (If-Match); its `pet.updated`
-   * event is recorded with the batched UPDATE.
+   * Applies a merge patch (RFC 7396) by the pet's lister, if the pet is at one of `versions` (If-Match); its
+   * `pet.updated` event is recorded with the batched UPDATE. A patch that merges into a nested object
+   * (`location`) is merged over the pet as read, and applied only while the pet is still at that version:
+   * a change that came between is merged over in turn, never lost.
    */
-  async update(change: PetChange): Promise<StoredPet> {
+  async update(request: Omit<PetChange, 'patch'> & { patch: MergePatch }): Promise<StoredPet> {
     for (let attempt = 1; ; attempt++) {
-      const { categoryId } = change.patch;
-      const updated = await this.withCategory(categoryId ?? 0, () => this.pets.update(change));
+      const current = mergesIntoObjects(request.patch) ? await this.changeable(request) : undefined;
+      const patch = await mergePatchChange(UpdatePetDto, request.patch, current?.pet);
+      const change = { ...request, patch, versions: current ? [current.version] : request.versions };
+      const updated = await this.withCategory(patch.categoryId ?? 0, () => this.pets.update(change));
       if (updated) return updated;
-      await this.refusal(change, change.patch, attempt);
+      await this.refusal(request, patch, attempt);
     }
   }
 
@@ -95,14 +101,10 @@ export class PetsService {
    * fail and has since gone: the caller tries again.
    */
   private async refusal(change: Omit<PetChange, 'patch'>, patch: PetPatch | undefined, attempt: number): Promise<void> {
-    const current = await this.pets.findById(change.petId);
-    if (!current) throw new PetNotFoundError(change.petId);
-    if (current.listerAccountId !== change.listerAccountId) throw new NotListerError(change.petId);
-    if (change.versions && !change.versions.includes(current.version)) {
-      throw new PreconditionFailedError(change.petId);
-    }
-    // An open order stops a removal as it stops a change of status.
-    if ((!patch || 'status' in patch) && current.hasOpenOrder) throw new PetHasOpenOrderError(change.petId);
+    const current = await this.changeable(change);
+    // An open order stops a removal as it stops a change of status. (A validated patch holds every field,
+    // those it does not set undefined.)
+    if ((!patch || patch.status !== undefined) && current.hasOpenOrder) throw new PetHasOpenOrderError(change.petId);
     const categoryId = patch?.categoryId;
     if (typeof categoryId === 'number' && !(await this.finder.categoryExists(categoryId))) {
       throw new UnknownCategoryError(categoryId);
@@ -120,6 +122,17 @@ export class PetsService {
       if (changed) await this.events.recordAll(petEvents(type, changed));
       return changed;
     });
+  }
+
+  /** The pet as it is, if `change` may apply to it: it exists, the caller listed it, and it is at `versions`. */
+  private async changeable(change: Omit<PetChange, 'patch'>): Promise<StoredPet> {
+    const current = await this.pets.findById(change.petId);
+    if (!current) throw new PetNotFoundError(change.petId);
+    if (current.listerAccountId !== change.listerAccountId) throw new NotListerError(change.petId);
+    if (change.versions && !change.versions.includes(current.version)) {
+      throw new PreconditionFailedError(change.petId);
+    }
+    return current;
   }
 
   /** Runs a write that names a category, refusing one that does not exist (or was removed meanwhile). */

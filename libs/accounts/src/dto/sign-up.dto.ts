@@ -1,4 +1,4 @@
-import { CharacterCount, IsStorableText } from '@app/core';
+import { CharacterCount } from '@app/core';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsString } from 'class-validator';
@@ -18,9 +18,8 @@ export class SignUpDto {
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
   @CharacterCount(1, 254)
+  // isEmail would throw on an unpaired surrogate (encodeURI): the validation pipe's text gate refuses it first.
   @IsEmail()
-  // Nearest the property, so it runs first: isEmail throws on an unpaired surrogate (encodeURI).
-  @IsStorableText()
   email: string;
 }
 

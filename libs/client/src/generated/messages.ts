@@ -82,6 +82,22 @@ export interface components {
              * @example 2026-06-01T12:00:00.000Z
              */
             createdAt: string;
+            /**
+             * @description Delivery attempts started so far: `0` while the first waits for a worker.
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the message was delivered (`status` became `sent`), ISO 8601 in UTC; `null` until then.
+             * @example 2026-06-01T12:00:01.000Z
+             */
+            sentAt: string | null;
+            /**
+             * @description Why the latest failed attempt failed (kept when a later attempt succeeds); `null` while none has failed.
+             * @example webhook answered 503
+             */
+            lastError: string | null;
         };
         ErrorDetail: {
             /** @example limit */

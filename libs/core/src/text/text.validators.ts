@@ -29,21 +29,18 @@ export const CharacterCount = (min: number, max: number, options?: ValidationOpt
     options,
   );
 
+/** C0 controls but tab, line feed and carriage return, and DEL: no text or URL of this API means one. */
+const CONTROL_CHARACTERS = /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
 /**
- * Text that PostgreSQL stores exactly as sent: it cannot hold NUL, and the UTF-8 sent to it turns an
- * unpaired surrogate (which JSON's \u escapes can produce) into U+FFFD.
+ * What makes `text` unacceptable as text, or undefined when nothing does. PostgreSQL cannot hold NUL (in
+ * `text` or `jsonb`), and the UTF-8 sent to it turns an unpaired surrogate (which JSON's \u escapes and
+ * percent-decoding can produce) into U+FFFD; a control character is never meant, and would reach a URL or
+ * a log line as sent.
  */
-export const IsStorableText = (options?: ValidationOptions) =>
-  ValidateBy(
-    {
-      name: 'isStorableText',
-      validator: {
-        validate: (value) => typeof value !== 'string' || (!value.includes('\0') && value.isWellFormed()),
-        defaultMessage: (args) =>
-          typeof args?.value === 'string' && args.value.includes('\0')
-            ? '$property must not contain NUL characters'
-            : '$property must not contain unpaired surrogates',
-      },
-    },
-    options,
-  );
+export function textFault(text: string): string | undefined {
+  if (text.includes('\0')) return 'must not contain NUL characters';
+  if (!text.isWellFormed()) return 'must not contain unpaired surrogates';
+  if (CONTROL_CHARACTERS.test(text)) return 'must not contain control characters';
+  return undefined;
+}

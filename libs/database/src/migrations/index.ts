@@ -9,6 +9,7 @@ import { Orders1795600000000 } from './1795600000000-orders';
 import { Events1795700000000 } from './1795700000000-events';
 import { WebhookAttemptsOnly1795800000000 } from './1795800000000-webhook-attempts-only';
 import { IdempotentEntityTags1796200000000 } from './1796200000000-idempotent-entity-tags';
+import { WebhookSecretRotation1796300000000 } from './1796300000000-webhook-secret-rotation';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Events1795700000000,
   WebhookAttemptsOnly1795800000000,
   IdempotentEntityTags1796200000000,
+  WebhookSecretRotation1796300000000,
 ];

@@ -6,6 +6,8 @@ const target = (id: number, url = `https://example.com/${id}`): EndpointTarget =
   id,
   url,
   secretCiphertext: 'v1.sealed',
+  previousSecretCiphertext: null,
+  previousSecretExpiresAt: null,
   enabled: true,
 });
 

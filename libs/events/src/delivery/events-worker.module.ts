@@ -1,9 +1,4 @@
-import { RequestPathRedisModule } from '@app/core';
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import type { Redis } from 'ioredis';
-import { WEBHOOKS_QUEUE } from '../events.queue';
-import { EventsSettings } from '../events.settings';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { EndpointTargets } from './endpoint-targets';
 import { EventsDispatcher } from './events.dispatcher';
@@ -11,33 +6,10 @@ import { EventsReconciler } from './events.reconciler';
 import { EventsRetention } from './events-retention';
 import { WebhookDelivery } from './webhook-delivery.service';
 import { webhookDeliveryProcessorProvider } from './webhook-delivery.processor';
-import { WebhookJobsProducer } from './webhook-jobs.producer';
-
-const WEBHOOKS_QUEUE_REDIS = Symbol('WEBHOOKS_QUEUE_REDIS');
-const DAY_SECONDS = 24 * 60 * 60;
-
-const WEBHOOKS_QUEUE_REDIS_MODULE = RequestPathRedisModule.provide(WEBHOOKS_QUEUE_REDIS, 'webhooks-queue');
-
-const WEBHOOKS_QUEUE_MODULE = BullModule.registerQueueAsync({
-  name: WEBHOOKS_QUEUE,
-  imports: [WEBHOOKS_QUEUE_REDIS_MODULE, WebhooksModule],
-  inject: [EventsSettings, WEBHOOKS_QUEUE_REDIS],
-  useFactory: (settings: EventsSettings, redis: Redis) => ({
-    connection: redis,
-    defaultJobOptions: {
-      attempts: settings.WEBHOOK_MAX_ATTEMPTS,
-      backoff: { type: 'exponential', delay: settings.WEBHOOK_BACKOFF_MS },
-      // The attempts are the record. A completed job is kept for the reconciler, which writes the success
-      // it returned when its worker stopped before writing it; past these bounds the delivery is sent again.
-      removeOnComplete: { age: DAY_SECONDS, count: 10_000 },
-      removeOnFail: { age: 7 * DAY_SECONDS },
-    },
-  }),
-});
 
 /** Delivery: the outbox's dispatcher, the processor, the reconciler and retention. Imported by the worker app only. */
 @Module({
-  imports: [WebhooksModule, WEBHOOKS_QUEUE_REDIS_MODULE, WEBHOOKS_QUEUE_MODULE],
+  imports: [WebhooksModule],
   providers: [
     EndpointTargets,
     EventsDispatcher,
@@ -45,7 +17,6 @@ const WEBHOOKS_QUEUE_MODULE = BullModule.registerQueueAsync({
     EventsRetention,
     WebhookDelivery,
     webhookDeliveryProcessorProvider,
-    WebhookJobsProducer,
   ],
 })
 export class EventsWorkerModule {}

@@ -2,8 +2,10 @@ import { Batcher, Sql } from '@app/database';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EventDto } from '../dto/event.dto';
 import type { EventType } from '../event-types';
-import { DeliverEventJobData, deliveryJobId } from '../events.queue';
+import { DeliverEventJobData, deliveryKey } from '../events.queue';
 import { type EventRow, toEvent } from '../events.repository';
+import { type SealedSecretsRow, toSealedSecrets } from '../webhooks/webhook-endpoints.repository';
+import type { SealedSecrets } from '../webhooks/webhook-secrets';
 
 /** An attempt's row and its endpoint: what its outcome is written to. */
 export interface AttemptOf {
@@ -12,10 +14,11 @@ export interface AttemptOf {
 }
 
 /** A delivery's attempt not yet answered: what to send, where, and the row its outcome goes to. */
-export interface PendingAttempt extends AttemptOf {
+export interface PendingAttempt extends AttemptOf, SealedSecrets {
   attempt: number;
+  /** Asked for by the account (a redelivery, a test event): made once, never retried. */
+  manual: boolean;
   url: string;
-  secretCiphertext: string;
   /** A disabled endpoint is sent nothing: its attempt fails without a request. */
   enabled: boolean;
   event: EventDto;
@@ -24,6 +27,8 @@ export interface PendingAttempt extends AttemptOf {
 /** An attempt's row and its delivery: what the dispatcher gives a job, and what the reconciler checks. */
 export interface AttemptKey extends AttemptOf {
   eventId: string;
+  /** A manual attempt's number, which names its job. */
+  manualAttempt?: number;
 }
 
 export interface AttemptOutcome {
@@ -40,6 +45,7 @@ export interface AttemptRow {
   eventType: EventType;
   attempt: number;
   status: 'succeeded' | 'failed' | 'pending';
+  manual: boolean;
   responseStatus: number | null;
   durationMs: number | null;
   error: string | null;
@@ -50,6 +56,37 @@ export interface AttemptPage {
   attempts: AttemptRow[];
   /** Id of the last attempt returned, when older ones follow. */
   lastId?: number;
+}
+
+interface ListedAttemptRow {
+  id: string;
+  event_id: string;
+  event_type: EventType;
+  attempt: number;
+  status: AttemptRow['status'];
+  manual: boolean;
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  created_at: Date;
+}
+
+const LISTED_COLUMNS =
+  'id, event_id, event_type, attempt, status, manual, response_status, duration_ms, error, created_at';
+
+function toAttemptRow(row: ListedAttemptRow): AttemptRow {
+  return {
+    id: Number(row.id),
+    eventId: row.event_id,
+    eventType: row.event_type,
+    attempt: row.attempt,
+    status: row.status,
+    manual: row.manual,
+    responseStatus: row.response_status,
+    durationMs: row.duration_ms,
+    error: row.error,
+    createdAt: row.created_at,
+  };
 }
 
 /** An attempt's outcome to write, and whether another attempt follows it. */
@@ -72,10 +109,11 @@ const OUTCOME_FLUSH_DELAY_MS = 10;
  * attempt through the partial index (which it takes to be small) for each batch.
  */
 export const PENDING_ATTEMPTS = `
-  SELECT a.id AS attempt_id, a.attempt, k.endpoint_id, w.url, w.secret_ciphertext, w.enabled,
+  SELECT a.id AS attempt_id, a.attempt, a.manual, k.endpoint_id, w.url, w.secret_ciphertext,
+         w.previous_secret_ciphertext, w.previous_secret_expires_at, w.enabled,
          e.id, e.type, e.object, e.created_at
     FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::bigint[]) AS k (event_id, endpoint_id)) k
-    JOIN LATERAL (SELECT a.id, a.attempt FROM webhook_attempts a
+    JOIN LATERAL (SELECT a.id, a.attempt, a.manual FROM webhook_attempts a
                    WHERE a.event_id = k.event_id AND a.endpoint_id = k.endpoint_id AND a.status = 'pending'
                    ORDER BY a.attempt DESC LIMIT 1) a ON true
     JOIN webhook_endpoints w ON w.id = k.endpoint_id
@@ -112,16 +150,29 @@ export const FINISH_ATTEMPTS = `WITH endpoints AS MATERIALIZED (
   SELECT endpoint_id, event_id, event_type, attempt + 1 FROM settled WHERE retried
   ON CONFLICT DO NOTHING`;
 
-function toAttemptKey(row: { id: string; event_id: string; endpoint_id: string }): AttemptKey {
-  return { attemptId: Number(row.id), eventId: row.event_id, endpointId: Number(row.endpoint_id) };
+interface AttemptKeyRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  /** Given when the attempt is manual. */
+  manual_attempt?: number | null;
 }
 
-interface PendingRow extends Omit<EventRow, 'seq'> {
+function toAttemptKey(row: AttemptKeyRow): AttemptKey {
+  return {
+    attemptId: Number(row.id),
+    eventId: row.event_id,
+    endpointId: Number(row.endpoint_id),
+    ...(row.manual_attempt && { manualAttempt: row.manual_attempt }),
+  };
+}
+
+interface PendingRow extends Omit<EventRow, 'seq'>, SealedSecretsRow {
   attempt_id: string;
   attempt: number;
+  manual: boolean;
   endpoint_id: string;
   url: string;
-  secret_ciphertext: string;
   enabled: boolean;
 }
 
@@ -158,7 +209,7 @@ export class WebhookAttemptsRepository {
    */
   async openFirstAttempts(deliveries: Array<DeliverEventJobData & { eventType: EventType }>): Promise<AttemptKey[]> {
     if (deliveries.length === 0) return [];
-    const rows = await this.sql.rows<{ id: string; event_id: string; endpoint_id: string }>(
+    const rows = await this.sql.rows<AttemptKeyRow>(
       `INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt)
        SELECT *, 1 FROM unnest($1::text[], $2::bigint[], $3::text[]) ON CONFLICT DO NOTHING
        RETURNING id, event_id, endpoint_id`,
@@ -198,8 +249,8 @@ export class WebhookAttemptsRepository {
    * timeout, waiting for a retry, or never enqueued.
    */
   async findStale(olderThanMs: number, afterId: number, limit: number): Promise<AttemptKey[]> {
-    const rows = await this.sql.rows<{ id: string; event_id: string; endpoint_id: string }>(
-      `SELECT id, event_id, endpoint_id FROM webhook_attempts
+    const rows = await this.sql.rows<AttemptKeyRow>(
+      `SELECT id, event_id, endpoint_id, CASE WHEN manual THEN attempt END AS manual_attempt FROM webhook_attempts
         WHERE status = 'pending' AND id > $1 AND created_at < now() - $2 * interval '1 millisecond'
         ORDER BY id LIMIT $3`,
       [afterId, olderThanMs, limit],
@@ -209,33 +260,33 @@ export class WebhookAttemptsRepository {
 
   /** The endpoint's attempts, newest first, keyset-paginated by id. */
   async listAttempts(endpointId: number, options: { limit: number; beforeId?: number }): Promise<AttemptPage> {
-    const rows = await this.sql.rows<{
-      id: string;
-      event_id: string;
-      event_type: EventType;
-      attempt: number;
-      status: AttemptRow['status'];
-      response_status: number | null;
-      duration_ms: number | null;
-      error: string | null;
-      created_at: Date;
-    }>(
-      `SELECT id, event_id, event_type, attempt, status, response_status, duration_ms, error, created_at
-         FROM webhook_attempts WHERE endpoint_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`,
+    const rows = await this.sql.rows<ListedAttemptRow>(
+      `SELECT ${LISTED_COLUMNS} FROM webhook_attempts WHERE endpoint_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`,
       [endpointId, options.beforeId ?? Number.MAX_SAFE_INTEGER, options.limit + 1],
     );
-    const attempts = rows.slice(0, options.limit).map((row) => ({
-      id: Number(row.id),
-      eventId: row.event_id,
-      eventType: row.event_type,
-      attempt: row.attempt,
-      status: row.status,
-      responseStatus: row.response_status,
-      durationMs: row.duration_ms,
-      error: row.error,
-      createdAt: row.created_at,
-    }));
+    const attempts = rows.slice(0, options.limit).map(toAttemptRow);
     return { attempts, lastId: rows.length > options.limit ? attempts[attempts.length - 1]!.id : undefined };
+  }
+
+  /**
+   * Opens a manual attempt of the event (which must exist) to the endpoint, numbered after the delivery's
+   * last one: undefined while the event awaits its dispatch or the delivery has a pending attempt (its
+   * retries are under way), or when another manual attempt took the number first. A delivery has at most one pending attempt, which is
+   * what its jobs find.
+   */
+  async openManualAttempt(eventId: string, endpointId: number): Promise<AttemptRow | undefined> {
+    const rows = await this.sql.rows<ListedAttemptRow>(
+      `INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt, manual)
+       SELECT e.id, $2, e.type, coalesce(last.attempt, 0) + 1, true
+         FROM events e,
+              LATERAL (SELECT max(a.attempt) AS attempt, bool_or(a.status = 'pending') AS pending FROM webhook_attempts a
+                        WHERE a.event_id = $1 AND a.endpoint_id = $2) last
+        WHERE e.id = $1 AND e.dispatched_at IS NOT NULL AND last.pending IS NOT TRUE
+       ON CONFLICT DO NOTHING
+       RETURNING ${LISTED_COLUMNS}`,
+      [eventId, endpointId],
+    );
+    return rows[0] && toAttemptRow(rows[0]);
   }
 
   /** One statement for the batch's deliveries, each once. */
@@ -246,19 +297,20 @@ export class WebhookAttemptsRepository {
     ]);
     const pending = new Map(
       rows.map((row) => [
-        deliveryJobId({ eventId: row.id, endpointId: Number(row.endpoint_id) }),
+        deliveryKey({ eventId: row.id, endpointId: Number(row.endpoint_id) }),
         {
           attemptId: Number(row.attempt_id),
           endpointId: Number(row.endpoint_id),
           attempt: row.attempt,
+          manual: row.manual,
           url: row.url,
-          secretCiphertext: row.secret_ciphertext,
+          ...toSealedSecrets(row),
           enabled: row.enabled,
           event: toEvent(row),
         },
       ]),
     );
-    return deliveries.map((delivery) => pending.get(deliveryJobId(delivery)));
+    return deliveries.map((delivery) => pending.get(deliveryKey(delivery)));
   }
 
   /** An attempt answered twice in one batch (a job run twice at once) keeps the first outcome, as a later batch would. */

@@ -1,7 +1,9 @@
 import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import type { DeliverEventJobData } from '../events.queue';
 import { WebhookAttemptFailedError, WebhookDelivery } from './webhook-delivery.service';
-import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
+import { CoreSettings } from '@app/core';
+import { EventsSettings } from '../events.settings';
+import { WebhookDeliveryProcessor, webhookWorkerOptions } from './webhook-delivery.processor';
 
 describe('WebhookDeliveryProcessor', () => {
   const delivery = { attempt: jest.fn() };
@@ -59,4 +61,19 @@ describe('WebhookDeliveryProcessor', () => {
     await expect(processor.process(waiting, 'token')).rejects.toBe(bug);
     expect(waiting.moveToDelayed).not.toHaveBeenCalled();
   });
+});
+
+describe('webhookWorkerOptions', () => {
+  it.each([30_000, 1_000, 120_000])(
+    'has a dead worker’s jobs run again within WEBHOOK_LOCK_DURATION_MS (%i ms), as the webhooks guide says',
+    (setting) => {
+      const settings = Object.assign(new EventsSettings(), { WEBHOOK_LOCK_DURATION_MS: setting });
+      const core = Object.assign(new CoreSettings(), { REDIS_URL: 'redis://127.0.0.1:6379/1' });
+      const { lockDuration, stalledInterval } = webhookWorkerOptions(settings, core);
+      // The lock expires at most lockDuration after the worker died; the check after the one that marked the
+      // job (at most stalledInterval after the lock's last renewal) and after that expiry takes it over.
+      const worstCase = Math.max(2 * stalledInterval!, lockDuration! + stalledInterval!);
+      expect(worstCase).toBeLessThanOrEqual(setting);
+    },
+  );
 });

@@ -58,13 +58,19 @@ export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplic
   }
 }
 
-/** The delivery worker's options, from the settings. */
+/**
+ * The delivery worker's options, from the settings. A job whose worker died is run again by another within
+ * WEBHOOK_LOCK_DURATION_MS, as the webhooks guide says. BullMQ takes a job over at the first stalled check
+ * that finds its lock expired and that a previous check (after the lock's last renewal) marked: with a lock
+ * of half the setting, expired at most that long after the worker died, and a check every quarter, that is
+ * within three quarters of it. A lock as long as the setting, checked as often, took up to three times it.
+ */
 export function webhookWorkerOptions(settings: EventsSettings, core: CoreSettings): Partial<WorkerOptions> {
   return {
     connection: workerRedisOptions(core.REDIS_URL),
     concurrency: settings.WEBHOOK_WORKER_CONCURRENCY,
-    lockDuration: settings.WEBHOOK_LOCK_DURATION_MS,
-    stalledInterval: settings.WEBHOOK_LOCK_DURATION_MS,
+    lockDuration: settings.WEBHOOK_LOCK_DURATION_MS / 2,
+    stalledInterval: settings.WEBHOOK_LOCK_DURATION_MS / 4,
     // A delivery whose attempts keep killing workers ends like one that keeps failing.
     maxStalledCount: settings.WEBHOOK_MAX_ATTEMPTS,
   };

@@ -32,13 +32,16 @@ async function receiver(status: number) {
   return { url: `http://127.0.0.1:${port}/hooks` };
 }
 
-function setUp(url: string, attempt: number, enabled = true) {
+function setUp(url: string, attempt: number, enabled = true, manual = false) {
   const pending: PendingAttempt = {
     attemptId: 41,
     endpointId: 7,
     attempt,
+    manual,
     url,
     secretCiphertext: 'v1.sealed',
+    previousSecretCiphertext: null,
+    previousSecretExpiresAt: null,
     enabled,
     event: { id: 'evt_1', type: 'pet.created', createdAt: '2026-06-01T00:00:00.000Z', data: { object: { id: 1 } } },
   };
@@ -46,7 +49,7 @@ function setUp(url: string, attempt: number, enabled = true) {
     pendingAttempt: jest.fn().mockResolvedValue(pending),
     recordOutcome: jest.fn().mockResolvedValue(undefined),
   };
-  const secrets = { signingKey: () => createSecretKey(Buffer.alloc(32, 1)) };
+  const secrets = { signingKeys: () => [createSecretKey(Buffer.alloc(32, 1))] } satisfies Partial<WebhookSecrets>;
   const endpoints = {
     get: jest.fn().mockResolvedValue({ id: 7, url, secretCiphertext: 'v1.sealed', enabled }),
   };
@@ -109,6 +112,14 @@ describe('WebhookDelivery', () => {
     const unavailable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     attempts.recordOutcome.mockResolvedValue(unavailable);
     await expect(delivery.attempt(DELIVERY, false)).rejects.toBe(unavailable);
+  });
+
+  it('opens no attempt after a failed manual one (a redelivery or a test event), whatever its number', async () => {
+    const target = await receiver(500);
+    const { delivery, attempts } = setUp(target.url, 1, true, true);
+    const failure = await delivery.attempt(DELIVERY, false).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ message: 'answered 500', last: true });
+    expect(attempts.recordOutcome).toHaveBeenCalledWith(ATTEMPT, expect.objectContaining({ succeeded: false }), false);
   });
 
   it('opens no attempt after a failed last one, and throws so that the queue gives up', async () => {

@@ -73,15 +73,16 @@ export class WebhookDelivery implements OnApplicationShutdown {
       return undefined;
     }
     const body = JSON.stringify(pending.event);
-    const key = this.secrets.signingKey(pending.secretCiphertext);
+    const now = new Date();
+    const keys = this.secrets.signingKeys(pending, now);
     const outcome = await this.sender.send(pending.url, body, {
-      ...standardWebhookHeaders(pending.event.id, body, key),
+      ...standardWebhookHeaders(pending.event.id, body, keys, now),
     });
     if (outcome.succeeded) {
       void this.attempts.recordOutcome(pending, outcome, false);
       return { responseStatus: outcome.responseStatus!, durationMs: outcome.durationMs };
     }
-    const last = pending.attempt >= this.settings.WEBHOOK_MAX_ATTEMPTS;
+    const last = pending.manual || pending.attempt >= this.settings.WEBHOOK_MAX_ATTEMPTS;
     // Not written, the attempt is still pending: its next run must make it again, not use up another.
     const notWritten = await this.attempts.recordOutcome(pending, outcome, !last);
     if (notWritten) throw notWritten;
@@ -104,8 +105,11 @@ export class WebhookDelivery implements OnApplicationShutdown {
       attemptId: first.attemptId,
       endpointId: delivery.endpointId,
       attempt: 1,
+      manual: false,
       url: endpoint.url,
       secretCiphertext: endpoint.secretCiphertext,
+      previousSecretCiphertext: endpoint.previousSecretCiphertext,
+      previousSecretExpiresAt: endpoint.previousSecretExpiresAt,
       enabled: true,
       event: first.event,
     };

@@ -35,11 +35,15 @@ export class WebhookJobsProducer {
       chunks.map((chunk) =>
         this.withTimeout(
           this.queue.addBulk(
-            chunk.map(({ eventId, endpointId, first }) => ({
+            chunk.map(({ eventId, endpointId, first, manualAttempt }) => ({
               name: DELIVER_EVENT_JOB,
               // The delivery's key and, from the dispatcher, its first attempt: callers may pass more.
-              data: { eventId, endpointId, ...(first && { first }) },
-              opts: { jobId: deliveryJobId({ eventId, endpointId }) },
+              data: { eventId, endpointId, ...(first && { first }), ...(manualAttempt && { manualAttempt }) },
+              // A manual attempt is made once: its failure is not retried.
+              opts: {
+                jobId: deliveryJobId({ eventId, endpointId, manualAttempt }),
+                ...(manualAttempt && { attempts: 1 }),
+              },
             })),
           ),
         ),

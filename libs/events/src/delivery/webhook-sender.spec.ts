@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { WEBHOOK_USER_AGENT } from '../webhooks/webhook-signature';
 import { WebhookSender } from './webhook-sender';
 
 /** A receiver on 127.0.0.1 that records what reached it and answers `status`. */
@@ -39,7 +40,7 @@ describe('WebhookSender', () => {
       expect(outcome).toMatchObject({ succeeded: true, responseStatus: 204 });
       expect(target.received[0]).toMatchObject({
         body: '{"a":1}',
-        headers: { 'webhook-id': 'evt_1', 'content-type': 'application/json' },
+        headers: { 'webhook-id': 'evt_1', 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT },
       });
     } finally {
       sender.close();

@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { hostOf, HostResolver, publicAddresses } from '../webhooks/public-addresses';
+import { WEBHOOK_USER_AGENT } from '../webhooks/webhook-signature';
 import type { AttemptOutcome } from './webhook-attempts.repository';
 
 /** The outcome of a request that was made: it always took some time. */
@@ -94,7 +95,12 @@ export class WebhookSender {
           method: 'POST',
           agent: this.agents[target.protocol as 'http:' | 'https:'],
           lookup,
-          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'user-agent': WEBHOOK_USER_AGENT,
+          },
         },
         (response) => {
           // The answer's body is of no use: read and dropped, so the connection can carry the next one.

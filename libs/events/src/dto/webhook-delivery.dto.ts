@@ -1,6 +1,7 @@
 import { PageQueryDto } from '@app/http';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { EVENT_TYPES } from '../event-types';
+import { IsString, Matches } from 'class-validator';
+import { EVENT_ID_FORMAT, EVENT_TYPES } from '../event-types';
 import type { AttemptRow } from '../delivery/webhook-attempts.repository';
 
 @ApiSchema({ name: 'WebhookDelivery', description: 'One attempt to deliver an event to the endpoint.' })
@@ -20,6 +21,14 @@ export class WebhookDeliveryDto {
   @ApiProperty({ enum: ['succeeded', 'failed', 'pending'], description: '`pending` while the attempt is under way.' })
   status!: AttemptRow['status'];
 
+  @ApiProperty({
+    description:
+      '`true` for an attempt the account asked for (`redeliverWebhookEvent`, `testWebhookEndpoint`): made once, ' +
+      'never retried.',
+    example: false,
+  })
+  manual!: boolean;
+
   @ApiProperty({ type: 'integer', nullable: true, description: 'The HTTP status the endpoint answered.' })
   responseStatus!: number | null;
 
@@ -38,3 +47,15 @@ export class WebhookDeliveryDto {
 }
 
 export class ListWebhookDeliveriesQueryDto extends PageQueryDto {}
+
+@ApiSchema({ name: 'WebhookRedelivery' })
+export class RedeliverWebhookEventDto {
+  @ApiProperty({
+    description: 'The event to send again: one of the caller’s, kept 30 days.',
+    example: 'evt_3kTzq0m1Yd9c2XwB7nQe5RfA',
+    pattern: EVENT_ID_FORMAT.source,
+  })
+  @IsString()
+  @Matches(EVENT_ID_FORMAT, { message: 'eventId must be an event id (evt_ and 24 characters)' })
+  eventId!: string;
+}

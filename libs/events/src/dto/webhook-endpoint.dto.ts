@@ -1,4 +1,4 @@
-import { CharacterCount, IsStorableText } from '@app/core';
+import { CharacterCount } from '@app/core';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -9,15 +9,18 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
+  IsInt,
   IsOptional,
   IsString,
+  Max,
   MaxLength,
+  Min,
   ValidateIf,
 } from 'class-validator';
-import { ALL_EVENT_TYPES, EVENT_TYPES } from '../event-types';
+import { ALL_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../event-types';
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoints.repository';
 
-const SUBSCRIBABLE = [...EVENT_TYPES, ALL_EVENT_TYPES];
+const SUBSCRIBABLE = [...SUBSCRIBABLE_EVENT_TYPES, ALL_EVENT_TYPES];
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 const URL_PROPERTY = {
@@ -89,8 +92,7 @@ const EventsField = () =>
     ArrayUnique(),
     IsIn(SUBSCRIBABLE, { each: true }),
   );
-const DescriptionField = () =>
-  applyDecorators(IsOptional(), Transform(trim), IsString(), CharacterCount(1, 500), IsStorableText());
+const DescriptionField = () => applyDecorators(IsOptional(), Transform(trim), IsString(), CharacterCount(1, 500));
 /** Optional in a PATCH, but never `null`. */
 const IfPresent = () => ValidateIf((_body: object, value: unknown) => value !== undefined);
 
@@ -136,4 +138,46 @@ export class UpdateWebhookEndpointDto {
   @IfPresent()
   @IsBoolean()
   enabled?: boolean;
+}
+
+/** How long a rotated-out secret signs by default, and at most: Stripe's choices reach a week. */
+export const DEFAULT_OVERLAP_HOURS = 24;
+export const MAX_OVERLAP_HOURS = 168;
+
+@ApiSchema({ name: 'WebhookSecretRotationRequest' })
+export class RotateWebhookSecretDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_OVERLAP_HOURS,
+    default: DEFAULT_OVERLAP_HOURS,
+    description: 'How long the secret being replaced keeps signing beside the new one, in hours: `0` stops it at once.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_OVERLAP_HOURS)
+  previousSecretExpiresInHours: number = DEFAULT_OVERLAP_HOURS;
+}
+
+@ApiSchema({ name: 'WebhookSecretRotation' })
+export class WebhookSecretRotationDto {
+  @ApiProperty({ type: 'integer', format: 'int64', example: 3, description: 'The endpoint whose secret changed.' })
+  endpointId!: number;
+
+  @ApiProperty({
+    description:
+      'The new signing secret: `whsec_` and the base64 of 32 random bytes. Shown only in this response: store it now.',
+    example: 'whsec_9d4VnGq0CqS4YF2aDk3qv8m1L0bXo7ZrJk5t6uWcPEs=',
+  })
+  secret!: string;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    description:
+      'Until then every delivery carries two signatures, one per secret; after it, only the new secret signs.',
+    example: '2026-06-02T12:00:00.000Z',
+  })
+  previousSecretExpiresAt!: string;
 }

@@ -1,5 +1,6 @@
 import { Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
+import type { SealedSecrets } from './webhook-secrets';
 
 /**
  * Class of the advisory lock an endpoint's creation takes on its account (the object is a hash of the
@@ -7,39 +8,53 @@ import { Injectable } from '@nestjs/common';
  */
 export const ENDPOINTS_CAP_LOCK_CLASS = 731_044_205;
 
-export interface WebhookEndpoint {
+export interface WebhookEndpoint extends SealedSecrets {
   id: number;
   accountId: number;
   url: string;
   eventTypes: string[];
   description: string | null;
   enabled: boolean;
-  secretCiphertext: string;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /** What a delivery needs of its endpoint. */
-export interface EndpointTarget {
+export interface EndpointTarget extends SealedSecrets {
   id: number;
   url: string;
-  secretCiphertext: string;
   enabled: boolean;
 }
 
-interface EndpointRow {
+/** The sealed secrets' columns, as a row has them. */
+export interface SealedSecretsRow {
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+export function toSealedSecrets(row: SealedSecretsRow): SealedSecrets {
+  return {
+    secretCiphertext: row.secret_ciphertext,
+    previousSecretCiphertext: row.previous_secret_ciphertext,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+  };
+}
+
+const SECRETS_COLUMNS = 'secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at';
+
+interface EndpointRow extends SealedSecretsRow {
   id: string;
   account_id: string;
   url: string;
   event_types: string[];
   description: string | null;
   enabled: boolean;
-  secret_ciphertext: string;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = 'id, account_id, url, event_types, description, enabled, secret_ciphertext, created_at, updated_at';
+const COLUMNS = `id, account_id, url, event_types, description, enabled, ${SECRETS_COLUMNS}, created_at, updated_at`;
 
 function toEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
@@ -49,7 +64,7 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
     eventTypes: row.event_types,
     description: row.description,
     enabled: row.enabled,
-    secretCiphertext: row.secret_ciphertext,
+    ...toSealedSecrets(row),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -136,6 +151,27 @@ export class WebhookEndpointsRepository {
     return rows[0] && toEndpoint(rows[0]);
   }
 
+  /**
+   * Makes `secretCiphertext` the endpoint's secret, and the one it replaces its previous secret until
+   * `hours` from now; a previous secret still in its overlap is dropped (two secrets sign at most).
+   */
+  async rotateSecret(
+    accountId: number,
+    id: number,
+    secretCiphertext: string,
+    hours: number,
+  ): Promise<WebhookEndpoint | undefined> {
+    // The right-hand sides read the row as it was: the current secret becomes the previous one.
+    const rows = await this.sql.rows<EndpointRow>(
+      `UPDATE webhook_endpoints
+          SET previous_secret_ciphertext = secret_ciphertext, secret_ciphertext = $3,
+              previous_secret_expires_at = now() + $4 * interval '1 hour', updated_at = now()
+        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
+      [id, accountId, secretCiphertext, hours],
+    );
+    return rows[0] && toEndpoint(rows[0]);
+  }
+
   async delete(accountId: number, id: number): Promise<boolean> {
     const result = await this.sql.query('DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2', [
       id,
@@ -146,16 +182,11 @@ export class WebhookEndpointsRepository {
 
   /** Where each of the endpoints sends, and whether it is enabled; endpoints gone are left out. */
   async targets(ids: number[]): Promise<EndpointTarget[]> {
-    const rows = await this.sql.rows<{ id: string; url: string; secret_ciphertext: string; enabled: boolean }>(
-      'SELECT id, url, secret_ciphertext, enabled FROM webhook_endpoints WHERE id = ANY($1)',
+    const rows = await this.sql.rows<SealedSecretsRow & { id: string; url: string; enabled: boolean }>(
+      `SELECT id, url, ${SECRETS_COLUMNS}, enabled FROM webhook_endpoints WHERE id = ANY($1)`,
       [ids],
     );
-    return rows.map((row) => ({
-      id: Number(row.id),
-      url: row.url,
-      secretCiphertext: row.secret_ciphertext,
-      enabled: row.enabled,
-    }));
+    return rows.map((row) => ({ id: Number(row.id), url: row.url, ...toSealedSecrets(row), enabled: row.enabled }));
   }
 
   /** The enabled endpoints of these accounts, with the event types each subscribes to. */

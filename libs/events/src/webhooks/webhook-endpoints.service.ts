@@ -1,7 +1,20 @@
 import { AppEnv, CoreSettings, ValidationFailedError } from '@app/core';
+import { Sql } from '@app/database';
 import { Inject, Injectable } from '@nestjs/common';
-import { AttemptPage, WebhookAttemptsRepository } from '../delivery/webhook-attempts.repository';
-import { WebhookEndpointNotFoundError, TooManyWebhookEndpointsError, WebhookUrlRefusedError } from '../events.errors';
+import { AttemptPage, AttemptRow, WebhookAttemptsRepository } from '../delivery/webhook-attempts.repository';
+import { WebhookJobsProducer } from '../delivery/webhook-jobs.producer';
+import { WebhookEndpointDto } from '../dto/webhook-endpoint.dto';
+import { TEST_EVENT_TYPE } from '../event-types';
+import {
+  EventNotFoundError,
+  TooManyWebhookEndpointsError,
+  WebhookDeliveryPendingError,
+  WebhookEndpointDisabledError,
+  WebhookEndpointNotFoundError,
+  WebhookUrlRefusedError,
+} from '../events.errors';
+import { newEventId } from '../events.recorder';
+import { EventsRepository } from '../events.repository';
 import { HOST_RESOLVER, HostResolver, hostOf, NonPublicAddressError, publicAddresses } from './public-addresses';
 import { newWebhookSecret, WebhookSecrets } from './webhook-secrets';
 import { WebhookEndpoint, WebhookEndpointChange, WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -28,9 +41,12 @@ export class WebhookEndpointsService {
   private readonly development: boolean;
 
   constructor(
+    private readonly sql: Sql,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly secrets: WebhookSecrets,
     private readonly attempts: WebhookAttemptsRepository,
+    private readonly events: EventsRepository,
+    private readonly producer: WebhookJobsProducer,
     env: CoreSettings,
     @Inject(HOST_RESOLVER) private readonly resolve: HostResolver,
   ) {
@@ -92,8 +108,65 @@ export class WebhookEndpointsService {
     return this.attempts.listAttempts(id, options);
   }
 
+  /**
+   * A new secret for the endpoint, shown only here; the one it replaces keeps signing beside it for
+   * `hours` (Stripe's "roll secret"), so that receivers can switch without refusing a delivery.
+   */
+  async rotateSecret(
+    accountId: number,
+    id: number,
+    hours: number,
+  ): Promise<{ secret: string; previousSecretExpiresAt: Date }> {
+    const secret = newWebhookSecret();
+    const endpoint = await this.endpoints.rotateSecret(accountId, id, this.secrets.seal(secret), hours);
+    if (!endpoint) throw new WebhookEndpointNotFoundError(id);
+    return { secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt! };
+  }
+
+  /**
+   * Sends one of the account's events to the endpoint again, once (GitHub's redelivery), whether or not
+   * the endpoint subscribes to its type: the attempt opened, `pending`.
+   */
+  async redeliver(accountId: number, id: number, eventId: string): Promise<AttemptRow> {
+    const endpoint = await this.enabled(accountId, id);
+    if (!(await this.events.findOne(accountId, eventId))) throw new EventNotFoundError(eventId);
+    const attempt = await this.attempts.openManualAttempt(eventId, endpoint.id);
+    if (!attempt) throw new WebhookDeliveryPendingError(eventId, endpoint.id);
+    return this.enqueue(attempt, endpoint.id);
+  }
+
+  /**
+   * Records a `webhook_endpoint.test` event whose object is the endpoint, and sends it to that endpoint
+   * only, once (GitHub's ping, Stripe's test webhook): the attempt opened, `pending`.
+   */
+  async sendTestEvent(accountId: number, id: number): Promise<AttemptRow> {
+    const endpoint = await this.enabled(accountId, id);
+    const attempt = await this.sql.transaction(async () => {
+      const event = await this.events.insertDispatched(newEventId(), {
+        recipientAccountId: accountId,
+        type: TEST_EVENT_TYPE,
+        object: WebhookEndpointDto.from(endpoint),
+      });
+      return (await this.attempts.openManualAttempt(event.id, endpoint.id))!;
+    });
+    return this.enqueue(attempt, endpoint.id);
+  }
+
   async delete(accountId: number, id: number): Promise<void> {
     if (!(await this.endpoints.delete(accountId, id))) throw new WebhookEndpointNotFoundError(id);
+  }
+
+  /** The account's endpoint, which must be enabled to be sent anything. */
+  private async enabled(accountId: number, id: number): Promise<WebhookEndpoint> {
+    const endpoint = await this.get(accountId, id);
+    if (!endpoint.enabled) throw new WebhookEndpointDisabledError(id);
+    return endpoint;
+  }
+
+  /** What Redis does not take now, the worker's reconciler enqueues within its interval: the attempt is stored. */
+  private async enqueue(attempt: AttemptRow, endpointId: number): Promise<AttemptRow> {
+    await this.producer.enqueue([{ eventId: attempt.eventId, endpointId, manualAttempt: attempt.attempt }]);
+    return attempt;
   }
 
   /**

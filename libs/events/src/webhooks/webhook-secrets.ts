@@ -10,6 +10,16 @@ const MAX_OPEN_KEYS = 1000;
 /** Stands in when WEBHOOK_SECRETS_KEY is unset, which only development allows: no protection at all. */
 const DEVELOPMENT_KEY = createHash('sha256').update('pet-adoption-service development webhook secrets').digest();
 
+/**
+ * An endpoint's sealed secrets: the current one, and the one it replaced, which still signs until
+ * `previousSecretExpiresAt` (a rotation's overlap).
+ */
+export interface SealedSecrets {
+  secretCiphertext: string;
+  previousSecretCiphertext: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
 /** A new signing secret: `whsec_` and the base64 of 32 bytes from the CSPRNG. */
 export function newWebhookSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
@@ -44,6 +54,14 @@ export class WebhookSecrets {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
     return `${STORED_PREFIX}${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64')}`;
+  }
+
+  /** The HMAC keys that sign for an endpoint at `at`: its current secret's, then its previous one's while it lasts. */
+  signingKeys(sealed: SealedSecrets, at: Date): KeyObject[] {
+    const keys = [this.signingKey(sealed.secretCiphertext)];
+    if (sealed.previousSecretCiphertext && sealed.previousSecretExpiresAt && sealed.previousSecretExpiresAt > at)
+      keys.push(this.signingKey(sealed.previousSecretCiphertext));
+    return keys;
   }
 
   /** The HMAC key of a sealed `whsec_` secret: opened once, then kept (the oldest dropped past MAX_OPEN_KEYS). */

@@ -1,6 +1,7 @@
 import { settingsModule } from '@app/core';
 import { Module } from '@nestjs/common';
 import { WebhookAttemptsRepository } from '../delivery/webhook-attempts.repository';
+import { WebhooksQueueModule } from '../delivery/webhooks-queue.module';
 import { EventsModule } from '../events.module';
 import { HOST_RESOLVER, systemResolver } from './public-addresses';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -8,9 +9,9 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookSecrets } from './webhook-secrets';
 import { WebhookSecretsSettings } from './webhook-secrets.settings';
 
-/** Endpoints, their sealed secrets and deliveries' storage: shared by the api and the worker. */
+/** Endpoints, their sealed secrets, deliveries' storage and queue: shared by the api and the worker. */
 @Module({
-  imports: [EventsModule, settingsModule(WebhookSecretsSettings)],
+  imports: [EventsModule, WebhooksQueueModule, settingsModule(WebhookSecretsSettings)],
   providers: [
     WebhookEndpointsRepository,
     WebhookAttemptsRepository,
@@ -20,6 +21,7 @@ import { WebhookSecretsSettings } from './webhook-secrets.settings';
   ],
   exports: [
     EventsModule,
+    WebhooksQueueModule,
     WebhookEndpointsRepository,
     WebhookAttemptsRepository,
     WebhookEndpointsService,

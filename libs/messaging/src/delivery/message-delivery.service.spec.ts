@@ -8,6 +8,9 @@ const MESSAGE: MessageDto = {
   message: 'hello',
   status: 'sending',
   createdAt: '2026-06-01T00:00:00.000Z',
+  attempts: 1,
+  sentAt: null,
+  lastError: null,
 };
 
 function setUp({ finished = false } = {}) {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { WEBHOOK_USER_AGENT } from '@app/events';
 import { Webhook } from 'standardwebhooks';
 import type { MessageDto } from '../dto/message.dto';
 import type { MessagingSettings } from '../messaging.settings';
@@ -9,6 +10,9 @@ const MESSAGE: MessageDto = {
   message: 'Rex has found a home! ✓',
   status: 'sending',
   createdAt: '2026-06-01T00:00:00.000Z',
+  attempts: 1,
+  sentAt: null,
+  lastError: null,
 };
 const SECRET = 'a-secret-of-at-least-16-chars';
 
@@ -38,6 +42,7 @@ describe('WebhookTransport', () => {
     const headers = init!.headers as Record<string, string>;
     expect(headers).toEqual({
       'Content-Type': 'application/json',
+      'User-Agent': WEBHOOK_USER_AGENT,
       'X-Message-Id': MESSAGE.id,
       'X-Signature': `sha256=${expected}`,
       'webhook-id': MESSAGE.id,

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { standardWebhookHeaders } from '@app/events';
+import { standardWebhookHeaders, WEBHOOK_USER_AGENT } from '@app/events';
 import type { MessagingSettings } from '../messaging.settings';
 import type { MessageDto } from '../dto/message.dto';
 import { DeliveryError } from '../messages.errors';
@@ -42,6 +42,7 @@ export class WebhookTransport implements MessageTransport {
         method: 'POST',
         headers: {
           'Content-Type': 'application/json',
+          'User-Agent': WEBHOOK_USER_AGENT,
           'X-Message-Id': message.id,
           'X-Signature': webhookSignature(body, this.secret),
           // The same signature the Standard Webhooks way (CONTRACT 11), keyed with the secret's UTF-8 bytes.

@@ -1,4 +1,4 @@
-import { CharacterCount, IsStorableText } from '@app/core';
+import { CharacterCount } from '@app/core';
 import { PageQueryDto } from '@app/http';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
@@ -16,7 +16,6 @@ export class SendMessageDto {
   })
   @IsString()
   @CharacterCount(1, MAX_MESSAGE_LENGTH)
-  @IsStorableText()
   message: string;
 }
 
@@ -44,6 +43,32 @@ export class MessageDto {
     example: '2026-06-01T12:00:00.000Z',
   })
   createdAt: string;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Delivery attempts started so far: `0` while the first waits for a worker.',
+    example: 1,
+  })
+  attempts: number;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'When the message was delivered (`status` became `sent`), ISO 8601 in UTC; `null` until then.',
+    example: '2026-06-01T12:00:01.000Z',
+  })
+  sentAt: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'Why the latest failed attempt failed (kept when a later attempt succeeds); `null` while none has failed.',
+    example: 'webhook answered 503',
+  })
+  lastError: string | null;
 }
 
 export class ListMessagesQueryDto extends PageQueryDto {

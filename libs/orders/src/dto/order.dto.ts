@@ -1,4 +1,4 @@
-import { CharacterCount, IsStorableText } from '@app/core';
+import { CharacterCount } from '@app/core';
 import { PageQueryDto, toQueryInt } from '@app/http';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -33,7 +33,6 @@ export class NewOrderDto {
   @Transform(trim)
   @IsString()
   @CharacterCount(1, 1000)
-  @IsStorableText()
   note?: string;
 }
 
@@ -50,7 +49,6 @@ export class OrderReasonDto {
   @Transform(trim)
   @IsString()
   @CharacterCount(1, 500)
-  @IsStorableText()
   reason?: string;
 }
 

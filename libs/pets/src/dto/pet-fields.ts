@@ -1,4 +1,4 @@
-import { CharacterCount, IsStorableText } from '@app/core';
+import { CharacterCount } from '@app/core';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -44,7 +44,6 @@ export const NameField = () =>
     trimmed,
     IsString(),
     CharacterCount(1, 100),
-    IsStorableText(),
   );
 
 export const CategoryIdField = () =>
@@ -75,7 +74,6 @@ const TextField = (max: number, description: string, example: string) =>
     trimmed,
     IsString(),
     CharacterCount(1, max),
-    IsStorableText(),
   );
 
 export const DescriptionField = () =>
@@ -110,7 +108,6 @@ export const TagsField = () =>
     ArrayMaxSize(MAX_TAGS),
     IsString({ each: true }),
     CharacterCount(1, MAX_TAG_LENGTH, { each: true }),
-    IsStorableText({ each: true }),
     ArrayUnique(),
   );
 
