@@ -1,6 +1,6 @@
 import { Global, Injectable, Module } from '@nestjs/common';
 import { settingsModule } from '@app/core';
-import { Sql } from '@app/database';
+import { sql, Sql } from '@app/database';
 import { IdempotencySettings } from './idempotency.settings';
 
 /** How long a completed request's response is replayed to retries; older rows are deleted. */
@@ -57,11 +57,10 @@ export class IdempotencyKeysRepository {
 
   async record(accountId: number, key: string, response: RecordedResponse): Promise<void> {
     await this.sql.query(
-      `UPDATE idempotency_keys
-          SET response_status = $3, response_body = $4, response_location = $5, response_etag = $6,
-              locked_until = NULL
-        WHERE account_id = $1 AND key = $2`,
-      [accountId, key, response.status, JSON.stringify(response.body ?? null), response.location, response.etag],
+      sql`UPDATE idempotency_keys
+             SET response_status = ${response.status}, response_body = ${JSON.stringify(response.body ?? null)},
+                 response_location = ${response.location}, response_etag = ${response.etag}, locked_until = NULL
+           WHERE account_id = ${accountId} AND key = ${key}`,
     );
   }
 
