@@ -137,6 +137,8 @@ async function execute(
   const newPet = async (who: keyof typeof keys) =>
     (await call(who, 'POST', `${apiUrl}/v1/pets`, { name: 'Fixture', categoryId: 1 })).id as number;
 
+  const latestEvent = async () => (await call('me', 'GET', `${apiUrl}/v1/events?limit=1`))[0].id as string;
+
   /** The shortest run of the caller's (the lister's) transitions from `placed` to one of `targets`. */
   function pathTo(targets: readonly OrderStatus[]): string[] {
     const queue: Array<{ status: OrderStatus; path: string[] }> = [{ status: 'placed', path: [] }];
@@ -164,7 +166,7 @@ async function execute(
       return String(order.id);
     },
     keys: async () => String((await call('me', 'POST', `${apiUrl}/v1/keys`, { name: 'Fixture' })).id),
-    events: async () => String((await call('me', 'GET', `${apiUrl}/v1/events?limit=1`))[0].id),
+    events: () => latestEvent(),
     'webhook-endpoints': async () =>
       String(
         (
@@ -177,10 +179,14 @@ async function execute(
     messages: async () => (await call('me', 'POST', `${messagesUrl}/messages`, { message: 'Fixture' })).id as string,
   };
 
-  /** What a required body field refers to: a pet of the other account (one orders another's pet), a category. */
+  /**
+   * What a required body field refers to: a pet of the other account (one orders another's pet), a category,
+   * the caller's latest event.
+   */
   const bodyReferences: Record<string, () => Promise<unknown>> = {
     petId: () => newPet('other'),
     categoryId: async () => (await call('me', 'GET', `${apiUrl}/v1/categories`))[0].id,
+    eventId: () => latestEvent(),
   };
 
   async function valuesFor(operation: Operation) {

@@ -132,7 +132,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal
-         * @description Changes the fields given, by the account that listed the animal; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.
+         * @description Changes the fields given, by the account that listed the animal; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `location` merges member by member. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -1061,10 +1061,7 @@ export interface components {
             createdAt: string;
         };
         WebhookSecretRotationRequest: {
-            /**
-             * @description How long the secret being replaced keeps signing beside the new one, in hours: `0` stops it at once.
-             * @default 24
-             */
+            /** @description How long the secret being replaced keeps signing beside the new one, in hours (24 when omitted): `0` stops it at once. */
             previousSecretExpiresInHours?: number;
         };
         WebhookSecretRotation: {
