@@ -789,12 +789,12 @@ export interface components {
                  * Format: double
                  * @example 52.52
                  */
-                latitude: number;
+                latitude?: number;
                 /**
                  * Format: double
                  * @example 13.405
                  */
-                longitude: number;
+                longitude?: number;
             } | null;
         };
         Category: {

@@ -1,7 +1,7 @@
 import { ErrorBodyDto } from '@app/core';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { HeadersObject, OperationObject, ResponseObject } from '@nestjs/swagger';
+import type { HeadersObject, OperationObject, RequestBodyObject, ResponseObject } from '@nestjs/swagger';
 import { ERROR_CODES_EXTENSION, ErrorCode } from './api-errors';
 import { headerRef, RESPONSE_HEADER_COMPONENTS, STANDARD_HEADER_NAMES } from './response-headers';
 
@@ -125,15 +125,41 @@ function referencedSchemas(node: unknown, found = new Set<string>()): Set<string
   return found;
 }
 
+/** The request bodies of every operation. */
+function requestBodies(document: OpenAPIObject): Array<RequestBodyObject | undefined> {
+  return Object.values(document.paths).flatMap((item) =>
+    Object.values(item).map(
+      (operation) => (operation as OperationObject | undefined)?.requestBody as RequestBodyObject,
+    ),
+  );
+}
+
+/**
+ * The objects nested in a merge patch's schema require none of their members: RFC 7396 merges them member by
+ * member into what is stored, so `{"location": {"latitude": 1}}` moves only the latitude. Whether the result
+ * is whole is the service's check, after the merge.
+ */
+function loosenMergePatches(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  const loosen = (schema: Schema): void => {
+    for (const nested of Object.values((schema.properties ?? {}) as Record<string, Schema>)) {
+      delete nested.required;
+      loosen(nested);
+    }
+  };
+  for (const body of requestBodies(document)) {
+    const patch = body?.content?.['application/merge-patch+json']?.schema as Schema | undefined;
+    if (patch) loosen(typeof patch.$ref === 'string' ? schemas[schemaName(patch.$ref)]! : patch);
+  }
+}
+
 /**
  * Every object schema a request body uses, at any depth, admits no other property: the service refuses an
  * unknown field (400 `validation_failed`), so mocks and validators built from the document must too.
  */
 function closeRequestBodies(document: OpenAPIObject): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
-  const bodies = Object.values(document.paths).flatMap((item) =>
-    Object.values(item).map((operation) => (operation as OperationObject | undefined)?.requestBody),
-  );
+  const bodies = requestBodies(document);
   const close = (schema: Schema): void => {
     if (schema.properties) schema.additionalProperties = false;
     for (const nested of Object.values((schema.properties as Record<string, Schema> | undefined) ?? {})) close(nested);
@@ -152,6 +178,7 @@ function closeRequestBodies(document: OpenAPIObject): void {
 
 function finishDocument(document: OpenAPIObject): OpenAPIObject {
   inlineNullableReferences((document.components?.schemas ?? {}) as Record<string, Schema>);
+  loosenMergePatches(document);
   closeRequestBodies(document);
   for (const item of Object.values(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {

@@ -28,7 +28,7 @@ const Clearable = () => applyDecorators(ApiPropertyOptional({ nullable: true }),
 
 /**
  * The body of `PATCH /v1/pets/{petId}` (JSON or an RFC 7396 merge patch): the fields to change, at least
- * one; `null` clears an optional field (`sex` back to `unknown`). `location` is replaced as a whole.
+ * one; `null` clears an optional field (`sex` back to `unknown`). `location` merges member by member.
  */
 @ApiSchema({ name: 'PetChange' })
 export class UpdatePetDto {
