@@ -137,7 +137,14 @@ async function execute(
   const newPet = async (who: keyof typeof keys) =>
     (await call(who, 'POST', `${apiUrl}/v1/pets`, { name: 'Fixture', categoryId: 1 })).id as number;
 
-  const latestEvent = async () => (await call('me', 'GET', `${apiUrl}/v1/events?limit=1`))[0].id as string;
+  // Subscribed to a type no fixture makes, so that no delivery to it is under way (redelivery waits for one).
+  const newEndpoint = async () =>
+    (
+      await call('me', 'POST', `${apiUrl}/v1/webhook-endpoints`, {
+        url: 'https://shelter.example/hooks',
+        events: ['message.failed'],
+      })
+    ).id as number;
 
   /** The shortest run of the caller's (the lister's) transitions from `placed` to one of `targets`. */
   function pathTo(targets: readonly OrderStatus[]): string[] {
@@ -166,28 +173,23 @@ async function execute(
       return String(order.id);
     },
     keys: async () => String((await call('me', 'POST', `${apiUrl}/v1/keys`, { name: 'Fixture' })).id),
-    events: () => latestEvent(),
-    // Subscribed to a type no fixture makes, so that no delivery to it is under way (redelivery waits for one).
-    'webhook-endpoints': async () =>
-      String(
-        (
-          await call('me', 'POST', `${apiUrl}/v1/webhook-endpoints`, {
-            url: 'https://shelter.example/hooks',
-            events: ['message.failed'],
-          })
-        ).id,
-      ),
+    events: async () => (await call('me', 'GET', `${apiUrl}/v1/events?limit=1`))[0].id as string,
+    'webhook-endpoints': async () => String(await newEndpoint()),
     messages: async () => (await call('me', 'POST', `${messagesUrl}/messages`, { message: 'Fixture' })).id as string,
   };
 
   /**
    * What a required body field refers to: a pet of the other account (one orders another's pet), a category,
-   * the caller's latest event.
+   * an event of the caller's that has been dispatched (with no worker here, a test event: only a dispatched
+   * event can be sent again).
    */
   const bodyReferences: Record<string, () => Promise<unknown>> = {
     petId: () => newPet('other'),
     categoryId: async () => (await call('me', 'GET', `${apiUrl}/v1/categories`))[0].id,
-    eventId: () => latestEvent(),
+    eventId: async () => {
+      const test = await call('me', 'POST', `${apiUrl}/v1/webhook-endpoints/${await newEndpoint()}/test`);
+      return test.eventId as string;
+    },
   };
 
   async function valuesFor(operation: Operation) {

@@ -30,6 +30,7 @@ export const CharacterCount = (min: number, max: number, options?: ValidationOpt
   );
 
 /** C0 controls but tab, line feed and carriage return, and DEL: no text or URL of this API means one. */
+// eslint-disable-next-line no-control-regex -- matching control characters is this expression's purpose
 const CONTROL_CHARACTERS = /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /**
