@@ -49,4 +49,22 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
+  {
+    // The website widget: plain JavaScript that runs in shelters' pages, in any browser, as a classic script.
+    files: ['libs/widget/src/widget.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'script',
+      parserOptions: { projectService: false },
+      globals: {
+        document: 'readonly',
+        location: 'readonly',
+        fetch: 'readonly',
+        URL: 'readonly',
+        URLSearchParams: 'readonly',
+      },
+    },
+    // A classic script shipped as written, with no build step: callbacks reach their widget through `var self = this`.
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-this-alias': 'off' },
+  },
 );

@@ -11,6 +11,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Redis } from 'ioredis';
 import { Pool } from 'pg';
+import { sql } from '@app/database';
 import { PET_COLUMNS, PetRow, toPet } from '@app/pets';
 import { seededPet } from './support/seeded-pets';
 
@@ -41,10 +42,8 @@ class ReferenceController {
   async listFromStores() {
     const windows = redis as unknown as { twoWindows: (minute: string, day: string) => Promise<number[]> };
     await windows.twoWindows('ceiling:minute', 'ceiling:day');
-    const { rows } = await pool!.query<PetRow>(
-      `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`,
-      [0, 21],
-    );
+    const page = sql`SELECT ${PET_COLUMNS} FROM pets WHERE id > ${0} ORDER BY id LIMIT ${21}`;
+    const { rows } = await pool!.query<PetRow>(page.text, [...page.values]);
     return rows.slice(0, 20).map(toPet);
   }
 }

@@ -1,4 +1,5 @@
 import { SEARCH_SCENARIOS } from './search-scenarios';
+import { LIST_ORGANIZATIONS_SCENARIO, SHELTER_SEARCH_SCENARIOS, SYNC_PUT_SCENARIO } from './shelter-scenarios';
 import type { BenchResults, BenchSettings, TargetResult } from './support/report';
 
 const count = (value: number) => value.toLocaleString('en-US');
@@ -35,6 +36,26 @@ const RELATIVE: Relative[] = [
     atMost: 2,
     what: `\`${title.replace(/^GET /, '')}\` CPU/req vs the first page`,
   })),
+  // CONTRACT 15: a shelter's widget costs what a server's listing does.
+  {
+    name: 'list-20-publishable',
+    other: 'list-20',
+    atMost: 1.1,
+    what: '`GET /v1/pets?limit=20` with a publishable key and `Origin` CPU/req vs with a secret key',
+  },
+  // CONTRACT 13: each new filter, first page and 90 % deep, and organisations near a point, within 2× of it.
+  ...[...SHELTER_SEARCH_SCENARIOS, LIST_ORGANIZATIONS_SCENARIO].map(({ name, title }) => ({
+    name,
+    other: 'list-20',
+    atMost: 2,
+    what: `\`${title.replace(/^GET /, '')}\` CPU/req vs the first page`,
+  })),
+  {
+    name: SYNC_PUT_SCENARIO.name,
+    other: 'create-pet',
+    atMost: 1.5,
+    what: '`PUT /v1/pets/external/{externalId}` CPU/req vs `POST /v1/pets`',
+  },
   { name: 'patch-pet', other: 'create-pet', atMost: 1.5, what: '`PATCH /v1/pets/{petId}` CPU/req vs `POST /v1/pets`' },
   {
     name: 'create-pet',

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { createPet, TestAccount } from './support/factories';
-import { closeHostileApp, expectWellFormed, hostileJson, PET_FIELDS, RUNS, startHostileApp } from './support/hostile';
+import {
+  closeHostileApp,
+  expectWellFormed,
+  fuzz,
+  hostileJson,
+  PET_FIELDS,
+  RUNS,
+  startHostileApp,
+} from './support/hostile';
 import type { TestHttpApp } from './support/http-app';
 
 /** The record's fields and the search's parameters, fuzzed: every answer is a success or an Error body. */
@@ -14,6 +22,7 @@ describe('hostile input to the record and the search (property-based)', () => {
     fc.constantFrom('male', 'female', 'unknown', 'baby', 'senior', 'small', 'xlarge', 'https://p.example.com/a.jpg'),
     fc.array(fc.oneof(fc.string({ maxLength: 40 }), fc.webUrl()), { maxLength: 12 }),
     fc.record({ latitude: fc.double(), longitude: fc.double() }, { requiredKeys: [] }),
+    fc.record({ houseTrained: hostileJson, children: fc.boolean(), cats: fc.constant(null) }, { requiredKeys: [] }),
   );
   const recordLike = fc.dictionary(fc.constantFrom(...PET_FIELDS, 'id', 'updatedAt'), fieldValue, { maxKeys: 6 });
 
@@ -31,7 +40,7 @@ describe('hostile input to the record and the search (property-based)', () => {
           .send({ name: 'Rex', categoryId: 1, ...fields });
         expectWellFormed(response, [201, 400]);
       }),
-      { numRuns: RUNS },
+      fuzz(),
     );
   });
 
@@ -47,7 +56,7 @@ describe('hostile input to the record and the search (property-based)', () => {
           .send(JSON.stringify(body) ?? 'null');
         expectWellFormed(response, [200, 400]);
       }),
-      { numRuns: RUNS },
+      fuzz(),
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -74,7 +83,7 @@ describe('hostile input to the record and the search (property-based)', () => {
           .send({ name: 'Rex' });
         expectWellFormed(changed, [200, 400, 412]);
       }),
-      { numRuns: Math.ceil(RUNS / 3) },
+      fuzz(Math.ceil(RUNS / 3)),
     );
   });
 
@@ -92,6 +101,14 @@ describe('hostile input to the record and the search (property-based)', () => {
         'updatedSince',
         'near',
         'radiusKm',
+        'goodWith',
+        'houseTrained',
+        'spayedNeutered',
+        'specialNeeds',
+        'coat',
+        'color',
+        'organizationId',
+        'externalId',
         'sort',
         'cursor',
         'limit',
@@ -128,6 +145,14 @@ describe('hostile input to the record and the search (property-based)', () => {
         '%00',
         "' OR 1=1 --",
         'a & b | c:*',
+        'children,cats',
+        'children,,dogs',
+        'true',
+        'false',
+        'wire',
+        'Black',
+        'org_0123456789abcdef0123',
+        'A-2024-0117',
       ),
       fc.string({ unit: 'binary', maxLength: 40 }),
     );
@@ -137,7 +162,7 @@ describe('hostile input to the record and the search (property-based)', () => {
         const response = await app.http.get(`/v1/pets?${query}`).set(account.auth);
         expectWellFormed(response, [200, 400]);
       }),
-      { numRuns: RUNS },
+      fuzz(),
     );
   });
 });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { closeHostileApp, expectWellFormed, hostileJson, RUNS, startHostileApp } from './support/hostile';
+import { closeHostileApp, expectWellFormed, fuzz, hostileJson, RUNS, startHostileApp } from './support/hostile';
 import type { TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 
@@ -22,7 +22,7 @@ describe('hostile input (property-based)', () => {
           .send(JSON.stringify(body) ?? 'null');
         expectWellFormed(response, [201, 400, 413]);
       }),
-      { numRuns: RUNS },
+      fuzz(),
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -54,7 +54,7 @@ describe('hostile input (property-based)', () => {
           .send(Buffer.from(bytes));
         expectWellFormed(response, [201, 400]);
       }),
-      { numRuns: Math.ceil(RUNS / 3) },
+      fuzz(Math.ceil(RUNS / 3)),
     );
     for (const depth of [100, 5000, 30000]) {
       const deep = `{"name":${'['.repeat(depth)}${']'.repeat(depth)},"categoryId":1}`;
@@ -82,7 +82,7 @@ describe('hostile input (property-based)', () => {
         const response = await app.http.get(`/v1/pets?${query}`).set(account.auth);
         expectWellFormed(response, [200, 400]);
       }),
-      { numRuns: RUNS },
+      fuzz(),
     );
   });
 
@@ -92,7 +92,7 @@ describe('hostile input (property-based)', () => {
         const response = await app.http.get(`/v1/pets/${encodeURIComponent(id)}`).set(account.auth);
         expectWellFormed(response, [200, 400, 404]);
       }),
-      { numRuns: Math.ceil(RUNS / 2) },
+      fuzz(Math.ceil(RUNS / 2)),
     );
   });
 
@@ -112,7 +112,7 @@ describe('hostile input (property-based)', () => {
         const response = await app.http.get('/v1/account').set('Authorization', authorization);
         expectWellFormed(response, [401]);
       }),
-      { numRuns: Math.ceil(RUNS / 2) },
+      fuzz(Math.ceil(RUNS / 2)),
     );
   });
 
@@ -128,7 +128,7 @@ describe('hostile input (property-based)', () => {
           expectWellFormed(response, [201, 400, 409]);
         },
       ),
-      { numRuns: Math.ceil(RUNS / 2) },
+      fuzz(Math.ceil(RUNS / 2)),
     );
   });
 

@@ -58,6 +58,8 @@ describe('the OpenAPI documents: one per base address', () => {
   it('keep each app’s operations and tags in its own document', () => {
     expect(apiDoc.tags.map((tag: Doc) => tag.name)).toEqual([
       'pets',
+      'organizations',
+      'saved-searches',
       'store',
       'accounts',
       'keys',
@@ -139,7 +141,7 @@ describe('the OpenAPI documents: one per base address', () => {
     const newPet = resolve(apiDoc, apiDoc.paths['/pets'].post.requestBody.content['application/json'].schema);
     expect(newPet.required).toEqual(['name', 'categoryId']);
     expect(newPet.properties.categoryId).toMatchObject({ type: 'integer', format: 'int64' });
-    // Said in words: a request schema's `default` would make openapi-typescript require the field.
+    // Said in words: a schema's `default` makes openapi-typescript require the field.
     expect(newPet.properties.status).not.toHaveProperty('default');
     expect(newPet.properties.status.description).toContain('`available` when omitted');
   });
@@ -157,13 +159,19 @@ describe('the OpenAPI documents: one per base address', () => {
     };
     walk(apiDoc, '');
     walk(messagesDoc, '');
+    const radiusOf = (path: string) =>
+      `/paths/${path}/get/parameters/${apiDoc.paths[path].get.parameters.findIndex((p: Doc) => p.name === 'radiusKm')}/schema`;
     expect(numbers.sort()).toEqual([
+      '/components/schemas/Organization/properties/distanceKm',
+      '/components/schemas/OrganizationChange/properties/location/properties/latitude',
+      '/components/schemas/OrganizationChange/properties/location/properties/longitude',
       '/components/schemas/Pet/properties/distanceKm',
       '/components/schemas/PetChange/properties/location/properties/latitude',
       '/components/schemas/PetChange/properties/location/properties/longitude',
       '/components/schemas/PetLocation/properties/latitude',
       '/components/schemas/PetLocation/properties/longitude',
-      `/paths//pets/get/parameters/${apiDoc.paths['/pets'].get.parameters.findIndex((p: Doc) => p.name === 'radiusKm')}/schema`,
+      radiusOf('/organizations'),
+      radiusOf('/pets'),
     ]);
   });
 
@@ -195,13 +203,17 @@ describe('the OpenAPI documents: one per base address', () => {
     }
     const codesOf = (operation: Doc, status: number) =>
       operation.responses[status].content['application/json'].schema.allOf[1].properties.code.enum;
-    expect(codesOf(apiDoc.paths['/pets'].post, 409)).toEqual(['idempotency_key_in_use']);
+    expect(codesOf(apiDoc.paths['/pets'].post, 409).sort()).toEqual(['external_id_taken', 'idempotency_key_in_use']);
     expect(codesOf(apiDoc.paths['/accounts'].post, 409)).toEqual(['email_taken']);
     expect(codesOf(apiDoc.paths['/keys'].post, 409).sort()).toEqual(['idempotency_key_in_use', 'key_already_issued']);
     expect(codesOf(apiDoc.paths['/webhook-endpoints'].post, 409).sort()).toEqual([
       'idempotency_key_in_use',
       'too_many_webhook_endpoints',
       'webhook_endpoint_already_created',
+    ]);
+    expect(codesOf(apiDoc.paths['/saved-searches'].post, 409).sort()).toEqual([
+      'idempotency_key_in_use',
+      'too_many_saved_searches',
     ]);
     expect(codesOf(apiDoc.paths['/pets'].post, 400)).toEqual(
       expect.arrayContaining(['validation_failed', 'invalid_json', 'unsupported_content_type']),
@@ -282,13 +294,28 @@ describe('the OpenAPI documents: one per base address', () => {
     expect(headerParams(pet.delete)).toEqual(['If-Match']);
     expect(pet.get.responses['304'].content).toBeUndefined();
     expect(Object.keys(pet.patch.requestBody.content)).toEqual(['application/json', 'application/merge-patch+json']);
-    for (const operation of [pet.patch, pet.delete]) {
-      expect(codesOf(operation, 403)).toEqual(['forbidden']);
-      expect(codesOf(operation, 409)).toEqual(['pet_has_open_order']);
+    const external = apiDoc.paths['/pets/external/{externalId}'].put;
+    expect(external.operationId).toBe('putPetByExternalId');
+    expect(headerParams(external)).toEqual(['If-Match']);
+    expect(Object.keys(external.responses)).toEqual(expect.arrayContaining(['200', '201', '400', '409', '412']));
+    for (const operation of [pet.patch, pet.delete, external]) {
       expect(codesOf(operation, 412)).toEqual(['precondition_failed']);
     }
+    expect(codesOf(pet.patch, 403)).toEqual(['forbidden', 'insufficient_scope']);
+    expect(codesOf(pet.delete, 403)).toEqual(['forbidden', 'insufficient_scope']);
+    expect(codesOf(external, 403)).toEqual(['insufficient_scope']);
+    expect(codesOf(pet.patch, 409)).toEqual(['pet_has_open_order', 'external_id_taken']);
+    expect(codesOf(pet.delete, 409)).toEqual(['pet_has_open_order']);
+    expect(codesOf(external, 409)).toEqual(['pet_has_open_order']);
+    const organization = apiDoc.paths['/organization'];
+    expect(
+      [organization.put, organization.patch, organization.get, organization.delete].map((op: Doc) => op.operationId),
+    ).toEqual(['putOrganization', 'updateOrganization', 'getOwnOrganization', 'deleteOrganization']);
+    expect(apiDoc.paths['/organizations'].get.operationId).toBe('listOrganizations');
+    expect(apiDoc.paths['/organizations/{organizationId}'].get.operationId).toBe('getOrganization');
+    expect(codesOf(organization.patch, 412)).toEqual(['precondition_failed']);
     const store = (path: string) => apiDoc.paths[`/store/orders${path}`].post;
-    expect(codesOf(store(''), 403)).toEqual(['forbidden']);
+    expect(codesOf(store(''), 403)).toEqual(['forbidden', 'insufficient_scope']);
     expect(codesOf(store(''), 409).sort()).toEqual([
       'idempotency_key_in_use',
       'pet_not_available',
@@ -298,8 +325,8 @@ describe('the OpenAPI documents: one per base address', () => {
       const operation = store(`/{orderId}/${transition}`);
       expect(codesOf(operation, 409).sort()).toEqual(['idempotency_key_in_use', 'invalid_order_state']);
       expect(codesOf(operation, 404)).toEqual(['not_found']);
-      // Either party may cancel; the rest are the lister's alone.
-      if (transition === 'cancel') expect(operation.responses['403']).toBeUndefined();
+      // Either party may cancel; the rest are the lister's alone. Any key may lack the scope (CONTRACT 15).
+      if (transition === 'cancel') expect(codesOf(operation, 403)).toEqual(['insufficient_scope']);
       else
         expect(operation.responses['403'].content['application/json'].examples.forbidden.value.message).toContain(
           transition,

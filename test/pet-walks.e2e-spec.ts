@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { sql } from '@app/database';
 import { PET_CHANGE } from '@app/pets';
 import { createApiApp } from './support/api-app';
 import { truncatePets, withDatabase } from './support/database';
@@ -63,10 +64,9 @@ describe('walks of the catalogue while pets change', () => {
       const [early, late] = [pets[3]!, pets[5]!];
       // A change of `early` draws its time and stays uncommitted, as a slow process's would.
       await inFlight.query('BEGIN');
-      await inFlight.query(
-        `WITH ${PET_CHANGE} UPDATE pets SET name = 'Early', updated_at = pet_change.changed_at FROM pet_change WHERE id = $1`,
-        [early.id],
-      );
+      const change = sql`WITH ${PET_CHANGE} UPDATE pets SET name = 'Early', updated_at = pet_change.changed_at
+                           FROM pet_change WHERE id = ${early.id}`;
+      await inFlight.query(change.text, [...change.values]);
       // Sent at once (a supertest request starts when awaited).
       const later = Promise.resolve(patch(other, late.id, { name: 'Late' }));
       await waitFor(

@@ -201,9 +201,11 @@ describe('what integrators ask of webhooks: rotation, redelivery, a test event',
     });
 
     it('sends any of the account’s events, even of a type the endpoint does not subscribe to', async () => {
-      const { account } = await subscriber();
+      const { account, endpoint } = await subscriber();
       const other = await createEndpoint(app.http, account, `${baseUrl}/${account.accountId}/orders`, ['order.placed']);
       const eventId = await listPet(account);
+      // Dispatched once its delivery to the subscriber has been made: until then a redelivery is refused.
+      await settled(account, endpoint.id, eventId, 1);
       const answer = await app.http
         .post(`/v1/webhook-endpoints/${other.id}/redeliveries`)
         .set(account.auth)

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client, escapeIdentifier } from 'pg';
 import { Redis } from 'ioredis';
 import { BUILD_ROOT, spawnNode } from './processes';
-import { SEED_PETS } from './seeded-pets';
+import { SEED_ORGANIZATIONS, SEED_PETS } from './seeded-pets';
 
 /** Where a bench or soak keeps its state: a database and a Redis db of its own. */
 export interface Stores {
@@ -102,9 +102,10 @@ export async function createAccount(
 export async function seedPets(stores: Stores, count: number): Promise<void> {
   await withClient(stores, async (client) => {
     await client.query('SET synchronous_commit = off');
+    await client.query(SEED_ORGANIZATIONS);
     await client.query(SEED_PETS, [count]);
     // A table fresh from one bulk insert has no statistics or visibility map yet; a live one would.
-    await client.query('VACUUM ANALYZE pets');
+    await client.query('VACUUM ANALYZE pets, organizations, accounts');
   });
 }
 

@@ -3,7 +3,7 @@ import { text } from 'node:stream/consumers';
 import { BUILD_ROOT, ProcessUsage, ServerProcess, spawnNode, watchProcesses } from './processes';
 
 export interface LoadRequest {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
   /** `{previousId}` stands for the `id` of the previous answer on the same connection (an order just placed). */
   path: string;
   headers?: Record<string, string>;

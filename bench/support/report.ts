@@ -1,3 +1,4 @@
+import type { SavedSearchesResult } from '../saved-searches';
 import type { BudgetResult } from '../budget';
 import type { ProfileSummary } from './cpu-profile';
 import type { DeliveryVariant } from './drains';
@@ -58,6 +59,8 @@ export interface BenchResults {
   /** Webhook deliveries, event → delivered. */
   webhooks: DeliveryVariant[];
   budget: BudgetResult[];
+  /** CONTRACT 16's matcher over 100,000 saved searches, when measured. */
+  savedSearches?: SavedSearchesResult;
   targets: TargetResult[];
   profiles: Array<{ scenario: string; server: string; summary: ProfileSummary }>;
 }
@@ -144,6 +147,32 @@ export function markdown(results: BenchResults): string {
   };
   drains('Message delivery', 'accept → sent', 'messages', results.delivery);
   drains('Webhook delivery', 'event → delivered to a local receiver answering 204', 'events', results.webhooks);
+  const searches = results.savedSearches;
+  if (searches) {
+    sections.push(
+      `### Saved-search matching (${fixed(searches.searches)} saved searches, one worker)`,
+      table(
+        [
+          'candidates per change (mean, p99)',
+          'backlog matched/s',
+          'steady changes',
+          'steady rate/s',
+          'change → alert p50 ms',
+          'p99 ms',
+        ],
+        [
+          [
+            `${fixed(searches.candidatesPerChange.mean)}, ${fixed(searches.candidatesPerChange.p99)}`,
+            fixed(searches.matchedPerSecond),
+            fixed(searches.steady.changes),
+            fixed(searches.steady.perSecond),
+            fixed(searches.steady.alertMedianMs),
+            fixed(searches.steady.alertP99Ms),
+          ],
+        ],
+      ),
+    );
+  }
   if (results.budget.length > 0) {
     sections.push(
       '### Per-request budget (PostgreSQL statements counted by a wire-protocol proxy, Redis by MONITOR)',

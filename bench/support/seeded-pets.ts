@@ -82,6 +82,24 @@ const CITIES: Array<[number, number]> = [
   [55.676, 12.568],
   [60.17, 24.938],
 ];
+const COATS = ['hairless', 'short', 'medium', 'long', 'wire', 'curly'];
+/** Colours, as shelters write them (the filter compares them ignoring case). */
+export const COLORS = [
+  'Black',
+  'White',
+  'Brown',
+  'Grey',
+  'Ginger',
+  'Cream',
+  'Tan',
+  'Brindle',
+  'Tabby',
+  'Tortoiseshell',
+  'Golden',
+  'Blue',
+];
+/** The seeded organisations: `org_bench1` … `org_bench10000`, each run by an account of its own. */
+export const SEEDED_ORGANIZATIONS = 10_000;
 const CREATED_FROM_MS = Date.parse('2024-01-01T00:00:00Z');
 /** Seconds between two seeded pets' creation: a million pets span about a year. */
 const CREATED_EVERY_S = 30;
@@ -107,7 +125,24 @@ export interface SeededPet {
   tags?: string[];
   photoUrls?: string[];
   location?: { latitude: number; longitude: number };
+  attributes?: { spayedNeutered?: boolean; houseTrained?: boolean; specialNeeds?: boolean };
+  environment?: { children?: boolean; dogs?: boolean; cats?: boolean };
+  coat?: string;
+  colors?: string[];
+  organizationId?: string;
 }
+
+/** `true` below `yes`, `false` below `no`, else unknown: a flag of the adoption-grade record. */
+const flag = (id: number, multiplier: number, yes: number, no: number) => {
+  const value = spread(id, multiplier, 100);
+  return value < yes ? true : value < no ? false : undefined;
+};
+
+/** An object of the flags that are known, or undefined when none is (as the api leaves it out). */
+const known = <T extends object>(flags: T): T | undefined => {
+  const set = Object.entries(flags).filter(([, value]) => value !== undefined);
+  return set.length === 0 ? undefined : (Object.fromEntries(set) as T);
+};
 
 /** A rare word, in one description in a thousand: the bench's rare `q`. */
 export const RARE_WORD = 'whistles';
@@ -154,10 +189,27 @@ export function seededPet(id: number): SeededPet {
       longitude: longitude + (spread(id, 41, 2003) - 1001) / 10000,
     };
   }
+  const attributes = known({
+    spayedNeutered: flag(id, 67, 70, 90),
+    houseTrained: flag(id, 61, 60, 90),
+    specialNeeds: flag(id, 71, 5, 80),
+  });
+  if (attributes) pet.attributes = attributes;
+  const environment = known({ children: flag(id, 43, 60, 80), dogs: flag(id, 47, 50, 80), cats: flag(id, 59, 40, 70) });
+  if (environment) pet.environment = environment;
+  if (spread(id, 73, 10) < 8) pet.coat = pick(COATS, id, 79);
+  if (spread(id, 83, 10) < 7) {
+    const primary = spread(id, 89, COLORS.length);
+    pet.colors = [COLORS[primary]!, ...(spread(id, 97, 2) === 0 ? [COLORS[(primary + 5) % COLORS.length]!] : [])];
+  }
+  if (spread(id, 29, 10) < 8) pet.organizationId = `org_bench${1 + spread(id, 7907, SEEDED_ORGANIZATIONS)}`;
   return pet;
 }
 
 const sqlTexts = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
+/** `flag` in SQL. */
+const flagSql = (multiplier: number, yes: number, no: number) =>
+  `CASE WHEN (i * ${multiplier}) % 100 < ${yes} THEN true WHEN (i * ${multiplier}) % 100 < ${no} THEN false END`;
 const pickSql = (values: readonly string[], multiplier: number) =>
   `(ARRAY[${sqlTexts(values)}])[(1 + (i * ${multiplier}) % ${values.length})::int]`;
 
@@ -167,7 +219,8 @@ const pickSql = (values: readonly string[], multiplier: number) =>
  */
 export const SEED_PETS = `
   INSERT INTO pets (name, category_id, status, sex, created_at, updated_at, description, breed, age_group, size,
-                    tags, photo_urls, latitude, longitude)
+                    tags, photo_urls, latitude, longitude, spayed_neutered, house_trained, special_needs,
+                    good_with_children, good_with_dogs, good_with_cats, coat, colors, organization_id)
   SELECT 'Pet ' || i, 1 + i % 7, (ARRAY[${sqlTexts(STATUSES)}])[(1 + i % 10)::int],
          CASE WHEN (i * 7919) % 100 < 45 THEN 'male' WHEN (i * 7919) % 100 < 90 THEN 'female' ELSE 'unknown' END,
          created, created + CASE WHEN (i * 17) % 10 < 3 THEN (i * 53) % 10000 ELSE 0 END * interval '1 minute',
@@ -192,6 +245,34 @@ export const SEED_PETS = `
          CASE WHEN (i * 23) % 100 < 85 THEN
            (ARRAY[${CITIES.map(([, longitude]) => longitude).join(', ')}]::float8[])[(1 + (i * 613) % ${CITIES.length})::int]
              + ((i * 41) % 2003 - 1001)::float8 / 10000
-         END
+         END,
+         ${flagSql(67, 70, 90)}, ${flagSql(61, 60, 90)}, ${flagSql(71, 5, 80)},
+         ${flagSql(43, 60, 80)}, ${flagSql(47, 50, 80)}, ${flagSql(59, 40, 70)},
+         CASE WHEN (i * 73) % 10 < 8 THEN ${pickSql(COATS, 79)} END,
+         CASE WHEN (i * 83) % 10 < 7 THEN
+           ARRAY[(ARRAY[${sqlTexts(COLORS)}])[(1 + (i * 89) % ${COLORS.length})::int]]
+             || CASE WHEN (i * 97) % 2 = 0
+                  THEN ARRAY[(ARRAY[${sqlTexts(COLORS)}])[(1 + ((i * 89) % ${COLORS.length} + 5) % ${COLORS.length})::int]]
+                  ELSE ARRAY[]::text[] END
+         END,
+         CASE WHEN (i * 29) % 10 < 8 THEN 'org_bench' || (1 + (i * 7907) % ${SEEDED_ORGANIZATIONS}) END
     FROM generate_series(1, $1::bigint) AS i,
          LATERAL (SELECT timestamptz '2024-01-01T00:00:00Z' + i * ${CREATED_EVERY_S} * interval '1 second') AS t (created)`;
+
+/**
+ * The seeded organisations, each run by an account of its own and placed near one of the cities, before
+ * the pets that name them: `org_bench<n>`, `Shelter <n>`.
+ */
+export const SEED_ORGANIZATIONS = `
+  WITH owners AS (
+    INSERT INTO accounts (email) SELECT 'shelter-' || n || '@bench.example' FROM generate_series(1, ${SEEDED_ORGANIZATIONS}) AS n
+    RETURNING id, split_part(split_part(email, '@', 1), '-', 2)::int AS n
+  )
+  INSERT INTO organizations (id, account_id, name, description, address, latitude, longitude)
+  SELECT 'org_bench' || n, id, 'Shelter ' || n, 'A rescue of City ' || (n % 500) || '.',
+         jsonb_build_object('line1', 'Street ' || n, 'city', 'City ' || (n % 500), 'country', 'DE'),
+         (ARRAY[${CITIES.map(([latitude]) => latitude).join(', ')}]::float8[])[(1 + (n * 613) % ${CITIES.length})::int]
+           + ((n * 37) % 1999 - 999)::float8 / 1000,
+         (ARRAY[${CITIES.map(([, longitude]) => longitude).join(', ')}]::float8[])[(1 + (n * 613) % ${CITIES.length})::int]
+           + ((n * 41) % 2003 - 1001)::float8 / 1000
+    FROM owners`;

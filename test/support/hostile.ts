@@ -17,6 +17,14 @@ export const PET_FIELDS = [
   'tags',
   'photoUrls',
   'location',
+  'attributes',
+  'specialNeedsNotes',
+  'environment',
+  'coat',
+  'colors',
+  'secondaryBreed',
+  'mixedBreed',
+  'externalId',
 ];
 
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);

@@ -3,9 +3,16 @@ export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pet_adoption_test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 
+/**
+ * Set by CI's pooler run: the apps under test reach PostgreSQL through PgBouncer in transaction mode, while
+ * the suites' setup and fixtures keep the direct address (they take session locks and set sessions up).
+ */
+const POOLED_DATABASE_URL = process.env.TEST_POOLED_DATABASE_URL;
+
 Object.assign(process.env, {
   APP_ENV: 'development',
-  DATABASE_URL: TEST_DATABASE_URL,
+  DATABASE_URL: POOLED_DATABASE_URL ?? TEST_DATABASE_URL,
+  ...(POOLED_DATABASE_URL && { DATABASE_POOL_MODE: 'transaction', DATABASE_DIRECT_URL: TEST_DATABASE_URL }),
   REDIS_URL: TEST_REDIS_URL,
   DATABASE_MIGRATE_ON_START: 'false',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

@@ -5,13 +5,19 @@ import { EventsHttpModule } from '@app/events';
 import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
 import { OrdersHttpModule } from '@app/orders';
+import { OrganizationsHttpModule } from '@app/organizations';
 import { PetsHttpModule } from '@app/pets';
 import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
+import { SavedSearchesHttpModule } from '@app/saved-searches';
+import { WidgetModule } from '@app/widget';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { QueueDashboardModule } from './queue-dashboard.module';
 
-/** The catalogue app: pets, categories, the store, accounts and keys, events and webhook endpoints under `/v1`, Swagger UI, health, queue dashboard. */
+/**
+ * The catalogue app: pets, categories, organisations, the store, accounts and keys, events, webhook
+ * endpoints and saved searches under `/v1`, Swagger UI, health, queue dashboard, the website widget.
+ */
 @Module({
   imports: [
     CoreModule,
@@ -21,9 +27,12 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     AccountsHttpModule,
     PetsHttpModule,
     OrdersHttpModule,
+    OrganizationsHttpModule,
     EventsHttpModule,
+    SavedSearchesHttpModule,
     RateLimitingModule,
     QueueDashboardModule,
+    WidgetModule,
   ],
   // Rate limiting first, so that 401s carry its headers and count against the client IP.
   providers: [

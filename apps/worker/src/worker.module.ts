@@ -4,13 +4,14 @@ import { EventsWorkerModule } from '@app/events';
 import { IdempotencyModule, IdempotencyKeysPurger } from '@app/idempotency';
 import { MessagingWorkerModule } from '@app/messaging';
 import { OrdersWorkerModule } from '@app/orders';
+import { SavedSearchesWorkerModule } from '@app/saved-searches';
 import { Module } from '@nestjs/common';
 import { WorkerHealthServer } from './worker-health.server';
 import { WorkerSettings } from './worker.settings';
 
 /**
  * The worker: BullMQ processors (message delivery, webhook delivery, hold expiry), their reconcilers and
- * sweep, the events' dispatcher and retention, and the purge of expired idempotency keys; no HTTP API.
+ * sweep, the events' dispatcher and retention, the saved searches' matcher, and the purge of expired idempotency keys; no HTTP API.
  */
 @Module({
   imports: [
@@ -21,6 +22,7 @@ import { WorkerSettings } from './worker.settings';
     MessagingWorkerModule,
     OrdersWorkerModule,
     EventsWorkerModule,
+    SavedSearchesWorkerModule,
     settingsModule(WorkerSettings),
   ],
   providers: [WorkerHealthServer, IdempotencyKeysPurger],

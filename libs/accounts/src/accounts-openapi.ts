@@ -22,3 +22,21 @@ export const KEY_ALREADY_ISSUED: ErrorCode = {
 };
 
 export const KEY_NOT_FOUND: ErrorCode = { ...NOT_FOUND, example: 'No API key 12 on this account.' };
+
+export const INSUFFICIENT_SCOPE: ErrorCode = {
+  status: 403,
+  code: 'insufficient_scope',
+  description:
+    'The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot ' +
+    'grant the scopes asked.',
+  example: 'This API key lacks the scope pets:write that this operation needs.',
+  headers: ['WWW-Authenticate'],
+};
+
+export const ORIGIN_NOT_ALLOWED: ErrorCode = {
+  status: 403,
+  code: 'origin_not_allowed',
+  description: 'A publishable key sent from an `Origin` that is not among its `allowedOrigins`.',
+  example:
+    'This publishable key may not be used from https://elsewhere.example: add the origin to the key’s allowedOrigins.',
+};

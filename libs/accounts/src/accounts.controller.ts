@@ -7,6 +7,7 @@ import { AccountDto } from './dto/account.dto';
 import { ApiKeyWithSecretDto } from './dto/api-key.dto';
 import { SignUpDto, SignUpResponseDto } from './dto/sign-up.dto';
 import { ACCOUNTS_API_TAG, EMAIL_TAKEN } from './accounts-openapi';
+import { RequiredScope } from './api-keys/required-scope.decorator';
 
 @ApiTags(ACCOUNTS_API_TAG.name)
 @Controller()
@@ -30,6 +31,7 @@ export class AccountsController {
   }
 
   @Get('account')
+  @RequiredScope('account:read')
   @ApiBearerAuth()
   @ApiOperation({
     operationId: 'getAccount',

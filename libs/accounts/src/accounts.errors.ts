@@ -30,3 +30,22 @@ export class AccountNotFoundError extends NotFoundError {
     super(`No account ${reference}.`);
   }
 }
+
+/** RFC 6750: the key is valid but lacks the scope; the challenge names the scope to ask for. */
+export class InsufficientScopeError extends AppError {
+  constructor(scope: string, message = `This API key lacks the scope ${scope} that this operation needs.`) {
+    super(403, 'insufficient_scope', message, undefined, {
+      'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+    });
+  }
+}
+
+export class OriginNotAllowedError extends AppError {
+  constructor(origin: string) {
+    super(
+      403,
+      'origin_not_allowed',
+      `This publishable key may not be used from ${origin}: add the origin to the key’s allowedOrigins.`,
+    );
+  }
+}

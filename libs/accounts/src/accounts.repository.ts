@@ -1,4 +1,4 @@
-import { Sql } from '@app/database';
+import { Sql, sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { Plan } from './plans';
 
@@ -27,7 +27,7 @@ interface AccountRow {
   created_at: Date;
 }
 
-const COLUMNS = 'id, email, email_canonical, plan, custom_per_minute, custom_per_day, created_at';
+const COLUMNS = sql`id, email, email_canonical, plan, custom_per_minute, custom_per_day, created_at`;
 
 function toAccount(row: AccountRow): Account {
   return {
@@ -49,14 +49,15 @@ export class AccountsRepository {
   /** Rejects with SQLSTATE 23505 when an account already has the canonical email. */
   async insert(account: { email: string; emailCanonical: string; plan: Plan }): Promise<Account> {
     const [row] = await this.sql.rows<AccountRow>(
-      `INSERT INTO accounts (email, email_canonical, plan) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-      [account.email, account.emailCanonical, account.plan],
+      sql`INSERT INTO accounts (email, email_canonical, plan)
+          VALUES (${account.email}, ${account.emailCanonical}, ${account.plan})
+          RETURNING ${COLUMNS}`,
     );
     return toAccount(row!);
   }
 
   async findById(id: number): Promise<Account | undefined> {
-    const [row] = await this.sql.rows<AccountRow>(`SELECT ${COLUMNS} FROM accounts WHERE id = $1`, [id]);
+    const [row] = await this.sql.rows<AccountRow>(sql`SELECT ${COLUMNS} FROM accounts WHERE id = ${id}`);
     return row && toAccount(row);
   }
 
@@ -66,10 +67,9 @@ export class AccountsRepository {
    */
   async findByEmail(canonical: string, email: string): Promise<Account | undefined> {
     const [row] = await this.sql.rows<AccountRow>(
-      `SELECT ${COLUMNS} FROM accounts
-        WHERE email_canonical = $1 OR (email_canonical IS NULL AND email = $2)
-        ORDER BY email = $2 DESC`,
-      [canonical, email],
+      sql`SELECT ${COLUMNS} FROM accounts
+           WHERE email_canonical = ${canonical} OR (email_canonical IS NULL AND email = ${email})
+           ORDER BY email = ${email} DESC`,
     );
     return row && toAccount(row);
   }
@@ -82,8 +82,9 @@ export class AccountsRepository {
     customPerDay: number | null,
   ): Promise<Account | undefined> {
     const [row] = await this.sql.rows<AccountRow>(
-      `UPDATE accounts SET plan = $2, custom_per_minute = $3, custom_per_day = $4 WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, plan, customPerMinute, customPerDay],
+      sql`UPDATE accounts SET plan = ${plan}, custom_per_minute = ${customPerMinute}, custom_per_day = ${customPerDay}
+           WHERE id = ${id}
+          RETURNING ${COLUMNS}`,
     );
     return row && toAccount(row);
   }

@@ -10,4 +10,6 @@ export * from './api-keys/api-key.guard';
 export * from './api-keys/api-key.settings';
 export type { ApiKey } from './api-keys/api-keys.repository';
 export * from './api-keys/api-keys.service';
+export * from './api-keys/required-scope.decorator';
+export * from './api-keys/scopes';
 export * from './plans';

@@ -1,4 +1,4 @@
-import type { DataSourceOptions } from 'typeorm';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import type { DatabaseSettings } from './database.settings';
 import { MIGRATIONS } from './migrations';
 import { STATEMENT_TIMEOUT_MS, WatchedClient } from './watched-client';
@@ -12,7 +12,7 @@ export type PlanMode = 'custom' | 'cached';
 const PLAN_CACHE_MODE: Record<PlanMode, string> = { custom: 'force_custom_plan', cached: 'auto' };
 
 /** One definition of the connection, shared by the apps, the TypeORM CLI and the operator CLI. */
-export function dataSourceOptions(settings: DatabaseSettings, plans: PlanMode = 'custom'): DataSourceOptions {
+export function dataSourceOptions(settings: DatabaseSettings, plans: PlanMode = 'custom'): PostgresDataSourceOptions {
   return {
     type: 'postgres',
     url: settings.DATABASE_URL,
@@ -34,8 +34,13 @@ export function dataSourceOptions(settings: DatabaseSettings, plans: PlanMode = 
       // unless every statement of the process finds its rows by key (`cached`: the worker).
       // No JIT: the batched page read's row estimates (a LIMIT per page that the planner cannot see)
       // cross its cost threshold, and compiling then takes a hundred times longer than the read.
-      // An `options` parameter in DATABASE_URL takes the place of this one.
-      options: `-c plan_cache_mode=${PLAN_CACHE_MODE[plans]} -c jit=off -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+      // An `options` parameter in DATABASE_URL takes the place of this one. A pooler in transaction mode
+      // refuses it (a session's settings would not follow its transactions to other server connections):
+      // there `Sql` runs every statement unnamed, planned for its own values, and `jit` and
+      // `statement_timeout` are set on the role or in the pooler (Operations: a pooler).
+      ...(settings.DATABASE_POOL_MODE === 'session' && {
+        options: `-c plan_cache_mode=${PLAN_CACHE_MODE[plans]} -c jit=off -c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+      }),
     },
   };
 }
@@ -44,6 +49,6 @@ export function dataSourceOptions(settings: DatabaseSettings, plans: PlanMode = 
  * For migrations, at start-up and from the TypeORM CLI alike: one connection, and none of the request
  * path's limits, since a migration may rightly run long (an index over a large table).
  */
-export function migrationDataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
-  return { ...dataSourceOptions(settings), extra: { max: 1 } };
+export function migrationDataSourceOptions(settings: DatabaseSettings): PostgresDataSourceOptions {
+  return { ...dataSourceOptions(settings), url: settings.directUrl, extra: { max: 1 } };
 }

@@ -40,7 +40,7 @@ export class DatabaseModule {
     if (existing) return existing;
     const module: DynamicModule = {
       module: DatabaseModule,
-      imports: [TYPEORM],
+      imports: [TYPEORM, settingsModule(DatabaseSettings)],
       providers: [Sql, { provide: PLAN_MODE, useValue: plans }],
       exports: [Sql, PLAN_MODE],
     };

@@ -1,8 +1,14 @@
-import { BooleanSetting, IntegerSetting, UrlSetting } from '@app/core';
-import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+import { BooleanSetting, CrossFieldRules, IntegerSetting, UrlSetting } from '@app/core';
+import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 
-/** PostgreSQL: where it is, how many connections each process opens, and whether start-up migrates. */
-export class DatabaseSettings {
+export const POOL_MODES = ['session', 'transaction'] as const;
+export type PoolMode = (typeof POOL_MODES)[number];
+
+/**
+ * PostgreSQL: where it is, how many connections each process opens, whether a pooler stands between, and
+ * whether start-up migrates.
+ */
+export class DatabaseSettings implements CrossFieldRules {
   @UrlSetting(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/pet_adoption')
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/pet_adoption';
 
@@ -16,4 +22,35 @@ export class DatabaseSettings {
   @BooleanSetting()
   @IsBoolean()
   DATABASE_MIGRATE_ON_START = true;
+
+  /**
+   * `session`: every connection of the pool is this process's own (PostgreSQL itself, or a pooler in session
+   * mode), so statements are prepared once per connection and settings are made as the connection opens.
+   * `transaction`: a pooler in transaction mode (PgBouncer) may hand each transaction another server
+   * connection, so statements run unnamed and nothing is set on a session.
+   */
+  @IsIn(POOL_MODES)
+  DATABASE_POOL_MODE: PoolMode = 'session';
+
+  /**
+   * PostgreSQL itself, bypassing any pooler: what migrations use, with their session-level lock. Needed in
+   * `transaction` mode; otherwise `DATABASE_URL` serves.
+   */
+  @IsOptional()
+  @UrlSetting(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/pet_adoption')
+  DATABASE_DIRECT_URL?: string;
+
+  /** Where migrations and the database's creation connect. */
+  get directUrl(): string {
+    return this.DATABASE_DIRECT_URL ?? this.DATABASE_URL;
+  }
+
+  violations(): string[] {
+    return this.DATABASE_POOL_MODE === 'transaction' && !this.DATABASE_DIRECT_URL
+      ? [
+          'DATABASE_DIRECT_URL must be set when DATABASE_POOL_MODE=transaction: migrations take a session lock, ' +
+            'which a pooler in transaction mode cannot keep (set it to PostgreSQL itself, bypassing the pooler)',
+        ]
+      : [];
+  }
 }

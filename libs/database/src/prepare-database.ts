@@ -48,9 +48,9 @@ async function waitForMigrationLock(lock: Client): Promise<void> {
 /** Creates the database when missing and applies pending migrations, one process at a time. */
 export async function prepareDatabase(settings: DatabaseSettings): Promise<void> {
   const logger = new Logger('Database');
-  await createDatabaseIfMissing(settings.DATABASE_URL, logger);
+  await createDatabaseIfMissing(settings.directUrl, logger);
 
-  const lock = new Client({ connectionString: settings.DATABASE_URL, connectionTimeoutMillis: 5000 });
+  const lock = new Client({ connectionString: settings.directUrl, connectionTimeoutMillis: 5000 });
   await lock.connect();
   const dataSource = new DataSource(migrationDataSourceOptions(settings));
   try {

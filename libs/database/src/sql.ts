@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
+import { DatabaseSettings } from './database.settings';
 import { SqlFragment } from './sql-template';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -38,16 +39,26 @@ export interface StatementBatcher<T, R> {
  *
  * Each text becomes a named prepared statement, which every pooled connection parses once: PostgreSQL
  * then skips parsing on later calls, about a fifth of its CPU per short query. It still plans each call
- * for its values (`plan_cache_mode` in the pool's settings).
+ * for its values (`plan_cache_mode` in the pool's settings). Behind a pooler in transaction mode
+ * (`DATABASE_POOL_MODE`) every text runs unnamed instead.
  */
 @Injectable()
 export class Sql {
   private readonly statementNames = new Map<string, string>();
   private namesGiven = 0;
+  /** How many texts may become named statements: none behind a pooler in transaction mode. */
+  private readonly namesToGive: number;
   /** The transaction the calling code runs in, found through its async context: no parameter to pass. */
   private readonly transactions = new AsyncLocalStorage<Transaction>();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    settings?: DatabaseSettings,
+  ) {
+    // There, one client connection's statements reach several server connections: a name prepared on one
+    // is unknown on the next, or taken there by another client's ("prepared statement already exists").
+    this.namesToGive = settings?.DATABASE_POOL_MODE === 'transaction' ? 0 : MAX_PREPARED_STATEMENTS;
+  }
 
   private get pool(): Pool {
     return (this.dataSource.driver as PostgresDriver).master as Pool;
@@ -148,7 +159,7 @@ export class Sql {
 
   private statementName(text: string): string | undefined {
     let name = this.statementNames.get(text);
-    if (!name && this.namesGiven < MAX_PREPARED_STATEMENTS) {
+    if (!name && this.namesGiven < this.namesToGive) {
       name = `sql_${++this.namesGiven}`;
       this.statementNames.set(text, name);
     }

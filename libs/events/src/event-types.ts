@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'order.returned',
   'message.sent',
   'message.failed',
+  'saved_search.matched',
   'webhook_endpoint.test',
 ] as const;
 

@@ -6,6 +6,7 @@ import type { Request, Response } from 'express';
 import { EventDto, ListEventsQueryDto } from './dto/event.dto';
 import { EVENT_NOT_FOUND, EVENTS_API_TAG } from './events-openapi';
 import { EventsService } from './events.service';
+import { RequiredScope } from '@app/accounts';
 
 @ApiTags(EVENTS_API_TAG.name)
 @ApiBearerAuth()
@@ -14,6 +15,7 @@ export class EventsController {
   constructor(private readonly events: EventsService) {}
 
   @Get()
+  @RequiredScope('events:read')
   @ApiOperation({
     operationId: 'listEvents',
     summary: 'List the caller’s events',
@@ -38,6 +40,7 @@ export class EventsController {
   }
 
   @Get(':eventId')
+  @RequiredScope('events:read')
   @ApiOperation({
     operationId: 'getEvent',
     summary: 'Get an event',

@@ -1,4 +1,4 @@
-import { Sql } from '@app/database';
+import { sql, Sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { EventDto } from './dto/event.dto';
 import type { EventType } from './event-types';
@@ -42,6 +42,14 @@ export interface UndispatchedEvent {
   event: EventDto;
 }
 
+/** A pet event as the saved-search matcher reads it: its lister and the pet right after the change. */
+export interface PetChangeEvent {
+  seq: number;
+  listerAccountId: number;
+  type: 'pet.created' | 'pet.updated' | 'pet.deleted';
+  pet: Record<string, unknown>;
+}
+
 /** The `events` table: the outbox the dispatcher reads and each account's feed. */
 @Injectable()
 export class EventsRepository {
@@ -49,27 +57,24 @@ export class EventsRepository {
 
   /** One INSERT for all of them, on the caller's transaction. */
   async insert(ids: string[], events: readonly NewEvent[]): Promise<void> {
-    await this.sql.query(
-      `INSERT INTO events (id, account_id, type, object, created_at)
-       SELECT id, account_id, type, object::jsonb, coalesce(created_at, now())
-         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::timestamptz[])
-           AS t (id, account_id, type, object, created_at)`,
-      [
-        ids,
-        events.map((event) => event.recipientAccountId),
-        events.map((event) => event.type),
-        events.map((event) => JSON.stringify(event.object)),
-        events.map((event) => event.createdAt ?? null),
-      ],
+    const accounts = events.map((event) => event.recipientAccountId);
+    const types = events.map((event) => event.type);
+    const objects = events.map((event) => JSON.stringify(event.object));
+    const times = events.map((event) => event.createdAt ?? null);
+    await this.sql.rows(
+      sql`INSERT INTO events (id, account_id, type, object, created_at)
+          SELECT id, account_id, type, object::jsonb, coalesce(created_at, now())
+            FROM unnest(${ids}::text[], ${accounts}::bigint[], ${types}::text[], ${objects}::text[],
+                        ${times}::timestamptz[]) AS t (id, account_id, type, object, created_at)`,
     );
   }
 
   /** An event the dispatcher is to skip: one that goes to an endpoint named by its recorder, not to subscribers. */
   async insertDispatched(id: string, event: NewEvent): Promise<EventDto> {
     const rows = await this.sql.rows<EventRow>(
-      `INSERT INTO events (id, account_id, type, object, dispatched_at) VALUES ($1, $2, $3, $4, now())
-       RETURNING ${COLUMNS}`,
-      [id, event.recipientAccountId, event.type, JSON.stringify(event.object)],
+      sql`INSERT INTO events (id, account_id, type, object, dispatched_at)
+          VALUES (${id}, ${event.recipientAccountId}, ${event.type}, ${JSON.stringify(event.object)}, now())
+          RETURNING ${SqlFragment.of([COLUMNS], [])}`,
     );
     return toEvent(rows[0]!);
   }
@@ -114,6 +119,36 @@ export class EventsRepository {
       [limit],
     );
     return rows.map((row) => ({ accountId: Number(row.account_id), event: toEvent(row) }));
+  }
+
+  /**
+   * Claims, in the caller's transaction, up to `limit` pet events the saved-search matcher has not handled,
+   * oldest first, and marks them handled. It waits for a row the dispatcher holds rather than skip it: a
+   * skipped event would be matched after a later change of the same pet, and the matcher must see each
+   * pet's changes in their order (which `seq` is, as each pet's changes commit one after the other).
+   */
+  async claimUnmatchedPetEvents(limit: number): Promise<PetChangeEvent[]> {
+    const rows = await this.sql.rows<{
+      seq: string;
+      account_id: string;
+      type: PetChangeEvent['type'];
+      object: Record<string, unknown>;
+    }>(
+      sql`WITH claimed AS (
+            SELECT id FROM events
+             WHERE matched_at IS NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')
+             ORDER BY seq LIMIT ${limit} FOR UPDATE)
+          UPDATE events e SET matched_at = now() FROM claimed WHERE e.id = claimed.id
+          RETURNING e.seq, e.account_id, e.type, e.object`,
+    );
+    return rows
+      .map((row) => ({
+        seq: Number(row.seq),
+        listerAccountId: Number(row.account_id),
+        type: row.type,
+        pet: row.object,
+      }))
+      .sort((a, b) => a.seq - b.seq);
   }
 
   /**

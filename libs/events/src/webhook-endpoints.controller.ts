@@ -29,6 +29,7 @@ import {
   WEBHOOKS_API_TAG,
 } from './events-openapi';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
+import { RequiredScope } from '@app/accounts';
 
 @ApiTags(WEBHOOKS_API_TAG.name)
 @ApiBearerAuth()
@@ -41,6 +42,7 @@ export class WebhookEndpointsController {
   @Idempotent<WebhookEndpointWithSecretDto, 'secret'>({
     secret: { fields: ['secret'], replay: (created) => new WebhookEndpointAlreadyCreatedError(created.id) },
   })
+  @RequiredScope('webhooks:write')
   @ApiOperation({
     operationId: 'createWebhookEndpoint',
     summary: 'Add a webhook endpoint',
@@ -73,6 +75,7 @@ export class WebhookEndpointsController {
   }
 
   @Get()
+  @RequiredScope('webhooks:read')
   @ApiOperation({
     operationId: 'listWebhookEndpoints',
     summary: 'List webhook endpoints',
@@ -89,6 +92,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':endpointId')
+  @RequiredScope('webhooks:read')
   @ApiOperation({
     operationId: 'getWebhookEndpoint',
     summary: 'Get a webhook endpoint',
@@ -105,6 +109,7 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':endpointId')
+  @RequiredScope('webhooks:write')
   @ApiOperation({
     operationId: 'updateWebhookEndpoint',
     summary: 'Change a webhook endpoint',
@@ -123,6 +128,7 @@ export class WebhookEndpointsController {
 
   @Delete(':endpointId')
   @HttpCode(204)
+  @RequiredScope('webhooks:write')
   @ApiOperation({
     operationId: 'deleteWebhookEndpoint',
     summary: 'Remove a webhook endpoint',
@@ -139,6 +145,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':endpointId/deliveries')
+  @RequiredScope('webhooks:read')
   @ApiOperation({
     operationId: 'listWebhookDeliveries',
     summary: 'List an endpoint’s delivery attempts',
@@ -169,6 +176,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':endpointId/secret/rotate')
+  @RequiredScope('webhooks:write')
   @HttpCode(200)
   @Idempotent<WebhookSecretRotationDto, 'secret'>({
     secret: { fields: ['secret'], replay: (rotated) => new WebhookSecretAlreadyRotatedError(rotated.endpointId) },
@@ -203,6 +211,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':endpointId/redeliveries')
+  @RequiredScope('webhooks:write')
   @HttpCode(202)
   @Idempotent()
   @ApiOperation({
@@ -230,6 +239,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':endpointId/test')
+  @RequiredScope('webhooks:write')
   @HttpCode(202)
   @Idempotent()
   @ApiOperation({

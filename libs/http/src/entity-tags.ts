@@ -43,3 +43,13 @@ export function conditionTags(condition: EntityTagCondition, comparison: 'strong
   if (condition === '*') return undefined;
   return condition.filter((entry) => comparison === 'weak' || !entry.weak).map((entry) => entry.tag);
 }
+
+/**
+ * The versions `If-Match` names (strong comparison), for a resource whose versions are integers (microseconds
+ * of its last change); undefined when the header is absent or `*` (any current one).
+ */
+export function matchingVersions(ifMatch: string | undefined): string[] | undefined {
+  const condition = parseEntityTagCondition(ifMatch, 'If-Match');
+  // A tag that is not a version matches no version.
+  return condition && conditionTags(condition, 'strong')?.filter((tag) => /^[0-9]{1,19}$/.test(tag));
+}

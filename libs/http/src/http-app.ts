@@ -2,6 +2,7 @@ import { INestApplication, INestApplicationContext, NotFoundException, RequestMe
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface';
 import type { Server } from 'node:http';
 import helmet from 'helmet';
 import { AppLogger, collectProcessMetrics, CoreSettings, loadSettings, REQUEST_LOGGING } from '@app/core';
@@ -27,6 +28,12 @@ export interface HttpAppOptions {
   documentation?: (app: INestApplication, addresses: PublicAddresses) => void | Promise<void>;
   /** Browser origins allowed besides `CORS_ORIGINS`. */
   corsOrigins?: (addresses: PublicAddresses) => string[];
+  /**
+   * Requests any page may make and read (the api's publishable keys): their answers carry CORS headers
+   * for whatever origin sent them, the bearer guard deciding whether that origin is served, and reads
+   * (`GET`, `HEAD`) are preflighted for every origin, since a preflight carries no key to decide by.
+   */
+  crossOriginReads?: (request: Request) => boolean;
 }
 
 /** Response headers a browser script may read (CORS): every one the service sends on purpose. */
@@ -45,7 +52,32 @@ const EXPOSED_HEADERS = [
   'Deprecation',
   'Sunset',
   'Allow',
+  'ETag',
 ];
+/** What a page of any origin may send with a read (`crossOriginReads`): its key and a revalidation. */
+const CROSS_ORIGIN_READ_HEADERS = ['Authorization', 'If-None-Match'];
+const CROSS_ORIGIN_READ_METHODS = ['GET', 'HEAD'];
+/** How long a browser may reuse a preflight's answer. */
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/** CORS for one request: the configured origins get everything; any other origin only `crossOriginReads`. */
+function corsFor(request: Request, allowed: ReadonlySet<string>, reads: (request: Request) => boolean): CorsOptions {
+  const origin = request.headers.origin;
+  if (origin === undefined) return { origin: false };
+  if (allowed.has(origin)) return { origin: true, exposedHeaders: EXPOSED_HEADERS };
+  const requested = request.headers['access-control-request-method'];
+  const preflight = request.method === 'OPTIONS' && requested !== undefined;
+  if (preflight ? !CROSS_ORIGIN_READ_METHODS.includes(requested.toUpperCase()) : !reads(request)) {
+    return { origin: false };
+  }
+  return {
+    origin: true,
+    methods: CROSS_ORIGIN_READ_METHODS,
+    allowedHeaders: CROSS_ORIGIN_READ_HEADERS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+  };
+}
 
 function parseTrustProxy(value: string): boolean | number | string {
   if (value === 'true') return true;
@@ -77,7 +109,10 @@ export async function configureHttpApp(app: NestExpressApplication, options: Htt
   const origins = [...settings.CORS_ORIGINS.split(','), ...(options.corsOrigins?.(addresses) ?? [])]
     .map((origin) => origin.trim())
     .filter(Boolean);
-  if (origins.length > 0) app.enableCors({ origin: [...new Set(origins)], exposedHeaders: EXPOSED_HEADERS });
+  const allowed = new Set(origins);
+  const reads = options.crossOriginReads;
+  if (reads) app.enableCors((request: Request, decide) => decide(null, corsFor(request, allowed, reads)));
+  else if (allowed.size > 0) app.enableCors({ origin: [...allowed], exposedHeaders: EXPOSED_HEADERS });
   if (options.globalPrefix) {
     app.setGlobalPrefix(options.globalPrefix, {
       exclude: [

@@ -7,6 +7,7 @@ import type { Request, Response } from 'express';
 import { ListMessagesQueryDto, MessageDto, SendMessageDto } from './dto/message.dto';
 import { MessagesService } from './messages.service';
 import { MESSAGES_API_TAG } from './messages-openapi';
+import { RequiredScope } from '@app/accounts';
 
 @ApiTags(MESSAGES_API_TAG.name)
 @ApiBearerAuth()
@@ -17,6 +18,7 @@ export class MessagesController {
   @Post()
   @HttpCode(202)
   @Idempotent()
+  @RequiredScope('messages:write')
   @ApiOperation({
     operationId: 'sendMessage',
     summary: 'Send a message',
@@ -43,6 +45,7 @@ export class MessagesController {
   }
 
   @Get()
+  @RequiredScope('messages:read')
   @ApiOperation({
     operationId: 'listMessages',
     summary: 'List the caller’s messages',
@@ -71,6 +74,7 @@ export class MessagesController {
   }
 
   @Get(':id')
+  @RequiredScope('messages:read')
   @ApiOperation({
     operationId: 'getMessage',
     summary: 'Get a message',

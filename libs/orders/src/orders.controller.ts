@@ -8,6 +8,7 @@ import { InventoryDto, ListOrdersQueryDto, NewOrderDto, OrderDto, OrderReasonDto
 import { ORDER_TRANSITIONS, OrderOperation, transitionDescription } from './order-transitions';
 import { OrdersService } from './orders.service';
 import { ORDER_NOT_FOUND, PLACE_ORDER_ERRORS, STORE_API_TAG, transitionErrors } from './orders-openapi';
+import { RequiredScope } from '@app/accounts';
 
 const ORDER_ID = {
   name: 'orderId',
@@ -23,6 +24,7 @@ function TransitionRoute(operation: Exclude<OrderOperation, 'expire'>, summary: 
   return applyDecorators(
     Post(`orders/:orderId/${operation}`),
     HttpCode(200),
+    RequiredScope('orders:write'),
     Idempotent(),
     ApiOperation({
       operationId: transition.operationId,
@@ -46,6 +48,7 @@ export class OrdersController {
   @Post('orders')
   @HttpCode(201)
   @Idempotent()
+  @RequiredScope('orders:write')
   @ApiOperation({
     operationId: 'placeOrder',
     summary: 'Place an adoption order',
@@ -79,6 +82,7 @@ export class OrdersController {
   }
 
   @Get('orders')
+  @RequiredScope('orders:read')
   @ApiOperation({
     operationId: 'listOrders',
     summary: 'List the caller’s orders',
@@ -101,6 +105,7 @@ export class OrdersController {
   }
 
   @Get('orders/:orderId')
+  @RequiredScope('orders:read')
   @ApiOperation({
     operationId: 'getOrderById',
     summary: 'Get an order',
@@ -142,6 +147,7 @@ export class OrdersController {
   }
 
   @Get('inventory')
+  @RequiredScope('pets:read')
   @ApiOperation({
     operationId: 'getInventory',
     summary: 'Count the catalogue’s pets by status',

@@ -79,8 +79,13 @@ describe('OrdersService', () => {
       expect(orders.transition).toHaveBeenCalledWith(7, LISTER, ORDER_TRANSITIONS.approve, undefined);
       expect(pets.setHeldStatus).toHaveBeenCalledWith(7, 3, 'sold', false);
       expect(events.recordAll).toHaveBeenCalledWith([
-        { recipientAccountId: ADOPTER, type: 'order.approved', object: { ...order, role: 'adopter' } },
-        { recipientAccountId: LISTER, type: 'order.approved', object: order },
+        {
+          recipientAccountId: ADOPTER,
+          type: 'order.approved',
+          object: { ...order, role: 'adopter' },
+          createdAt: order.updatedAt,
+        },
+        { recipientAccountId: LISTER, type: 'order.approved', object: order, createdAt: order.updatedAt },
       ]);
     });
 
@@ -131,8 +136,8 @@ describe('OrdersService', () => {
       expect(pets.setHeldStatus).toHaveBeenCalledWith(7, 3, 'available', true);
       const cancelled = expect.objectContaining({ status: 'cancelled', cancellationReason: 'expired' });
       expect(events.recordAll).toHaveBeenCalledWith([
-        { recipientAccountId: ADOPTER, type: 'order.cancelled', object: cancelled },
-        { recipientAccountId: LISTER, type: 'order.cancelled', object: cancelled },
+        { recipientAccountId: ADOPTER, type: 'order.cancelled', object: cancelled, createdAt: expect.any(String) },
+        { recipientAccountId: LISTER, type: 'order.cancelled', object: cancelled, createdAt: expect.any(String) },
       ]);
     });
 

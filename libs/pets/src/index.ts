@@ -1,5 +1,6 @@
 export * from './dto/list-pets-query.dto';
 export * from './dto/pet.dto';
+export { HttpsUrlField, LocationField, PetLocationDto, TextField } from './dto/pet-fields';
 export * from './dto/update-pet.dto';
 export * from './pet-changes';
 export { encodePetCursor } from './pet-cursor';
@@ -8,6 +9,7 @@ export * from './pet-holds.repository';
 export * from './pet-status';
 export * from './pet.errors';
 export { PET_IDS_LOCK, type PetPage } from './pets.repository';
+export { degreeBounds } from './pet-search.repository';
 export * from './pets-openapi';
 export * from './pets.module';
 export * from './pets.service';

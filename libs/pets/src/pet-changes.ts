@@ -1,3 +1,5 @@
+import { sql } from '@app/database';
+
 /**
  * How every statement that changes a pet sets `updated_at`: the one rule for the whole of libs/pets
  * (PetsRepository's inserts and PATCH, PetHoldsRepository's status changes through orders).
@@ -19,21 +21,14 @@
  *   pet another waits for while waiting for the clock itself. So a statement that changes several pets
  *   may lock them in any order: no other change holds a pet meanwhile (a DELETE holds one, and waits for
  *   no other).
+ * - A transaction that takes PET_IDS_LOCK (pets.repository.ts: adding pets, giving them an organisation)
+ *   takes it before the clock, in a statement of its own, so that it never holds the clock while waiting.
  * - Commit promptly: every change of every pet waits while the clock is held. Changes that requests make
  *   close together therefore share one transaction (PetsRepository's batched PATCH, the orders' batched
  *   placings), so that the clock is held for one commit per batch rather than per change.
  * A removal (DELETE) draws no time: a removed pet is in no walk.
  */
-export const PET_CHANGE = petChangeAfter();
-
-/**
- * PET_CHANGE drawn only once the CTE `after` has run: for a statement that takes another lock first
- * (the INSERT's PET_IDS_LOCK), so that it never holds the clock while waiting for that lock.
- */
-export function petChangeAfter(after?: string): string {
-  return `pet_change AS (
+export const PET_CHANGE = sql`pet_change AS (
     UPDATE pet_change_clock SET changed_at = greatest(clock_timestamp(), changed_at + interval '1 microsecond')
-      ${after ? `FROM ${after}` : ''}
     RETURNING changed_at
   )`;
-}

@@ -1,4 +1,4 @@
-import { Sql } from '@app/database';
+import { GenerateSql, Sql, sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { PET_CHANGE } from './pet-changes';
 import type { PetStatus } from './pet-status';
@@ -25,13 +25,14 @@ export class PetHoldsRepository {
   constructor(private readonly sql: Sql) {}
 
   /** The pets named, by id; a pet that does not exist is absent. */
+  @GenerateSql({ params: [[1]] })
   async findMany(petIds: number[]): Promise<Map<number, PetForOrder>> {
     const rows = await this.sql.rows<{
       id: string;
       status: PetStatus;
       lister_account_id: string | null;
       open_order_id: string | null;
-    }>('SELECT id, status, lister_account_id, open_order_id FROM pets WHERE id = ANY($1::bigint[])', [petIds]);
+    }>(sql`SELECT id, status, lister_account_id, open_order_id FROM pets WHERE id = ANY(${petIds}::bigint[])`);
     return new Map(
       rows.map((row) => [
         Number(row.id),
@@ -48,15 +49,19 @@ export class PetHoldsRepository {
    * Holds each pet for its order and makes it `pending`, if it is still available, unheld and listed by
    * the lister read before; one statement, one change time for them all. Returns the ids of the pets held.
    */
+  @GenerateSql({ params: [[{ petId: 1, orderId: 1, listerAccountId: 1 }]] })
   async holdMany(holds: Array<{ petId: number; orderId: number; listerAccountId: number }>): Promise<Set<number>> {
+    const petIds = holds.map((hold) => hold.petId);
+    const orderIds = holds.map((hold) => hold.orderId);
+    const listerIds = holds.map((hold) => hold.listerAccountId);
     const rows = await this.sql.rows<{ id: string }>(
-      `WITH ${PET_CHANGE}
+      sql`WITH ${PET_CHANGE}
        UPDATE pets SET status = 'pending', open_order_id = hold.order_id, updated_at = pet_change.changed_at
-         FROM pet_change, unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS hold (pet_id, order_id, lister_account_id)
+         FROM pet_change, unnest(${petIds}::bigint[], ${orderIds}::bigint[], ${listerIds}::bigint[])
+              AS hold (pet_id, order_id, lister_account_id)
         WHERE pets.id = hold.pet_id AND pets.status = 'available' AND pets.open_order_id IS NULL
           AND pets.lister_account_id = hold.lister_account_id
        RETURNING pets.id`,
-      [holds.map((hold) => hold.petId), holds.map((hold) => hold.orderId), holds.map((hold) => hold.listerAccountId)],
     );
     return new Set(rows.map((row) => Number(row.id)));
   }
@@ -65,25 +70,25 @@ export class PetHoldsRepository {
    * Sets the status of the pet `orderId` holds, keeping the hold or releasing it; false when the order
    * holds no pet (its pet was removed after a hold was released, which cannot happen while it is held).
    */
+  @GenerateSql({ params: [1, 1, 'sold', false] })
   async setHeldStatus(orderId: number, petId: number, status: PetStatus, release: boolean): Promise<boolean> {
     const result = await this.sql.query(
-      `WITH ${PET_CHANGE}
-       UPDATE pets SET status = $3, open_order_id = CASE WHEN $4 THEN NULL ELSE open_order_id END,
+      sql`WITH ${PET_CHANGE}
+       UPDATE pets SET status = ${status}, open_order_id = CASE WHEN ${release}::boolean THEN NULL ELSE open_order_id END,
               updated_at = pet_change.changed_at
          FROM pet_change
-        WHERE id = $2 AND open_order_id = $1`,
-      [orderId, petId, status, release],
+        WHERE id = ${petId} AND open_order_id = ${orderId}`,
     );
     return result.rowCount === 1;
   }
 
   /** Sets the status of a pet no order holds; false when it is held or gone. */
+  @GenerateSql({ params: [1, 'available'] })
   async setUnheldStatus(petId: number, status: PetStatus): Promise<boolean> {
     const result = await this.sql.query(
-      `WITH ${PET_CHANGE}
-       UPDATE pets SET status = $2, updated_at = pet_change.changed_at FROM pet_change
-        WHERE id = $1 AND open_order_id IS NULL`,
-      [petId, status],
+      sql`WITH ${PET_CHANGE}
+       UPDATE pets SET status = ${status}, updated_at = pet_change.changed_at FROM pet_change
+        WHERE id = ${petId} AND open_order_id IS NULL`,
     );
     return result.rowCount === 1;
   }

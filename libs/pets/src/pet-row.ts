@@ -1,15 +1,18 @@
+import { sql } from '@app/database';
 import type { PetDto } from './dto/pet.dto';
-import type { PetAgeGroup, PetSex, PetSize, PetStatus } from './pet-status';
+import type { PetAgeGroup, PetCoat, PetSex, PetSize, PetStatus } from './pet-status';
 
 /**
  * A pet's version, its ETag: `updated_at` in microseconds, unique to each change (pet-changes.ts). An
  * expression of the row, so that a guarded UPDATE or DELETE compares it in its WHERE.
  */
-export const PET_VERSION = `(extract(epoch FROM updated_at) * 1000000)::bigint`;
+export const PET_VERSION = sql`(extract(epoch FROM updated_at) * 1000000)::bigint`;
 
 /** The columns every read of a pet selects, in the order `PetRow` names them. */
-export const PET_COLUMNS = `id, name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls,
+export const PET_COLUMNS = sql`id, name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls,
   latitude, longitude, created_at, updated_at, lister_account_id, open_order_id IS NOT NULL AS has_open_order,
+  spayed_neutered, house_trained, declawed, special_needs, shots_current, special_needs_notes, good_with_children,
+  good_with_dogs, good_with_cats, coat, colors, secondary_breed, mixed_breed, external_id, organization_id,
   ${PET_VERSION} AS version`;
 
 export interface PetRow {
@@ -30,7 +33,28 @@ export interface PetRow {
   updated_at: Date;
   lister_account_id: string | null;
   has_open_order: boolean;
+  spayed_neutered: boolean | null;
+  house_trained: boolean | null;
+  declawed: boolean | null;
+  special_needs: boolean | null;
+  shots_current: boolean | null;
+  special_needs_notes: string | null;
+  good_with_children: boolean | null;
+  good_with_dogs: boolean | null;
+  good_with_cats: boolean | null;
+  coat: PetCoat | null;
+  colors: string[] | null;
+  secondary_breed: string | null;
+  mixed_breed: boolean | null;
+  external_id: string | null;
+  organization_id: string | null;
   version: string;
+}
+
+/** The members of a nested object whose columns are set; undefined when none is (the object is unknown). */
+function known<T extends object>(members: { [Member in keyof T]: T[Member] | null }): T | undefined {
+  const set = Object.entries(members).filter(([, value]) => value !== null);
+  return set.length === 0 ? undefined : (Object.fromEntries(set) as T);
 }
 
 /** The Pet as clients see it: fields never set are left out, and the lister is never shown. */
@@ -53,6 +77,27 @@ export function toPet(row: PetRow): PetDto {
   if (row.latitude !== null && row.longitude !== null) {
     pet.location = { latitude: row.latitude, longitude: row.longitude };
   }
+  const attributes = known({
+    spayedNeutered: row.spayed_neutered,
+    houseTrained: row.house_trained,
+    declawed: row.declawed,
+    specialNeeds: row.special_needs,
+    shotsCurrent: row.shots_current,
+  });
+  if (attributes) pet.attributes = attributes;
+  if (row.special_needs_notes !== null) pet.specialNeedsNotes = row.special_needs_notes;
+  const environment = known({
+    children: row.good_with_children,
+    dogs: row.good_with_dogs,
+    cats: row.good_with_cats,
+  });
+  if (environment) pet.environment = environment;
+  if (row.coat !== null) pet.coat = row.coat;
+  if (row.colors !== null) pet.colors = row.colors;
+  if (row.secondary_breed !== null) pet.secondaryBreed = row.secondary_breed;
+  if (row.mixed_breed !== null) pet.mixedBreed = row.mixed_breed;
+  if (row.external_id !== null) pet.externalId = row.external_id;
+  if (row.organization_id !== null) pet.organizationId = row.organization_id;
   return pet;
 }
 

@@ -1,91 +1,132 @@
-import { SharedReads, Sql } from '@app/database';
+import { GenerateSql, SharedReads, Sql, sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { PetSort, Point } from './dto/list-pets-query.dto';
 import type { PetDto } from './dto/pet.dto';
 import { PET_COLUMNS, PetRow, toPet } from './pet-row';
-import type { PetAgeGroup, PetSex, PetSize, PetStatus } from './pet-status';
+import type { PetAgeGroup, PetCoat, PetCompanion, PetSex, PetSize, PetStatus } from './pet-status';
 
 /**
  * The words `q` searches, as the index `pets_search_idx` holds them (migration 1795500100000-pet-search):
  * the same expression to the letter, or the index would not serve the search.
  */
-const SEARCH_DOCUMENT = `to_tsvector('pet_search'::regconfig, name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, ''))`;
+const SEARCH_DOCUMENT = sql`to_tsvector('pet_search'::regconfig, name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, ''))`;
 
-/** The point of `near`, as earthdistance places it, and a pet's place, as `pets_location_idx` holds it. */
-const ORIGIN = 'll_to_earth($10::float8, $11::float8)';
-const PLACE = 'll_to_earth(latitude, longitude)';
-/** Straight-line distance through the earth: what the GiST index orders by, and as monotone as the arc. */
-const CHORD = `(${PLACE} <-> ${ORIGIN})`;
+/** A pet's place, as `pets_location_idx` holds it. */
+const PLACE = sql`ll_to_earth(latitude, longitude)`;
 
-/** Whether a pet lies within `radiusKm` of `near`. */
-const IN_CIRCLE = `earth_distance(${ORIGIN}, ${PLACE}) <= $12::float8`;
-/**
- * The same, first within the bounds in degrees around the circle ($16 to $19, `degreeBounds`): two cheap
- * comparisons that spare most pets the exact distance. Only the statements of `near` take these bounds.
- */
-const WITHIN_RADIUS = `latitude BETWEEN $16::float8 AND $17::float8
-  AND ($18::float8 IS NULL OR longitude BETWEEN $18::float8 AND $19::float8)
-  AND ${IN_CIRCLE}`;
-/** The cube around that circle: what `pets_location_idx` can find. */
-const IN_BOX = `earth_box(${ORIGIN}, $12::float8) @> ${PLACE}`;
-
-/**
- * Each filter is a condition that an absent (null) parameter turns off. Statements are planned for each
- * call's values (`plan_cache_mode`), and the planner folds a null parameter's condition away, so each
- * call is planned as if it had only its own filters, and takes the index that serves them.
- */
-const VALUE_FILTERS = `
-      ($1::text[] IS NULL OR status = ANY ($1::text[]))
-  AND ($2::bigint IS NULL OR category_id = $2::bigint)
-  AND ($3::text IS NULL OR sex = $3::text)
-  AND ($4::text IS NULL OR age_group = $4::text)
-  AND ($5::text IS NULL OR size = $5::text)
-  AND ($6::text IS NULL OR tags @> ARRAY[$6::text])
-  AND ($7::text IS NULL OR ${SEARCH_DOCUMENT} @@ plainto_tsquery('pet_search'::regconfig, $7::text))
-  AND ($8::bigint IS NULL OR lister_account_id = $8::bigint)`;
-const UPDATED_SINCE = `($9::timestamptz IS NULL OR updated_at >= $9::timestamptz)`;
-const FILTERS_BUT_NEAR = `${VALUE_FILTERS} AND ${UPDATED_SINCE}`;
-/** Every filter, `near` too, for the statements of searches without it: its condition folds away. */
-const FILTERS = `${FILTERS_BUT_NEAR} AND ($10::float8 IS NULL OR (${IN_BOX} AND ${IN_CIRCLE}))`;
-
-/** Per sort: the keyset condition after the previous page's last pet ($13 its key, $14 its id), and the order. */
-const ORDERS: Record<PetSort, { after: string; orderBy: string; key: string }> = {
-  // The id is its own key: $13 and $14 are the same.
-  id: { after: 'id > coalesce($13::bigint, $14::bigint)', orderBy: 'id', key: 'id::text' },
+/** Per sort: the order of a page, and the key a cursor carries to resume after its last pet. */
+const ORDERS: Record<PetSort, { orderBy: SqlFragment; key: SqlFragment }> = {
+  id: { orderBy: sql`id`, key: sql`id::text` },
   '-createdAt': {
-    after: '($13::timestamptz IS NULL OR (created_at, id) < ($13::timestamptz, $14::bigint))',
-    orderBy: 'created_at DESC, id DESC',
-    key: `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    orderBy: sql`created_at DESC, id DESC`,
+    key: sql`to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
   },
   updatedAt: {
-    after: '($13::timestamptz IS NULL OR (updated_at, id) > ($13::timestamptz, $14::bigint))',
-    orderBy: 'updated_at, id',
-    key: `to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    orderBy: sql`updated_at, id`,
+    key: sql`to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
   },
-  // Over NEAREST_FIRST, which gives each pet its `chord`.
-  distance: {
-    after: `($13::float8 IS NULL OR (chord, id) > ($13::float8, $14::bigint))`,
-    orderBy: 'chord, id',
-    key: 'chord::text',
-  },
+  // Over `nearestFirst`, which gives each pet its `chord`.
+  distance: { orderBy: sql`chord, id`, key: sql`chord::text` },
 };
 
-/**
- * Pets within the radius, nearest first, as the location index hands them out (a KNN scan): the page's
- * sort by `(chord, id)` then only orders pets at the same place by id, and stops at the page's end. The
- * box condition is left out: with it the planner would read the whole circle and sort it.
- */
-const NEAREST_FIRST = `(SELECT *, ${CHORD} AS chord FROM pets WHERE ${FILTERS_BUT_NEAR} AND ${WITHIN_RADIUS}
-                         ORDER BY ${CHORD}) AS pets`;
+/** A condition that an absent (null) value turns off. */
+const unlessNull = (value: unknown, type: SqlFragment, condition: SqlFragment) =>
+  sql`(${value ?? null}::${type} IS NULL OR ${condition})`;
+const TEXT = sql`text`;
+const BIGINT = sql`bigint`;
+const BOOLEAN = sql`boolean`;
 
-const DISTANCE_KM = `CASE WHEN $10::float8 IS NOT NULL
-                            THEN round((earth_distance(${ORIGIN}, ${PLACE}) / 1000)::numeric, 1) END`;
+/** `houseTrained=false` keeps pets marked false: a pet of whom nothing is known matches neither value. */
+const flag = (value: boolean | undefined, column: string) =>
+  unlessNull(value, BOOLEAN, sql`${sql.identifier(column)} = ${value ?? null}::boolean`);
+
+/** `goodWith=cats` keeps pets good with cats (their index holds only those). */
+const goodWith = (search: PetSearch, companion: PetCompanion, column: string) =>
+  unlessNull(search.goodWith?.includes(companion) || undefined, BOOLEAN, sql.identifier(column));
+
+/**
+ * The fragments of a search's statements, each carrying its own values. Each filter is a condition that an
+ * absent (null) value turns off. Statements are planned for each call's values (`plan_cache_mode`), and the
+ * planner folds a null value's condition away, so each call is planned as if it had only its own filters,
+ * and takes the index that serves them; and a statement's text depends only on its sort and on whether it
+ * walks, never on which filters a search has.
+ */
+function fragments(search: PetSearch) {
+  const { near } = search;
+  const radiusMetres = search.radiusKm * 1000;
+  const origin = sql`ll_to_earth(${near?.latitude ?? null}::float8, ${near?.longitude ?? null}::float8)`;
+  /** Straight-line distance through the earth: what the GiST index orders by, and as monotone as the arc. */
+  const chord = sql`(${PLACE} <-> ${origin})`;
+  /** Whether a pet lies within `radiusKm` of `near`. */
+  const inCircle = sql`earth_distance(${origin}, ${PLACE}) <= ${radiusMetres}::float8`;
+  const [south, north, west, east] = near ? degreeBounds(near, radiusMetres) : [null, null, null, null];
+  const values = sql`${unlessNull(search.statuses, sql`text[]`, sql`status = ANY (${search.statuses ?? null}::text[])`)}
+  AND ${unlessNull(search.categoryId, BIGINT, sql`category_id = ${search.categoryId ?? null}::bigint`)}
+  AND ${unlessNull(search.sex, TEXT, sql`sex = ${search.sex ?? null}::text`)}
+  AND ${unlessNull(search.ageGroup, TEXT, sql`age_group = ${search.ageGroup ?? null}::text`)}
+  AND ${unlessNull(search.size, TEXT, sql`size = ${search.size ?? null}::text`)}
+  AND ${unlessNull(search.tag, TEXT, sql`tags @> ARRAY[${search.tag ?? null}::text]`)}
+  AND ${unlessNull(search.q, TEXT, sql`${SEARCH_DOCUMENT} @@ plainto_tsquery('pet_search'::regconfig, ${search.q ?? null}::text)`)}
+  AND ${unlessNull(search.listerAccountId, BIGINT, sql`lister_account_id = ${search.listerAccountId ?? null}::bigint`)}
+  AND ${goodWith(search, 'children', 'good_with_children')}
+  AND ${goodWith(search, 'dogs', 'good_with_dogs')}
+  AND ${goodWith(search, 'cats', 'good_with_cats')}
+  AND ${flag(search.houseTrained, 'house_trained')}
+  AND ${flag(search.spayedNeutered, 'spayed_neutered')}
+  AND ${flag(search.specialNeeds, 'special_needs')}
+  AND ${unlessNull(search.coat, TEXT, sql`coat = ${search.coat ?? null}::text`)}
+  AND ${unlessNull(
+    search.color,
+    TEXT,
+    // As `pets_colors_idx` holds them: the same expression, or the index would not serve the filter.
+    sql`pet_colors_folded(colors) @> ARRAY[lower(${search.color ?? null}::text)]`,
+  )}
+  AND ${unlessNull(search.organizationId, TEXT, sql`organization_id = ${search.organizationId ?? null}::text`)}
+  AND ${unlessNull(search.externalId, TEXT, sql`external_id = ${search.externalId ?? null}::text`)}`;
+  const updatedSince = unlessNull(
+    search.updatedSince,
+    sql`timestamptz`,
+    sql`updated_at >= ${search.updatedSince ?? null}::timestamptz`,
+  );
+  const key = search.after?.key ?? null;
+  const id = search.after?.id ?? 0;
+  /** Per sort: the keyset condition after the previous page's last pet. */
+  const after: Record<PetSort, SqlFragment> = {
+    id: sql`id > ${id}::bigint`,
+    '-createdAt': unlessNull(key, sql`timestamptz`, sql`(created_at, id) < (${key}::timestamptz, ${id}::bigint)`),
+    updatedAt: unlessNull(key, sql`timestamptz`, sql`(updated_at, id) > (${key}::timestamptz, ${id}::bigint)`),
+    distance: unlessNull(key, sql`float8`, sql`(chord, id) > (${key}::float8, ${id}::bigint)`),
+  };
+  return {
+    values,
+    updatedSince,
+    /** Every filter but `near`, which only the statements of `near` (and of the distance sort) take. */
+    filtersButNear: sql`${values} AND ${updatedSince}`,
+    chord,
+    /**
+     * Within the circle, first within the bounds in degrees around it (`degreeBounds`): two cheap
+     * comparisons that spare most pets the exact distance.
+     */
+    withinRadius: sql`latitude BETWEEN ${south}::float8 AND ${north}::float8
+      AND (${west}::float8 IS NULL OR longitude BETWEEN ${west}::float8 AND ${east}::float8)
+      AND ${inCircle}`,
+    /** The cube around that circle: what `pets_location_idx` can find. */
+    inBox: sql`earth_box(${origin}, ${radiusMetres}::float8) @> ${PLACE}`,
+    distanceKm: sql`CASE WHEN ${near?.latitude ?? null}::float8 IS NOT NULL
+                           THEN round((earth_distance(${origin}, ${PLACE}) / 1000)::numeric, 1) END`,
+    after: after[search.sort],
+    // One row beyond the page tells whether another page follows.
+    rowCount: search.limit + 1,
+  };
+}
+
+type Fragments = ReturnType<typeof fragments>;
 
 /** A page of `source`'s pets that pass `where`, in the sort's order, with its key and distance. */
-function page(sort: PetSort, source: string, where: string): string {
+function page(sort: PetSort, f: Fragments, source: SqlFragment, where: SqlFragment): SqlFragment {
   const { orderBy, key } = ORDERS[sort];
-  return `SELECT ${PET_COLUMNS}, ${key} AS sort_key, ${DISTANCE_KM} AS distance_km
-            FROM ${source} WHERE ${where} ORDER BY ${orderBy} LIMIT $15`;
+  return sql`SELECT ${PET_COLUMNS}, ${key} AS sort_key, ${f.distanceKm} AS distance_km
+            FROM ${source} WHERE ${where} ORDER BY ${orderBy} LIMIT ${f.rowCount}`;
 }
 
 /** How many pets a walk in the sort's order reads, looking for a page, before it gives up (WALKS). */
@@ -99,44 +140,48 @@ const WALK_ROWS = 2000;
  * walks the sort's own index for `WALK_ROWS` pets and keeps those that pass; only when that falls short
  * of a page are all the matching pets found, through the filters' own indexes, and sorted.
  */
-function walkStatement(sort: Exclude<PetSort, 'distance'>, near: boolean): string {
-  const { after, orderBy } = ORDERS[sort];
+function walkStatement(sort: Exclude<PetSort, 'distance'>, near: boolean, f: Fragments): SqlFragment {
+  const { orderBy } = ORDERS[sort];
   // Walking by updatedAt, `updatedSince` is where the walk starts.
-  const walkedFilters = sort === 'updatedAt' ? FILTERS_BUT_NEAR : VALUE_FILTERS;
-  const walked = `(SELECT * FROM pets WHERE ${walkedFilters} AND ${after}
+  const walkedFilters = sort === 'updatedAt' ? f.filtersButNear : f.values;
+  const walked = sql`(SELECT * FROM pets WHERE ${walkedFilters} AND ${f.after}
                     ORDER BY ${orderBy} LIMIT ${WALK_ROWS}) AS pets`;
-  const passing = near ? `${UPDATED_SINCE} AND ${WITHIN_RADIUS}` : UPDATED_SINCE;
-  const matching = near ? `${FILTERS_BUT_NEAR} AND ${IN_BOX} AND ${WITHIN_RADIUS}` : FILTERS;
+  const passing = near ? sql`${f.updatedSince} AND ${f.withinRadius}` : f.updatedSince;
+  const matching = near ? sql`${f.filtersButNear} AND ${f.inBox} AND ${f.withinRadius}` : f.filtersButNear;
   // OFFSET 0 keeps the planner from folding the subquery into the sorted page, so that it finds all
   // matches the cheapest way rather than walk the sort's index again.
-  const matched = `(SELECT * FROM pets WHERE ${matching} AND ${after} OFFSET 0) AS pets`;
-  return `
-    WITH walk AS MATERIALIZED (${page(sort, walked, passing)})
-    SELECT * FROM walk WHERE (SELECT count(*) FROM walk) = $15
+  const matched = sql`(SELECT * FROM pets WHERE ${matching} AND ${f.after} OFFSET 0) AS pets`;
+  return sql`
+    WITH walk AS MATERIALIZED (${page(sort, f, walked, passing)})
+    SELECT * FROM walk WHERE (SELECT count(*) FROM walk) = ${f.rowCount}
     UNION ALL
-    SELECT * FROM (${page(sort, matched, 'true')}) AS matched
-     WHERE (SELECT count(*) FROM walk) < $15`;
+    SELECT * FROM (${page(sort, f, matched, sql`true`)}) AS matched
+     WHERE (SELECT count(*) FROM walk) < ${f.rowCount}`;
 }
 
-/** The statements by sort and by whether the search walks (and with `near`, or not). */
-const STATEMENTS = new Map<string, string>([
-  ...(['id', '-createdAt', 'updatedAt'] as const).flatMap((sort) => [
-    [`${sort} plain`, page(sort, 'pets', `${FILTERS} AND ${ORDERS[sort].after}`)] as const,
-    [`${sort} near`, walkStatement(sort, true)] as const,
-    [`${sort} since`, walkStatement(sort, false)] as const,
-  ]),
-  ['distance near', page('distance', NEAREST_FIRST, ORDERS.distance.after)],
-]);
+/**
+ * Pets within the radius, nearest first, as the location index hands them out (a KNN scan): the page's
+ * sort by `(chord, id)` then only orders pets at the same place by id, and stops at the page's end. The
+ * box condition is left out: with it the planner would read the whole circle and sort it.
+ */
+const nearestFirst = (f: Fragments) =>
+  sql`(SELECT *, ${f.chord} AS chord FROM pets WHERE ${f.filtersButNear} AND ${f.withinRadius}
+        ORDER BY ${f.chord}) AS pets`;
 
-/** Which of STATEMENTS serves a search. */
-function statementKey({ sort, near, updatedSince }: Pick<PetSearch, 'sort' | 'near' | 'updatedSince'>): string {
-  if (near) return `${sort} near`;
-  return updatedSince !== undefined && sort !== 'updatedAt' ? `${sort} since` : `${sort} plain`;
+/** Which statement serves a search: by its sort, and whether it walks (with `near`, or not). */
+function statementKind({ sort, near, updatedSince }: Pick<PetSearch, 'sort' | 'near' | 'updatedSince'>) {
+  if (near) return 'near';
+  return updatedSince !== undefined && sort !== 'updatedAt' ? 'since' : 'plain';
 }
 
-/** The statement of a search; its parameters are those `searchParameters` gives. */
-export function searchStatement(search: Pick<PetSearch, 'sort' | 'near' | 'updatedSince'>): string {
-  return STATEMENTS.get(statementKey(search))!;
+/** The statement of a search, with its values. */
+export function searchStatement(search: PetSearch): SqlFragment {
+  const f = fragments(search);
+  const { sort } = search;
+  if (sort === 'distance') return page(sort, f, nearestFirst(f), f.after);
+  const kind = statementKind(search);
+  if (kind === 'plain') return page(sort, f, sql`pets`, sql`${f.filtersButNear} AND ${f.after}`);
+  return walkStatement(sort, kind === 'near', f);
 }
 
 /** Where a page begins: after the pet with this id and sort key (a time, or a distance). */
@@ -155,6 +200,14 @@ export interface PetSearch {
   tag?: string;
   q?: string;
   listerAccountId?: number;
+  goodWith?: PetCompanion[];
+  houseTrained?: boolean;
+  spayedNeutered?: boolean;
+  specialNeeds?: boolean;
+  coat?: PetCoat;
+  color?: string;
+  organizationId?: string;
+  externalId?: string;
   updatedSince?: string;
   near?: Point;
   radiusKm: number;
@@ -189,30 +242,6 @@ export function degreeBounds(near: Point, radiusMetres: number): [number, number
   return west < -180 || east > 180 ? [south, north, null, null] : [south, north, west, east];
 }
 
-/** The parameters of a search's statement, in the order it numbers them. */
-export function searchParameters(search: PetSearch): unknown[] {
-  return [
-    search.statuses ?? null,
-    search.categoryId ?? null,
-    search.sex ?? null,
-    search.ageGroup ?? null,
-    search.size ?? null,
-    search.tag ?? null,
-    search.q ?? null,
-    search.listerAccountId ?? null,
-    search.updatedSince ?? null,
-    search.near?.latitude ?? null,
-    search.near?.longitude ?? null,
-    search.radiusKm * 1000,
-    search.after?.key ?? null,
-    search.after?.id ?? 0,
-    // One row beyond the page tells whether another page follows.
-    search.limit + 1,
-    // Only the statements of `near` number these.
-    ...(search.near ? degreeBounds(search.near, search.radiusKm * 1000) : []),
-  ];
-}
-
 /**
  * Finding animals (CONTRACT 9): one statement per sort, keyset-paginated, each filter served by its index.
  * Identical searches asked for close together (a site's front page, a popular query) share one statement,
@@ -224,21 +253,34 @@ export class PetSearchRepository {
 
   constructor(private readonly sql: Sql) {}
 
+  @GenerateSql(
+    { name: 'by id', params: [{ radiusKm: 50, sort: 'id', limit: 20 }] },
+    {
+      name: 'newest first, since',
+      params: [{ radiusKm: 50, sort: '-createdAt', updatedSince: '2026-01-01T00:00:00Z', limit: 20 }],
+    },
+    { name: 'by updatedAt', params: [{ radiusKm: 50, sort: 'updatedAt', limit: 20 }] },
+    {
+      name: 'by id, near',
+      params: [{ radiusKm: 50, sort: 'id', near: { latitude: 52.5, longitude: 13.4 }, limit: 20 }],
+    },
+    {
+      name: 'nearest first',
+      params: [{ radiusKm: 50, sort: 'distance', near: { latitude: 52.5, longitude: 13.4 }, limit: 20 }],
+    },
+  )
   search(search: PetSearch): Promise<SearchPage> {
-    const parameters = searchParameters(search);
-    const statement = statementKey(search);
+    const statement = searchStatement(search);
     // A transaction's reads see its own snapshot: never shared.
-    if (this.sql.inTransaction) return this.read(statement, search.limit, parameters);
-    return this.reads.read(`${statement} ${JSON.stringify(parameters)}`, () =>
-      this.read(statement, search.limit, parameters),
+    if (this.sql.inTransaction) return this.read(statement, search.limit);
+    // The statement's text follows from its kind and sort; its values tell searches of one kind apart.
+    return this.reads.read(`${search.sort} ${statementKind(search)} ${JSON.stringify(statement.values)}`, () =>
+      this.read(statement, search.limit),
     );
   }
 
-  private async read(statement: string, limit: number, parameters: unknown[]): Promise<SearchPage> {
-    const rows = await this.sql.rows<PetRow & { sort_key: string; distance_km: string | null }>(
-      STATEMENTS.get(statement)!,
-      parameters,
-    );
+  private async read(statement: SqlFragment, limit: number): Promise<SearchPage> {
+    const rows = await this.sql.rows<PetRow & { sort_key: string; distance_km: string | null }>(statement);
     const pageRows = rows.slice(0, limit);
     const pets = pageRows.map((row) => {
       const pet = toPet(row);
@@ -252,8 +294,16 @@ export class PetSearchRepository {
     };
   }
 
+  @GenerateSql({ params: [1] })
   async categoryExists(categoryId: number): Promise<boolean> {
-    const rows = await this.sql.rows('SELECT 1 FROM categories WHERE id = $1', [categoryId]);
+    const rows = await this.sql.rows(sql`SELECT 1 FROM categories WHERE id = ${categoryId}`);
+    return rows.length > 0;
+  }
+
+  /** Whether an organisation has this id: the `organizationId` filter refuses one that names none. */
+  @GenerateSql({ params: ['org_1'] })
+  async organizationExists(organizationId: string): Promise<boolean> {
+    const rows = await this.sql.rows(sql`SELECT 1 FROM organizations WHERE id = ${organizationId}`);
     return rows.length > 0;
   }
 }

@@ -9,3 +9,10 @@ export type PetAgeGroup = (typeof PET_AGE_GROUPS)[number];
 
 export const PET_SIZES = ['small', 'medium', 'large', 'xlarge'] as const;
 export type PetSize = (typeof PET_SIZES)[number];
+
+export const PET_COATS = ['hairless', 'short', 'medium', 'long', 'wire', 'curly'] as const;
+export type PetCoat = (typeof PET_COATS)[number];
+
+/** What `goodWith` names: the members of a pet's `environment`. */
+export const PET_COMPANIONS = ['children', 'dogs', 'cats'] as const;
+export type PetCompanion = (typeof PET_COMPANIONS)[number];

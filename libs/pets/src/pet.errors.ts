@@ -37,7 +37,8 @@ export class PetHasOpenOrderError extends AppError {
 }
 
 export class PreconditionFailedError extends AppError {
-  constructor(petId: number) {
+  /** @param petId the pet's id, or the external id that names it */
+  constructor(petId: number | string) {
     super(412, 'precondition_failed', `If-Match matches no current ETag of pet ${petId}; fetch it again.`);
   }
 }
@@ -45,5 +46,19 @@ export class PreconditionFailedError extends AppError {
 export class EmptyPetChangeError extends ValidationFailedError {
   constructor() {
     super('The change must set at least one field.');
+  }
+}
+
+export class ExternalIdTakenError extends AppError {
+  constructor(externalId: string) {
+    super(409, 'external_id_taken', `Another of your pets has the externalId ${externalId}.`);
+  }
+}
+
+export class UnknownOrganizationError extends ValidationFailedError {
+  constructor(organizationId: string) {
+    super(`organizationId ${organizationId} does not name an organization`, [
+      { field: 'organizationId', message: `organizationId ${organizationId} does not name an organization` },
+    ]);
   }
 }

@@ -9,6 +9,19 @@ export const PET_ID_PARAM: ApiParamOptions = {
   schema: { type: 'integer', format: 'int64', minimum: 1 },
 };
 
+export const EXTERNAL_ID_PARAM: ApiParamOptions = {
+  name: 'externalId',
+  description: 'The shelter’s own identifier of the animal: 1 to 64 characters of `A–Z a–z 0–9 . _ : -`.',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$', example: 'A-2024-0117' },
+};
+
+export const EXTERNAL_ID_TAKEN: ErrorCode = {
+  status: 409,
+  code: 'external_id_taken',
+  description: 'Another animal of the same lister has this `externalId`.',
+  example: 'Another of your pets has the externalId A-2024-0117.',
+};
+
 export const PET_NOT_FOUND: ErrorCode = { ...NOT_FOUND, description: 'No animal with this id.', example: 'No pet 42.' };
 export const GET_PET_GONE: ErrorCode = {
   ...GONE,
@@ -59,6 +72,21 @@ export const IF_NONE_MATCH_HEADER: ApiHeaderOptions = {
   schema: { type: 'string' },
 };
 
+export const PET_HAS_OPEN_ORDER: ErrorCode = {
+  status: 409,
+  code: 'pet_has_open_order',
+  description: 'The animal has a placed or approved order: its status changes only through that order, and it stays.',
+  example:
+    'Pet 42 has a placed or approved order: its status changes only through that order, and it cannot be removed.',
+};
+
+export const PET_PRECONDITION_FAILED: ErrorCode = {
+  status: 412,
+  code: 'precondition_failed',
+  description: '`If-Match` names no current ETag of the animal; nothing changed.',
+  example: 'If-Match matches no current ETag of pet 42; fetch it again.',
+};
+
 /** The refusals of a change or removal of a pet, besides its 404. */
 export const PET_CHANGE_ERRORS: readonly ErrorCode[] = [
   {
@@ -66,17 +94,6 @@ export const PET_CHANGE_ERRORS: readonly ErrorCode[] = [
     description: 'The animal was listed by another account, or before listers were recorded.',
     example: 'Only the account that listed pet 42 may change or remove it.',
   },
-  {
-    status: 409,
-    code: 'pet_has_open_order',
-    description: 'The animal has a placed or approved order: its status changes only through that order, and it stays.',
-    example:
-      'Pet 42 has a placed or approved order: its status changes only through that order, and it cannot be removed.',
-  },
-  {
-    status: 412,
-    code: 'precondition_failed',
-    description: '`If-Match` names no current ETag of the animal; nothing changed.',
-    example: 'If-Match matches no current ETag of pet 42; fetch it again.',
-  },
+  PET_HAS_OPEN_ORDER,
+  PET_PRECONDITION_FAILED,
 ];

@@ -7,13 +7,28 @@ import {
   formatEntityTag,
   IdParamPipe,
   locationHeader,
+  matchingVersions,
   MergePatch,
   nextPageLink,
   PAGE_HEADERS,
   parseEntityTagCondition,
 } from '@app/http';
 import { Idempotent } from '@app/idempotency';
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
@@ -26,24 +41,36 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { DEFAULT_RADIUS_KM, ListPetsQueryDto, parsePoint, STATUS_QUERY } from './dto/list-pets-query.dto';
-import { CategoryDto, CreatePetDto, PetDto } from './dto/pet.dto';
+import {
+  DEFAULT_RADIUS_KM,
+  GOOD_WITH_QUERY,
+  ListPetsQueryDto,
+  parsePoint,
+  STATUS_QUERY,
+} from './dto/list-pets-query.dto';
+import { CategoryDto, CreatePetDto, PetDto, PetRecordDto } from './dto/pet.dto';
 import { decodePetCursor, encodePetCursor } from './pet-cursor';
 import { UpdatePetDto } from './dto/update-pet.dto';
 import { EmptyPetChangeError } from './pet.errors';
+import { ExternalIdParamPipe } from './external-id-param.pipe';
 import {
   DEPRECATION_HEADERS,
   ETAG_HEADER,
+  EXTERNAL_ID_PARAM,
+  EXTERNAL_ID_TAKEN,
   GET_PET_GONE,
   IF_MATCH_HEADER,
   IF_NONE_MATCH_HEADER,
   PET_CHANGE_ERRORS,
+  PET_HAS_OPEN_ORDER,
   PET_ID_PARAM,
   PET_NOT_FOUND,
+  PET_PRECONDITION_FAILED,
   PETS_API_TAG,
 } from './pets-openapi';
 import type { StoredPet } from './pet-row';
 import { PetsService } from './pets.service';
+import { RequiredScope } from '@app/accounts';
 
 @ApiTags(PETS_API_TAG.name)
 @ApiBearerAuth()
@@ -52,6 +79,7 @@ export class PetsController {
   constructor(private readonly pets: PetsService) {}
 
   @Get('pets')
+  @RequiredScope('pets:read', { publishable: true })
   @ApiOperation({
     operationId: 'listPets',
     summary: 'Find animals',
@@ -67,6 +95,7 @@ export class PetsController {
     headers: PAGE_HEADERS,
   })
   @ApiQuery(STATUS_QUERY)
+  @ApiQuery(GOOD_WITH_QUERY)
   @ApiErrors(400, 401)
   async listPets(
     @Query() query: ListPetsQueryDto,
@@ -83,6 +112,14 @@ export class PetsController {
       tag: query.tag,
       q: query.q,
       listerAccountId: query.listedBy === 'me' ? principal.accountId : undefined,
+      goodWith: query.goodWith,
+      houseTrained: query.houseTrained,
+      spayedNeutered: query.spayedNeutered,
+      specialNeeds: query.specialNeeds,
+      coat: query.coat,
+      color: query.color,
+      organizationId: query.organizationId,
+      externalId: query.externalId,
       updatedSince: query.updatedSince,
       near: query.near === undefined ? undefined : parsePoint(query.near),
       radiusKm: query.radiusKm ?? DEFAULT_RADIUS_KM,
@@ -97,6 +134,10 @@ export class PetsController {
           // nextPageLink puts the next cursor in place of this one.
           ...query,
           status: query.status?.join(','),
+          goodWith: query.goodWith?.join(','),
+          houseTrained: query.houseTrained?.toString(),
+          spayedNeutered: query.spayedNeutered?.toString(),
+          specialNeeds: query.specialNeeds?.toString(),
           // The default sort stays implicit, as in the links of CONTRACT 3.
           sort: query.sort === 'id' ? undefined : query.sort,
         },
@@ -110,6 +151,7 @@ export class PetsController {
   @Post('pets')
   @HttpCode(201)
   @Idempotent()
+  @RequiredScope('pets:write')
   @ApiOperation({
     operationId: 'createPet',
     summary: 'Add an animal',
@@ -128,7 +170,7 @@ export class PetsController {
       },
     },
   })
-  @ApiErrors(400, 401)
+  @ApiErrors(400, 401, EXTERNAL_ID_TAKEN)
   async createPet(
     @Body() body: CreatePetDto,
     @CurrentPrincipal() principal: Principal,
@@ -139,7 +181,49 @@ export class PetsController {
     return withETag(response, created);
   }
 
+  @Put('pets/external/:externalId')
+  @RequiredScope('pets:write')
+  @ApiOperation({
+    operationId: 'putPetByExternalId',
+    summary: 'Create or replace an animal by the shelter’s own id',
+    description:
+      'For syncing from shelter software: creates the caller’s animal with this `externalId` (201), or replaces ' +
+      'it whole (200): optional fields absent are cleared, and a replacement without `status` keeps the ' +
+      'animal’s. Retrying it never makes a second animal, also when two arrive at once. With `If-Match`, ' +
+      'replaces nothing unless the animal is still at one of the ETags named (and creates none).',
+  })
+  @ApiParam(EXTERNAL_ID_PARAM)
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiResponse({
+    status: 201,
+    description: 'The animal was created.',
+    type: PetDto,
+    headers: { ...locationHeader('/v1/pets/1'), ...ETAG_HEADER },
+  })
+  @ApiResponse({ status: 200, description: 'The animal after its replacement.', type: PetDto, headers: ETAG_HEADER })
+  @ApiErrors(400, 401, PET_HAS_OPEN_ORDER, PET_PRECONDITION_FAILED)
+  async putPetByExternalId(
+    @Param('externalId', ExternalIdParamPipe) externalId: string,
+    @Body() body: PetRecordDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<PetDto> {
+    const { stored, created } = await this.pets.putByExternalId(
+      principal.accountId,
+      externalId,
+      body,
+      matchingVersions(ifMatch),
+    );
+    if (created) {
+      response.status(201);
+      response.setHeader('Location', `/v1/pets/${stored.pet.id}`);
+    }
+    return withETag(response, stored);
+  }
+
   @Get('pets/:petId')
+  @RequiredScope('pets:read', { publishable: true })
   @ApiOperation({
     operationId: 'getPet',
     summary: 'Get an animal (deprecated)',
@@ -176,6 +260,7 @@ export class PetsController {
 
   @Patch('pets/:petId')
   @AcceptsMergePatch()
+  @RequiredScope('pets:write')
   @ApiOperation({
     operationId: 'updatePet',
     summary: 'Change an animal',
@@ -189,7 +274,7 @@ export class PetsController {
   @ApiParam(PET_ID_PARAM)
   @ApiHeader(IF_MATCH_HEADER)
   @ApiResponse({ status: 200, description: 'The animal after the change.', type: PetDto, headers: ETAG_HEADER })
-  @ApiErrors(400, 401, PET_NOT_FOUND, PET_CHANGE_ERRORS)
+  @ApiErrors(400, 401, PET_NOT_FOUND, PET_CHANGE_ERRORS, EXTERNAL_ID_TAKEN)
   async updatePet(
     @Param('petId', IdParamPipe) petId: number,
     // Validated as an UpdatePetDto once merged (PetsService.update): a nested object is checked whole.
@@ -210,6 +295,7 @@ export class PetsController {
 
   @Delete('pets/:petId')
   @HttpCode(204)
+  @RequiredScope('pets:write')
   @ApiOperation({
     operationId: 'deletePet',
     summary: 'Remove an animal',
@@ -230,6 +316,7 @@ export class PetsController {
   }
 
   @Get('categories')
+  @RequiredScope('pets:read', { publishable: true })
   @ApiOperation({
     operationId: 'listCategories',
     summary: 'List categories',
@@ -251,11 +338,4 @@ function etagOf(stored: StoredPet): string {
 function withETag(response: Response, stored: StoredPet): PetDto {
   response.setHeader('ETag', etagOf(stored));
   return stored.pet;
-}
-
-/** The versions `If-Match` names (strong comparison); undefined when absent or `*` (any current one). */
-function matchingVersions(ifMatch: string | undefined): string[] | undefined {
-  const condition = parseEntityTagCondition(ifMatch, 'If-Match');
-  // A tag that is not a version matches no pet.
-  return condition && conditionTags(condition, 'strong')?.filter((tag) => /^[0-9]{1,19}$/.test(tag));
 }

@@ -1,4 +1,4 @@
-import { Sql } from '@app/database';
+import { Sql, SqlFragment } from '@app/database';
 import type { EventsRecorder } from '@app/events';
 import { PET_IDS_LOCK, PetsRepository } from './pets.repository';
 
@@ -25,6 +25,21 @@ const storedRow = (id: string, name: string, categoryId: string, status: string)
   updated_at: CHANGED_AT,
   lister_account_id: '1',
   has_open_order: false,
+  spayed_neutered: null,
+  house_trained: null,
+  declawed: null,
+  special_needs: null,
+  shots_current: null,
+  special_needs_notes: null,
+  good_with_children: null,
+  good_with_dogs: null,
+  good_with_cats: null,
+  coat: null,
+  colors: null,
+  secondary_breed: null,
+  mixed_breed: null,
+  external_id: null,
+  organization_id: null,
   version: '1780272000000000',
 });
 
@@ -47,7 +62,8 @@ function setUp() {
   const sql = new Sql({} as ConstructorParameters<typeof Sql>[0]);
   const catalogue = [1, 2, 3, 4, 5].map((id) => storedRow(String(id), `Pet ${id}`, '1', id % 2 ? 'sold' : 'available'));
   let nextId = 6;
-  const rows = jest.spyOn(sql, 'rows').mockImplementation(async (text: string, values: unknown[] = []) => {
+  const rows = jest.spyOn(sql, 'rows').mockImplementation(async (statement: SqlFragment | string) => {
+    const { text, values } = statement as unknown as SqlFragment;
     if (text.includes('INSERT INTO pets')) {
       const batch = JSON.parse(values[0] as string) as Array<{
         name: string;
@@ -90,11 +106,14 @@ function setUp() {
         .map((pet) => ({ ...pet, position: String(i + 1) })),
     );
   });
+  const query = jest
+    .spyOn(sql, 'query')
+    .mockResolvedValue({ rows: [] } as unknown as Awaited<ReturnType<Sql['query']>>);
   const inTransaction = jest.spyOn(sql, 'inTransaction', 'get').mockReturnValue(false);
   const transaction = jest.spyOn(sql, 'transaction').mockImplementation((work) => work());
   const recordAll = jest.fn().mockResolvedValue(undefined);
   const events = { recordAll } as unknown as EventsRecorder;
-  return { repository: new PetsRepository(sql, events), rows, inTransaction, transaction, recordAll };
+  return { repository: new PetsRepository(sql, events), rows, query, inTransaction, transaction, recordAll };
 }
 
 describe('PetsRepository', () => {
@@ -108,7 +127,7 @@ describe('PetsRepository', () => {
     ]);
 
     expect(rows).toHaveBeenCalledTimes(1);
-    expect(rows.mock.calls[0]![1]).toEqual([
+    expect((rows.mock.calls[0]![0] as unknown as SqlFragment).values).toEqual([
       [null, 'sold', null],
       [0, 1, 4],
       [3, 6, 3],
@@ -124,19 +143,21 @@ describe('PetsRepository', () => {
   });
 
   it('inserts the pets added together with one statement under the id lock and the change clock, leaving out an unknown category', async () => {
-    const { repository, rows, transaction, recordAll } = setUp();
+    const { repository, rows, query, transaction, recordAll } = setUp();
     const created = await Promise.all([
       repository.insert({ name: 'Rex', categoryId: 1, listerAccountId: 1 }),
       repository.insert({ name: 'Nobody', categoryId: 9, listerAccountId: 1 }),
       repository.insert({ name: 'Tom', categoryId: 1, status: 'pending', tags: ['calm'], listerAccountId: 2 }),
     ]);
 
+    // The id lock first, in a statement of its own, then the clock and the ids in the INSERT.
+    const lock = query.mock.calls[0]![0] as unknown as SqlFragment;
+    expect(lock.text).toMatch(/pg_advisory_xact_lock\(\$1\)/);
+    expect(lock.values).toEqual([PET_IDS_LOCK]);
     expect(rows).toHaveBeenCalledTimes(1);
-    expect(rows.mock.calls[0]![0]).toMatch(
-      /pg_advisory_xact_lock\(\$2\).*UPDATE pet_change_clock.*FROM ids_in_commit_order.*nextval\('pets_id_seq'\).*INSERT INTO pets/s,
-    );
-    const [batch, lock] = rows.mock.calls[0]![1]!;
-    expect(lock).toBe(PET_IDS_LOCK);
+    const insert = rows.mock.calls[0]![0] as unknown as SqlFragment;
+    expect(insert.text).toMatch(/UPDATE pet_change_clock.*nextval\('pets_id_seq'\).*INSERT INTO pets/s);
+    const [batch] = insert.values;
     expect(JSON.parse(batch as string)).toEqual([
       { name: 'Rex', category_id: 1, status: 'available', sex: 'unknown', lister_account_id: 1 },
       { name: 'Nobody', category_id: 9, status: 'available', sex: 'unknown', lister_account_id: 1 },
@@ -151,8 +172,8 @@ describe('PetsRepository', () => {
     // Their events, to each lister, with one INSERT in the batch's transaction.
     expect(transaction).toHaveBeenCalledTimes(1);
     expect(recordAll).toHaveBeenCalledWith([
-      { recipientAccountId: 1, type: 'pet.created', object: created[0]!.pet },
-      { recipientAccountId: 2, type: 'pet.created', object: created[2]!.pet },
+      { recipientAccountId: 1, type: 'pet.created', object: created[0]!.pet, createdAt: created[0]!.pet.updatedAt },
+      { recipientAccountId: 2, type: 'pet.created', object: created[2]!.pet, createdAt: created[2]!.pet.updatedAt },
     ]);
   });
 
@@ -166,8 +187,12 @@ describe('PetsRepository', () => {
     ]);
 
     expect(rows).toHaveBeenCalledTimes(2);
-    expect(rows.mock.calls[0]![0]).toMatch(/UPDATE pet_change_clock.*UPDATE pets p.*FROM pet_change, change/s);
-    expect(rows.mock.calls.map(([, values]) => JSON.parse(values![0] as string))).toEqual([
+    expect((rows.mock.calls[0]![0] as unknown as SqlFragment).text).toMatch(
+      /UPDATE pet_change_clock.*UPDATE pets p.*FROM pet_change, change/s,
+    );
+    expect(
+      rows.mock.calls.map(([statement]) => JSON.parse((statement as unknown as SqlFragment).values[0] as string)),
+    ).toEqual([
       [
         { pet_id: 2, patch: { name: 'Max' }, lister: 1, versions: null },
         { pet_id: 4, patch: { name: 'Not mine' }, lister: 2, versions: null },
@@ -185,8 +210,8 @@ describe('PetsRepository', () => {
     expect(transaction).toHaveBeenCalledTimes(1);
     expect(recordAll).toHaveBeenCalledTimes(1);
     expect(recordAll).toHaveBeenCalledWith([
-      { recipientAccountId: 1, type: 'pet.updated', object: updated[0]!.pet },
-      { recipientAccountId: 1, type: 'pet.updated', object: updated[2]!.pet },
+      { recipientAccountId: 1, type: 'pet.updated', object: updated[0]!.pet, createdAt: updated[0]!.pet.updatedAt },
+      { recipientAccountId: 1, type: 'pet.updated', object: updated[2]!.pet, createdAt: updated[2]!.pet.updatedAt },
     ]);
   });
 
@@ -202,13 +227,14 @@ describe('PetsRepository', () => {
       repository.update({ petId: 2, listerAccountId: 1, patch: { name: 'Max' } }),
       repository.update({ petId: 4, listerAccountId: 1, patch: { name: 'Toby' } }),
     ]);
-    const names = rows.mock.calls.map(([text, values]) =>
-      /INSERT|UPDATE/.test(text)
-        ? JSON.parse(values![0] as string).map(
+    const names = rows.mock.calls.map(([statement]) => {
+      const { text, values } = statement as unknown as SqlFragment;
+      return /INSERT|UPDATE/.test(text)
+        ? JSON.parse(values[0] as string).map(
             (row: { name?: string; patch?: { name: string } }) => row.name ?? row.patch?.name,
           )
-        : values![0],
-    );
+        : values[0];
+    });
     expect(names).toEqual([[null], [null], ['Rex'], ['Tom'], ['Max'], ['Toby']]);
   });
 });

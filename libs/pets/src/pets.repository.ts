@@ -1,8 +1,8 @@
-import { Batcher, WriteBatcher, Sql } from '@app/database';
+import { Batcher, GenerateSql, WriteBatcher, Sql, sql, SqlFragment } from '@app/database';
 import { EventsRecorder, NewEvent } from '@app/events';
 import { Injectable } from '@nestjs/common';
 import type { CreatePetDto, PetDto } from './dto/pet.dto';
-import { PET_CHANGE, petChangeAfter } from './pet-changes';
+import { PET_CHANGE } from './pet-changes';
 import { petEvents } from './pet-events';
 import { PET_COLUMNS, PET_VERSION, PetRow, StoredPet, toPet, toStoredPet } from './pet-row';
 import type { PetStatus } from './pet-status';
@@ -19,29 +19,83 @@ export interface NewPet extends CreatePetDto {
   listerAccountId: number;
 }
 
-/** The row the INSERT reads from its JSON batch, with the defaults of omitted fields. */
-function toInsertedRow(pet: NewPet) {
-  return {
-    name: pet.name,
-    category_id: pet.categoryId,
-    status: pet.status ?? 'available',
-    description: pet.description,
-    breed: pet.breed,
-    sex: pet.sex ?? 'unknown',
-    age_group: pet.ageGroup,
-    size: pet.size,
-    tags: pet.tags,
-    photo_urls: pet.photoUrls,
-    latitude: pet.location?.latitude,
-    longitude: pet.location?.longitude,
-    lister_account_id: pet.listerAccountId,
-  };
-}
-
 /** The writable fields a change sets: an absent one stays, a null one is cleared. */
 export type PetPatch = {
   [Field in keyof CreatePetDto]?: CreatePetDto[Field] | null;
 };
+
+/** The column of each writable field stored as it is written. */
+const FIELD_COLUMNS = {
+  name: 'name',
+  categoryId: 'category_id',
+  status: 'status',
+  description: 'description',
+  breed: 'breed',
+  ageGroup: 'age_group',
+  size: 'size',
+  tags: 'tags',
+  photoUrls: 'photo_urls',
+  specialNeedsNotes: 'special_needs_notes',
+  coat: 'coat',
+  colors: 'colors',
+  secondaryBreed: 'secondary_breed',
+  mixedBreed: 'mixed_breed',
+  externalId: 'external_id',
+} as const satisfies Partial<Record<keyof CreatePetDto, string>>;
+
+/** The column of each member of `attributes` and `environment`: each member is a column of its own. */
+const MEMBER_COLUMNS = {
+  attributes: {
+    spayedNeutered: 'spayed_neutered',
+    houseTrained: 'house_trained',
+    declawed: 'declawed',
+    specialNeeds: 'special_needs',
+    shotsCurrent: 'shots_current',
+  },
+  environment: { children: 'good_with_children', dogs: 'good_with_dogs', cats: 'good_with_cats' },
+} as const;
+
+/**
+ * The patch as the UPDATE merges it over the row (jsonb_populate_record): keys present are set. A nested
+ * object arrives whole (merged over the pet's, RFC 7396, before validation: PetsService.update), and sets
+ * each of its members' columns, a member it lacks cleared; a null object clears every member.
+ */
+function toPatchRow(patch: PetPatch): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  const set = (column: string, value: unknown) => {
+    if (value !== undefined) columns[column] = value;
+  };
+  for (const [field, column] of Object.entries(FIELD_COLUMNS)) set(column, patch[field as keyof typeof FIELD_COLUMNS]);
+  // Clearing the sex sets it back to its default.
+  set('sex', patch.sex === null ? 'unknown' : patch.sex);
+  if (patch.location !== undefined) {
+    set('latitude', patch.location?.latitude ?? null);
+    set('longitude', patch.location?.longitude ?? null);
+  }
+  for (const [object, members] of Object.entries(MEMBER_COLUMNS)) {
+    const value = patch[object as keyof typeof MEMBER_COLUMNS];
+    if (value === undefined) continue;
+    for (const [member, column] of Object.entries(members)) {
+      set(column, value?.[member as keyof typeof value] ?? null);
+    }
+  }
+  return columns;
+}
+
+/** The row the INSERT reads from its JSON batch, with the defaults of omitted fields. */
+function toInsertedRow(pet: NewPet) {
+  return {
+    ...toPatchRow(pet),
+    status: pet.status ?? 'available',
+    sex: pet.sex ?? 'unknown',
+    lister_account_id: pet.listerAccountId,
+  };
+}
+
+/** The row's writable columns, set from the patch merged over the row. */
+const WRITABLE = sql`name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls, latitude,
+  longitude, spayed_neutered, house_trained, declawed, special_needs, shots_current, special_needs_notes,
+  good_with_children, good_with_dogs, good_with_cats, coat, colors, secondary_breed, mixed_breed, external_id`;
 
 /** A change of one pet by an account, if the pet is at one of `versions` (any, when absent). */
 export interface PetChange {
@@ -50,33 +104,6 @@ export interface PetChange {
   patch: PetPatch;
   versions?: string[];
 }
-
-/** The patch as the UPDATE merges it over the row (jsonb_populate_record): keys present are set. */
-function toPatchRow(patch: PetPatch): Record<string, unknown> {
-  const columns: Record<string, unknown> = {};
-  const set = (column: string, value: unknown) => {
-    if (value !== undefined) columns[column] = value;
-  };
-  set('name', patch.name);
-  set('category_id', patch.categoryId);
-  set('status', patch.status);
-  set('description', patch.description);
-  set('breed', patch.breed);
-  // Clearing the sex sets it back to its default.
-  set('sex', patch.sex === null ? 'unknown' : patch.sex);
-  set('age_group', patch.ageGroup);
-  set('size', patch.size);
-  set('tags', patch.tags);
-  set('photo_urls', patch.photoUrls);
-  if (patch.location !== undefined) {
-    set('latitude', patch.location?.latitude ?? null);
-    set('longitude', patch.location?.longitude ?? null);
-  }
-  return columns;
-}
-
-/** The row's writable columns, set from the patch merged over the row. */
-const WRITABLE = `name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls, latitude, longitude`;
 
 /** A change as the UPDATE reads it from its JSON batch (`versions` as text: they exceed a double's precision). */
 function toChangeRow(change: PetChange) {
@@ -97,9 +124,10 @@ function toChangeRow(change: PetChange) {
  * and are locked only once the clock is drawn: so no lock order is needed, as no other change can hold a
  * pet meanwhile, on any process.
  */
-const UPDATE_PETS = `
+const updatePets = (changes: PetChange[]) => sql`
   WITH ${PET_CHANGE}, change AS (
-    SELECT * FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (pet_id bigint, patch jsonb, lister bigint, versions bigint[]))
+    SELECT * FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(changes.map(toChangeRow))}::jsonb)
+                             AS (pet_id bigint, patch jsonb, lister bigint, versions bigint[]))
       WITH ORDINALITY AS c (pet_id, patch, lister, versions, position)
   )
   UPDATE pets p
@@ -129,11 +157,11 @@ function rounds(batch: PetChange[]): Array<Array<{ change: PetChange; index: num
   return rounds;
 }
 
-/** The removal's guard, as UPDATE_PETS's: any open order stops it. */
-const DELETE_PET = `
+/** The removal's guard, as the UPDATE's: any open order stops it. */
+const deletePet = ({ petId, listerAccountId, versions }: Omit<PetChange, 'patch'>) => sql`
   DELETE FROM pets
-   WHERE id = $1 AND lister_account_id = $2 AND open_order_id IS NULL
-     AND ($3::bigint[] IS NULL OR ${PET_VERSION} = ANY ($3::bigint[]))
+   WHERE id = ${petId} AND lister_account_id = ${listerAccountId} AND open_order_id IS NULL
+     AND (${versions ?? null}::bigint[] IS NULL OR ${PET_VERSION} = ANY (${versions ?? null}::bigint[]))
   RETURNING ${PET_COLUMNS}`;
 
 /** A page to read: up to `limit` pets after `afterId`, of one status or any. */
@@ -154,9 +182,15 @@ function pageKey(page: PageRead): string {
  * given `status = q.status` it would walk the primary key filtering by status (900,000 pets for a page 90 %
  * deep). The range written as two bounds of (status, id) instead is that index's own range, so it takes it.
  */
-export const READ_PAGES = `
+export function readPagesStatement(pages: PageRead[]): SqlFragment {
+  const statuses = pages.map((page) => page.status ?? null);
+  const afterIds = pages.map((page) => page.afterId);
+  // One row beyond the page tells whether another page follows.
+  const rowCounts = pages.map((page) => page.limit + 1);
+  return sql`
   SELECT q.position, p.*
-    FROM unnest($1::text[], $2::bigint[], $3::int[]) WITH ORDINALITY AS q (status, after_id, row_count, position)
+    FROM unnest(${statuses}::text[], ${afterIds}::bigint[], ${rowCounts}::int[])
+         WITH ORDINALITY AS q (status, after_id, row_count, position)
    CROSS JOIN LATERAL (
      (SELECT ${PET_COLUMNS} FROM pets
        WHERE q.status IS NULL AND id > q.after_id
@@ -167,35 +201,48 @@ export const READ_PAGES = `
        ORDER BY status, id LIMIT q.row_count)
    ) p
    ORDER BY q.position, p.id`;
+}
 
 /**
- * The batch's ids are drawn under PET_IDS_LOCK: joining its CTE makes the lock come before any nextval,
- * and before the change clock (pet-changes.ts), whose time becomes each pet's createdAt and updatedAt.
- * The batch travels as one JSON array, since its tags and photo URLs are arrays themselves. RETURNING
- * promises no order, so each row's id is drawn first and the rows are matched to the batch by it; a pet
- * naming no existing category is left out of the INSERT.
+ * Each pet takes the organisation its lister has published, if any (CONTRACT 13). The statement runs
+ * after PET_IDS_LOCK was taken by a statement of its own: publishing or removing an organisation takes it
+ * too, so the INSERT's snapshot, taken once the lock is held, sees the organisation as it is at the commit.
+ * Each id is drawn under the lock, before the change clock (pet-changes.ts), whose time becomes each pet's
+ * createdAt and updatedAt. The batch travels as one JSON array of pets rows (jsonb_populate_recordset).
+ * RETURNING promises no order, so each row's id is drawn first and the rows are matched to the batch by
+ * it; a pet naming no existing category is left out of the INSERT.
  */
-const INSERT_PETS = `
-  WITH ids_in_commit_order AS (
-    SELECT pg_advisory_xact_lock($2)
-  ), ${petChangeAfter('ids_in_commit_order')}, batch AS (
-    SELECT nextval('pets_id_seq') AS id, t.*, pet_change.changed_at
+const insertPets = (batch: NewPet[]) => sql`
+  WITH ${PET_CHANGE}, batch AS (
+    SELECT nextval('pets_id_seq') AS id, t.ordinality AS position, pet_change.changed_at, t.lister_account_id,
+           ${WRITABLE}
       FROM pet_change,
-           ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
-             name text, category_id bigint, status text, description text, breed text, sex text, age_group text,
-             size text, tags text[], photo_urls text[], latitude double precision, longitude double precision,
-             lister_account_id bigint
-           )) WITH ORDINALITY AS t (name, category_id, status, description, breed, sex, age_group, size, tags,
-             photo_urls, latitude, longitude, lister_account_id, position)
+           ROWS FROM (jsonb_populate_recordset(NULL::pets, ${JSON.stringify(batch.map(toInsertedRow))}::jsonb))
+             WITH ORDINALITY AS t
   ), inserted AS (
-    INSERT INTO pets (id, name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls,
-                      latitude, longitude, lister_account_id, created_at, updated_at)
-    SELECT b.id, b.name, b.category_id, b.status, b.description, b.breed, b.sex, b.age_group, b.size, b.tags,
-           b.photo_urls, b.latitude, b.longitude, b.lister_account_id, b.changed_at, b.changed_at
-      FROM batch b JOIN categories c ON c.id = b.category_id
+    INSERT INTO pets (id, ${WRITABLE}, lister_account_id, organization_id, created_at, updated_at)
+    SELECT id, ${WRITABLE}, lister_account_id,
+           (SELECT o.id FROM organizations o WHERE o.account_id = batch.lister_account_id), changed_at, changed_at
+      FROM batch
+     WHERE EXISTS (SELECT FROM categories c WHERE c.id = batch.category_id)
     RETURNING ${PET_COLUMNS}
   )
   SELECT i.*, b.position FROM inserted i JOIN batch b USING (id)`;
+
+/** Takes PET_IDS_LOCK until the transaction ends. */
+const lockPetIds = () => sql`SELECT pg_advisory_xact_lock(${PET_IDS_LOCK})`;
+
+/**
+ * Gives every pet of the account the organisation (none, when null) it has just published or removed;
+ * each pet whose `organization_id` changes is a change (pet-changes.ts). It runs under PET_IDS_LOCK (see
+ * `insertPets`), so no pet the account adds meanwhile misses it.
+ */
+const setOrganization = (listerAccountId: number, organizationId: string | null) => sql`
+  WITH ${PET_CHANGE}
+  UPDATE pets SET organization_id = ${organizationId}::text, updated_at = pet_change.changed_at
+    FROM pet_change
+   WHERE lister_account_id = ${listerAccountId} AND organization_id IS DISTINCT FROM ${organizationId}::text
+  RETURNING ${PET_COLUMNS}`;
 
 /** Shared by every request for the same page in a batch: read-only. */
 export interface PetPage {
@@ -231,6 +278,7 @@ export class PetsRepository {
     private readonly events: EventsRecorder,
   ) {}
 
+  @GenerateSql({ name: 'any status', params: [{ afterId: 0, limit: 20 }] })
   readPage(page: PageRead): Promise<PetPage> {
     return this.sql.batched(this.pageReads, page);
   }
@@ -239,13 +287,38 @@ export class PetsRepository {
    * The new pet; undefined when its category does not exist, so a client's mistake costs the others'
    * batch nothing. Rejects with SQLSTATE 23503 when the category was removed during the INSERT.
    */
+  @GenerateSql({ params: [{ name: 'Rex', categoryId: 1, listerAccountId: 1 }] })
   insert(pet: NewPet): Promise<StoredPet | undefined> {
     return this.sql.batched(this.inserts, pet);
   }
 
+  @GenerateSql({ params: [1] })
   async findById(petId: number): Promise<StoredPet | undefined> {
-    const rows = await this.sql.rows<PetRow>(`SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`, [petId]);
+    const rows = await this.sql.rows<PetRow>(sql`SELECT ${PET_COLUMNS} FROM pets WHERE id = ${petId}`);
     return rows[0] && toStoredPet(rows[0]);
+  }
+
+  /** The lister's pet with this external id (served by `pets_lister_external_id_key`). */
+  @GenerateSql({ params: [1, 'A-1'] })
+  async findByExternalId(listerAccountId: number, externalId: string): Promise<StoredPet | undefined> {
+    const rows = await this.sql.rows<PetRow>(
+      sql`SELECT ${PET_COLUMNS} FROM pets WHERE lister_account_id = ${listerAccountId} AND external_id = ${externalId}`,
+    );
+    return rows[0] && toStoredPet(rows[0]);
+  }
+
+  /**
+   * Gives each of the account's pets the organisation it has just published (or none, when null), with a
+   * `pet.updated` event each: in the caller's transaction, which must be the one that publishes or
+   * removes the organisation, so that the pets change if and only if it commits.
+   */
+  @GenerateSql({ params: [1, 'org_1'] })
+  async setOrganization(listerAccountId: number, organizationId: string | null): Promise<void> {
+    await this.sql.transaction(async () => {
+      await this.sql.query(lockPetIds());
+      const rows = await this.sql.rows<PetRow>(setOrganization(listerAccountId, organizationId));
+      await this.events.recordAll(rows.flatMap((row) => petEvents('pet.updated', toStoredPet(row))));
+    });
   }
 
   /**
@@ -254,6 +327,7 @@ export class PetsRepository {
    * or the new category does not exist. Its `pet.updated` event commits with it. Rejects with SQLSTATE
    * 23503 when the new category was removed during the UPDATE.
    */
+  @GenerateSql({ params: [{ petId: 1, listerAccountId: 1, patch: { name: 'Max' } }] })
   update(change: PetChange): Promise<StoredPet | undefined> {
     return this.sql.batched(this.changes, change);
   }
@@ -262,17 +336,15 @@ export class PetsRepository {
    * Removes the pet if the same guard as `update`'s lets it (any open order stops it): the pet as it was,
    * or undefined when it did not.
    */
+  @GenerateSql({ params: [{ petId: 1, listerAccountId: 1 }] })
   async delete(removal: Omit<PetChange, 'patch'>): Promise<StoredPet | undefined> {
-    const rows = await this.sql.rows<PetRow>(DELETE_PET, [
-      removal.petId,
-      removal.listerAccountId,
-      removal.versions ?? null,
-    ]);
+    const rows = await this.sql.rows<PetRow>(deletePet(removal));
     return rows[0] && toStoredPet(rows[0]);
   }
 
+  @GenerateSql()
   async listCategories(): Promise<Array<{ id: number; name: string }>> {
-    const rows = await this.sql.rows<{ id: string; name: string }>('SELECT id, name FROM categories ORDER BY id');
+    const rows = await this.sql.rows<{ id: string; name: string }>(sql`SELECT id, name FROM categories ORDER BY id`);
     return rows.map((row) => ({ id: Number(row.id), name: row.name }));
   }
 
@@ -293,12 +365,7 @@ export class PetsRepository {
       }
       return index;
     });
-    const rows = await this.sql.rows<PetRow & { position: string }>(READ_PAGES, [
-      pages.map((page) => page.status ?? null),
-      pages.map((page) => page.afterId),
-      // One row beyond the page tells whether another page follows.
-      pages.map((page) => page.limit + 1),
-    ]);
+    const rows = await this.sql.rows<PetRow & { position: string }>(readPagesStatement(pages));
     const pageRows: PetRow[][] = pages.map(() => []);
     for (const row of rows) pageRows[Number(row.position) - 1]!.push(row);
     const read = pages.map((page, i) => toPage(pageRows[i]!, page.limit));
@@ -311,10 +378,8 @@ export class PetsRepository {
    */
   private insertBatch(batch: NewPet[]): Promise<Array<StoredPet | undefined>> {
     return this.sql.transaction(async () => {
-      const rows = await this.sql.rows<PetRow & { position: string }>(INSERT_PETS, [
-        JSON.stringify(batch.map(toInsertedRow)),
-        PET_IDS_LOCK,
-      ]);
+      await this.sql.query(lockPetIds());
+      const rows = await this.sql.rows<PetRow & { position: string }>(insertPets(batch));
       const created: Array<StoredPet | undefined> = batch.map(() => undefined);
       for (const row of rows) created[Number(row.position) - 1] = toStoredPet(row);
       await this.events.recordAll(created.flatMap((stored) => (stored ? petEvents('pet.created', stored) : [])));
@@ -331,9 +396,7 @@ export class PetsRepository {
       const updated: Array<StoredPet | undefined> = batch.map(() => undefined);
       const events: NewEvent[] = [];
       for (const round of rounds(batch)) {
-        const rows = await this.sql.rows<PetRow & { position: string }>(UPDATE_PETS, [
-          JSON.stringify(round.map(({ change }) => toChangeRow(change))),
-        ]);
+        const rows = await this.sql.rows<PetRow & { position: string }>(updatePets(round.map(({ change }) => change)));
         const applied: Array<StoredPet | undefined> = round.map(() => undefined);
         for (const row of rows) applied[Number(row.position) - 1] = toStoredPet(row);
         applied.forEach((stored, i) => {

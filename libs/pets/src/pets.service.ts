@@ -2,13 +2,16 @@ import { Sql, sqlState } from '@app/database';
 import { EventsRecorder } from '@app/events';
 import { MergePatch, mergePatchChange, mergesIntoObjects } from '@app/http';
 import { Injectable } from '@nestjs/common';
+import type { PetRecordDto } from './dto/pet.dto';
 import { UpdatePetDto } from './dto/update-pet.dto';
 import {
+  ExternalIdTakenError,
   NotListerError,
   PetHasOpenOrderError,
   PetNotFoundError,
   PreconditionFailedError,
   UnknownCategoryError,
+  UnknownOrganizationError,
 } from './pet.errors';
 import { PetEventType, petEvents } from './pet-events';
 import type { StoredPet } from './pet-row';
@@ -16,6 +19,7 @@ import { PetSearch, PetSearchRepository, SearchPage } from './pet-search.reposit
 import { NewPet, PetChange, PetPatch, PetsRepository } from './pets.repository';
 
 const FOREIGN_KEY_VIOLATION = '23503';
+const UNIQUE_VIOLATION = '23505';
 /**
  * A guarded change that found nothing wrong with the pet afterwards raced with another change of it;
  * it is tried again this many times (each race needs another change to win it).
@@ -47,17 +51,61 @@ export class PetsService {
       return { pets: [...page.pets], next: page.lastId === undefined ? undefined : { id: page.lastId } };
     }
     const page = await this.finder.search(search);
-    if (search.categoryId !== undefined && page.pets.length === 0 && !after) {
-      if (!(await this.finder.categoryExists(search.categoryId))) throw new UnknownCategoryError(search.categoryId);
+    // A filter naming nothing is refused, checked only when it found nothing: one statement otherwise.
+    if (page.pets.length === 0 && !after) {
+      const { categoryId, organizationId } = search;
+      if (categoryId !== undefined) await this.assertCategoryExists(categoryId);
+      if (organizationId !== undefined && !(await this.finder.organizationExists(organizationId))) {
+        throw new UnknownOrganizationError(organizationId);
+      }
     }
     return page;
   }
 
   /** Adds the pet; its lister receives its `pet.created` event (recorded with the batched INSERT). */
   async create(pet: NewPet): Promise<StoredPet> {
-    const created = await this.withCategory(pet.categoryId, () => this.pets.insert(pet));
+    const created = await this.withChecks(pet, () => this.pets.insert(pet));
     if (created) return created;
     throw new UnknownCategoryError(pet.categoryId);
+  }
+
+  /**
+   * Creates the lister's pet with this external id, or replaces the one it has (CONTRACT 13): `created`
+   * tells which. A replacement clears the optional fields absent from `record`, and keeps the status when
+   * it names none. Two of these racing for one external id, on any processes, make one pet: the unique
+   * index refuses the second INSERT, which then replaces the first's pet.
+   */
+  async putByExternalId(
+    listerAccountId: number,
+    externalId: string,
+    record: PetRecordDto,
+    versions: string[] | undefined,
+  ): Promise<{ stored: StoredPet; created: boolean }> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.pets.findByExternalId(listerAccountId, externalId);
+      if (current) {
+        const patch = replacement(record, current);
+        const change = { petId: current.pet.id, listerAccountId, patch, versions };
+        const stored = await this.applyChange(change, async () => change);
+        return { stored, created: false };
+      }
+      // If-Match names a version of a pet that does not exist (RFC 9110 13.1.1).
+      if (versions) throw new PreconditionFailedError(externalId);
+      try {
+        return { stored: await this.create({ ...record, externalId, listerAccountId }), created: true };
+      } catch (error) {
+        // Another request created it meanwhile: replace that one.
+        if (!(error instanceof ExternalIdTakenError) || attempt >= CHANGE_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /**
+   * Gives every pet of the account its organisation (none, when null), each with its `pet.updated` event,
+   * in the caller's transaction: the one that publishes or removes the organisation.
+   */
+  setOrganization(listerAccountId: number, organizationId: string | null): Promise<void> {
+    return this.pets.setOrganization(listerAccountId, organizationId);
   }
 
   async get(petId: number): Promise<StoredPet> {
@@ -72,14 +120,24 @@ export class PetsService {
    * (`location`) is merged over the pet as read, and applied only while the pet is still at that version:
    * a change that came between is merged over in turn, never lost.
    */
-  async update(request: Omit<PetChange, 'patch'> & { patch: MergePatch }): Promise<StoredPet> {
-    for (let attempt = 1; ; attempt++) {
+  update(request: Omit<PetChange, 'patch'> & { patch: MergePatch }): Promise<StoredPet> {
+    return this.applyChange(request, async () => {
       const current = mergesIntoObjects(request.patch) ? await this.changeable(request) : undefined;
       const patch = await mergePatchChange(UpdatePetDto, request.patch, current?.pet);
-      const change = { ...request, patch, versions: current ? [current.version] : request.versions };
-      const updated = await this.withCategory(patch.categoryId ?? 0, () => this.pets.update(change));
+      return { ...request, patch, versions: current ? [current.version] : request.versions };
+    });
+  }
+
+  /**
+   * Applies the change `prepare` makes of `request` (again, should a concurrent change make its guard fail),
+   * or throws why it cannot apply.
+   */
+  private async applyChange(request: Omit<PetChange, 'patch'>, prepare: () => Promise<PetChange>): Promise<StoredPet> {
+    for (let attempt = 1; ; attempt++) {
+      const change = await prepare();
+      const updated = await this.withChecks(change.patch, () => this.pets.update(change));
       if (updated) return updated;
-      await this.refusal(request, patch, attempt);
+      await this.refusal(request, change.patch, attempt);
     }
   }
 
@@ -88,6 +146,11 @@ export class PetsService {
     for (let attempt = 1; !(await this.withEvent('pet.deleted', () => this.pets.delete(removal))); attempt++) {
       await this.refusal(removal, undefined, attempt);
     }
+  }
+
+  /** Refuses a category that does not exist, as a search naming it is refused. */
+  async assertCategoryExists(categoryId: number): Promise<void> {
+    if (!(await this.finder.categoryExists(categoryId))) throw new UnknownCategoryError(categoryId);
   }
 
   listCategories(): Promise<Array<{ id: number; name: string }>> {
@@ -135,13 +198,59 @@ export class PetsService {
     return current;
   }
 
-  /** Runs a write that names a category, refusing one that does not exist (or was removed meanwhile). */
-  private async withCategory<T>(categoryId: number, write: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a write of `fields`, refusing a category that does not exist (or was removed meanwhile) and an
+   * external id another of the lister's pets has.
+   */
+  private async withChecks<T>(fields: PetPatch, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (error) {
-      if (sqlState(error) !== FOREIGN_KEY_VIOLATION) throw error;
-      throw new UnknownCategoryError(categoryId);
+      const state = sqlState(error);
+      if (state === FOREIGN_KEY_VIOLATION) throw new UnknownCategoryError(fields.categoryId ?? 0);
+      if (state === UNIQUE_VIOLATION && fields.externalId) throw new ExternalIdTakenError(fields.externalId);
+      throw error;
     }
   }
+}
+
+/** Every field a replacement writes: those absent from the record are cleared. */
+const RECORD_FIELDS = [
+  'name',
+  'categoryId',
+  'description',
+  'breed',
+  'sex',
+  'ageGroup',
+  'size',
+  'tags',
+  'photoUrls',
+  'location',
+  'specialNeedsNotes',
+  'coat',
+  'colors',
+  'secondaryBreed',
+  'mixedBreed',
+] as const satisfies ReadonlyArray<keyof PetRecordDto>;
+
+/**
+ * The change that replaces `current`'s record with `record`: every field set or cleared, the members of
+ * `attributes` and `environment` too; the status only when the record names another.
+ */
+function replacement(record: PetRecordDto, current: StoredPet): PetPatch {
+  const patch: PetPatch = Object.fromEntries(RECORD_FIELDS.map((field) => [field, record[field] ?? null]));
+  patch.attributes = {
+    spayedNeutered: record.attributes?.spayedNeutered ?? null,
+    houseTrained: record.attributes?.houseTrained ?? null,
+    declawed: record.attributes?.declawed ?? null,
+    specialNeeds: record.attributes?.specialNeeds ?? null,
+    shotsCurrent: record.attributes?.shotsCurrent ?? null,
+  };
+  patch.environment = {
+    children: record.environment?.children ?? null,
+    dogs: record.environment?.dogs ?? null,
+    cats: record.environment?.cats ?? null,
+  };
+  if (record.status !== undefined && record.status !== current.pet.status) patch.status = record.status;
+  return patch;
 }

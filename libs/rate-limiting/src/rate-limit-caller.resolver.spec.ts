@@ -18,7 +18,7 @@ class Routes {
 const routeOf = (handler: keyof Routes) =>
   ({ getClass: () => Routes, getHandler: () => Routes.prototype[handler] }) as unknown as ExecutionContext;
 
-const principal: Principal = { accountId: 3, keyId: 7, limits: { perMinute: 60, perDay: 1000 } };
+const principal: Principal = { accountId: 3, keyId: 7, limits: { perMinute: 60, perDay: 1000 }, scopes: ['*'] };
 const decisionOf = (admitted: boolean): RateLimitDecision => ({ admitted, banMs: 0, nowMs: 0, windows: [] });
 
 /**

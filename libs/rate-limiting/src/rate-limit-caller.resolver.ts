@@ -8,7 +8,7 @@ import { RateLimitDecision } from './rate-windows';
 
 /** Whom a request counts against. */
 export interface RateLimitCaller {
-  /** `account:<id>` or `ip:<client address>`: whose counters the windows are. */
+  /** `account:<id>`, `publishable:<key id>:<client address>` or `ip:<client address>`: whose counters the windows are. */
   tracker: string;
   /** The caller of a valid key: its account's windows apply, and its refusals count towards the key's ban. */
   principal?: Principal;
@@ -19,9 +19,16 @@ export interface RateLimitCaller {
   paidForLookup?: { decision: RateLimitDecision | undefined };
 }
 
-/** The caller, recorded on the request for its log line. */
+/**
+ * The caller, recorded on the request for its log line. A publishable key is in every visitor's browser,
+ * so its requests count per key and client address (`publishable:<key id>:<address>`), never against
+ * the account: a site's visitors cannot spend its owner's limits, nor one visitor the others'.
+ */
 function callerOf(request: AuthenticatedRequest, principal?: Principal): RateLimitCaller {
-  const tracker = principal ? `account:${principal.accountId}` : `ip:${clientAddress(request.ip)}`;
+  const address = clientAddress(request.ip);
+  let tracker = `ip:${address}`;
+  if (principal)
+    tracker = principal.allowedOrigins ? `publishable:${principal.keyId}:${address}` : `account:${principal.accountId}`;
   request.rateLimitCaller = tracker;
   return { tracker, principal };
 }

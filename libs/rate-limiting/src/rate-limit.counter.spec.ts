@@ -7,7 +7,7 @@ import { RateLimitSettings } from './rate-limit.settings';
 import type { RateLimitStore } from './rate-limit.store';
 import { RateLimitDecision, WindowSpec, WindowState } from './rate-windows';
 
-const principal: Principal = { accountId: 3, keyId: 7, limits: { perMinute: 60, perDay: 1000 } };
+const principal: Principal = { accountId: 3, keyId: 7, limits: { perMinute: 60, perDay: 1000 }, scopes: ['*'] };
 const account = { tracker: 'account:3', principal };
 const address = { tracker: 'ip:10.0.0.1' };
 const addressWindow: WindowState = {

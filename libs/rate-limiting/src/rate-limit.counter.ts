@@ -34,7 +34,9 @@ export class RateLimitCounter {
     try {
       // After paying for a valid key's lookup the address gets its count back, in the same step: the
       // request counts against the account only.
-      return await this.store.consume(this.policy.windowsFor(caller, route), caller.principal?.keyId, paid?.windows);
+      // A publishable key is not banned: one visitor's refusals must not shut its site out for all the others.
+      const bannable = caller.principal?.allowedOrigins ? undefined : caller.principal?.keyId;
+      return await this.store.consume(this.policy.windowsFor(caller, route), bannable, paid?.windows);
     } catch (error) {
       return this.onStoreFailure(error);
     }

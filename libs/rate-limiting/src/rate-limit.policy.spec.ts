@@ -33,7 +33,7 @@ const settings = Object.assign(new RateLimitSettings(), {
 const policy = new RateLimitPolicy(new Reflector(), settings);
 const account = {
   tracker: 'account:3',
-  principal: { accountId: 3, keyId: 7, limits: { perMinute: 300, perDay: 10_000 } },
+  principal: { accountId: 3, keyId: 7, limits: { perMinute: 300, perDay: 10_000 }, scopes: ['*'] },
 };
 const address = { tracker: 'ip:10.0.0.1' };
 

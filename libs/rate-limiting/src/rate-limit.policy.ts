@@ -35,13 +35,24 @@ export class RateLimitPolicy {
   }
 
   /**
-   * An account's minute and day windows from its plan; for a caller by address, the keyless minute
+   * An account's minute and day windows from its plan; a publishable key's minute window per client
+   * address (`RATE_LIMIT_PUBLISHABLE_PER_MINUTE`), whatever its account's plan; for a caller by address, the keyless minute
    * window, and on sign-up (`@SignUpRateLimit()`) the sign-up window too. Windows are keyed per caller,
    * not per route: one quota covers every operation.
    */
   windowsFor(caller: RateLimitCaller, route?: ExecutionContext): WindowSpec[] {
     const { tracker, principal } = caller;
     const { settings } = this;
+    if (principal?.allowedOrigins) {
+      return [
+        window(
+          'minute',
+          tracker,
+          settings.RATE_LIMIT_PUBLISHABLE_PER_MINUTE,
+          settings.RATE_LIMIT_MINUTE_WINDOW_SECONDS,
+        ),
+      ];
+    }
     if (principal) {
       return [
         window('minute', tracker, principal.limits.perMinute, settings.RATE_LIMIT_MINUTE_WINDOW_SECONDS),

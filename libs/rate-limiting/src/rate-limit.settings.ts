@@ -9,6 +9,15 @@ export class RateLimitSettings {
   @Min(1)
   RATE_LIMIT_ANONYMOUS_PER_MINUTE = 60;
 
+  /**
+   * Limit for requests with a publishable key, per key, client address and minute window: never counted
+   * against the key's account, whose visitors must not spend its plan.
+   */
+  @IntegerSetting()
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PUBLISHABLE_PER_MINUTE = 120;
+
   /** Sign-ups per client IP address and hour window. */
   @IntegerSetting()
   @IsInt()

@@ -6,8 +6,17 @@ import type { ApiKeySettings } from './api-key.settings';
 import type { ApiKeysRepository } from './api-keys.repository';
 import type { LastUsedRecorder } from './last-used-recorder';
 
-function setUp() {
-  const grant = { keyId: 7, accountId: 3, plan: 'pro', customPerMinute: null, customPerDay: null };
+function setUp(expiresAt: Date | null = null) {
+  const grant = {
+    keyId: 7,
+    accountId: 3,
+    plan: 'pro',
+    customPerMinute: null,
+    customPerDay: null,
+    scopes: ['pets:read'],
+    allowedOrigins: null,
+    expiresAt,
+  };
   const secret = generateApiKey(AppEnv.Development).secret;
   // PostgreSQL knows this one key.
   const findGrant = jest.fn(async (hash: Buffer) => (hash.equals(hashApiKey(secret)) ? grant : undefined));
@@ -41,7 +50,12 @@ describe('ApiKeyAuthenticator', () => {
   it('resolves a key to its account and plan limits, and records the use', async () => {
     const { authenticator, secret, request, lastUsed } = setUp();
     const principal = await authenticator.identify(request(`Bearer ${secret}`));
-    expect(principal).toEqual({ keyId: 7, accountId: 3, limits: { perMinute: 300, perDay: 10000 } });
+    expect(principal).toEqual({
+      keyId: 7,
+      accountId: 3,
+      limits: { perMinute: 300, perDay: 10000 },
+      scopes: ['pets:read'],
+    });
     expect(lastUsed.record).toHaveBeenCalledWith(7);
   });
 
@@ -139,5 +153,25 @@ describe('ApiKeyAuthenticator', () => {
     reconnect();
     await authenticator.identify(request(`Bearer ${secret}`));
     expect(findGrant).toHaveBeenCalledTimes(3);
+  });
+
+  it('refuses a cached key from the instant it expires, without asking PostgreSQL again', async () => {
+    jest.useFakeTimers({ now: new Date('2026-06-01T12:00:00Z'), doNotFake: ['nextTick', 'setImmediate'] });
+    try {
+      const { authenticator, secret, request, findGrant } = setUp(new Date('2026-06-01T12:00:01Z'));
+      expect(await authenticator.identify(request(`Bearer ${secret}`))).toMatchObject({ keyId: 7 });
+      jest.setSystemTime(new Date('2026-06-01T12:00:01Z'));
+      expect(await authenticator.identify(request(`Bearer ${secret}`))).toBeUndefined();
+      expect(findGrant).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('never serves a key that had expired when it was looked up', async () => {
+    const { authenticator, secret, request, findGrant } = setUp(new Date(Date.now() - 1));
+    expect(await authenticator.identify(request(`Bearer ${secret}`))).toBeUndefined();
+    expect(await authenticator.identify(request(`Bearer ${secret}`))).toBeUndefined();
+    expect(findGrant).toHaveBeenCalledTimes(1);
   });
 });

@@ -23,7 +23,10 @@ type MemoisedRequest = AuthenticatedRequest & { [RESOLVED]?: true };
 
 interface CachedPrincipal {
   principal: Principal;
+  /** When the entry must be asked about again. */
   expiresAt: number;
+  /** When the key itself stops working (ms), Infinity for never: checked against the clock on every request. */
+  keyExpiresAt: number;
 }
 
 /** The well-formed key the request carries, if any. */
@@ -116,7 +119,8 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown 
       // Least recently used first out: a hit moves the entry to the back of the Map's order.
       this.keys.delete(cacheKey);
       this.keys.set(cacheKey, cached);
-      return cached.principal;
+      // An expired key answers as a revoked one, at the instant it expires, whatever the cache's age.
+      return cached.keyExpiresAt > now ? cached.principal : undefined;
     }
     if ((this.unknownKeys.get(cacheKey) ?? 0) > now) return undefined;
     return NOT_CACHED;
@@ -129,17 +133,22 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown 
     if (cached !== NOT_CACHED) return cached;
 
     const grant = await this.apiKeys.findGrant(hash);
-    const expiresAt = Date.now() + this.settings.API_KEY_CACHE_TTL_MS;
-    if (!grant) {
+    const now = Date.now();
+    const expiresAt = now + this.settings.API_KEY_CACHE_TTL_MS;
+    const keyExpiresAt = grant?.expiresAt?.getTime() ?? Infinity;
+    // An expired key never works again: it is remembered with the unknown ones.
+    if (!grant || keyExpiresAt <= now) {
       remember(this.unknownKeys, cacheKey, expiresAt, MAX_CACHED_UNKNOWN_KEYS);
       return undefined;
     }
-    const principal = {
+    const principal: Principal = {
       keyId: grant.keyId,
       accountId: grant.accountId,
       limits: limitsFor(grant.plan, grant.customPerMinute, grant.customPerDay),
+      scopes: grant.scopes,
+      ...(grant.allowedOrigins ? { allowedOrigins: grant.allowedOrigins } : {}),
     };
-    remember(this.keys, cacheKey, { principal, expiresAt }, MAX_CACHED_KEYS);
+    remember(this.keys, cacheKey, { principal, expiresAt, keyExpiresAt }, MAX_CACHED_KEYS);
     return principal;
   }
 }

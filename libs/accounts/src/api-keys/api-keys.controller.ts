@@ -6,6 +6,7 @@ import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } 
 import { ApiKeyAlreadyIssuedError } from '../accounts.errors';
 import { ApiKeyDto, ApiKeyWithSecretDto, CreateApiKeyDto } from '../dto/api-key.dto';
 import { ApiKeysService } from './api-keys.service';
+import { RequiredScope } from './required-scope.decorator';
 import { KEY_ALREADY_ISSUED, KEY_NOT_FOUND, KEYS_API_TAG } from '../accounts-openapi';
 
 @ApiTags(KEYS_API_TAG.name)
@@ -16,27 +17,36 @@ export class ApiKeysController {
 
   @Post()
   @HttpCode(201)
+  @RequiredScope('keys:write')
   @Idempotent<ApiKeyWithSecretDto, 'key'>({
     secret: { fields: ['key'], replay: (issued) => new ApiKeyAlreadyIssuedError(issued.id) },
   })
   @ApiOperation({
     operationId: 'createKey',
     summary: 'Issue a key',
-    description: 'Issues a new key for the caller’s account. The secret is in this response only.',
+    description:
+      'Issues a new key for the caller’s account: a secret key with the `scopes` asked (every scope when ' +
+      'absent), or a publishable key for a website’s pages (`kind: "publishable"` with `allowedOrigins`), ' +
+      'optionally expiring at `expiresAt`. A key grants no more than it holds: asking for a scope the ' +
+      'calling key lacks (`*` only from `*`), or a publishable key without `pets:read`, answers ' +
+      '`403 insufficient_scope`. A secret key is shown in this response only.',
   })
   @ApiBody({ type: CreateApiKeyDto, required: false })
   @ApiResponse({ status: 201, description: 'The new key, with its secret.', type: ApiKeyWithSecretDto })
   @ApiErrors(400, 401, KEY_ALREADY_ISSUED)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<ApiKeyWithSecretDto> {
-    const { key, secret } = await this.keys.issue(principal.accountId, body.name ?? 'unnamed');
+    const { key, secret } = await this.keys.issueFor(principal, body);
     return ApiKeyWithSecretDto.withSecret(key, secret);
   }
 
   @Get()
+  @RequiredScope('keys:read')
   @ApiOperation({
     operationId: 'listKeys',
     summary: 'List keys',
-    description: 'The keys of the caller’s account, revoked ones included; never their secrets.',
+    description:
+      'The keys of the caller’s account, revoked ones included; never a secret key, but publishable keys ' +
+      'whole (they are not secret).',
   })
   @ApiResponse({ status: 200, description: 'The account’s keys.', type: [ApiKeyDto] })
   @ApiErrors(401)
@@ -46,6 +56,7 @@ export class ApiKeysController {
 
   @Delete(':keyId')
   @HttpCode(204)
+  @RequiredScope('keys:write')
   @ApiOperation({
     operationId: 'revokeKey',
     summary: 'Revoke a key',

@@ -1,25 +1,39 @@
-import { lockInIdOrder, Sql } from '@app/database';
+import { Sql, sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { Plan } from '../plans';
+import type { GrantedScope, KeyKind } from './scopes';
 
-/** A key as its owner sees it; the secret is never stored, only its SHA-256 hash. */
+/** A key as its owner sees it; a secret key is never stored, only its SHA-256 hash. */
 export interface ApiKey {
   id: number;
   accountId: number;
   name: string;
   prefix: string;
+  kind: KeyKind;
+  scopes: GrantedScope[];
+  expiresAt: Date | null;
+  /** A publishable key's origins; null for a secret key. */
+  allowedOrigins: string[] | null;
+  /** A publishable key whole: it is not secret. Null for a secret key. */
+  publishableKey: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 }
 
-/** What an unrevoked key grants: its account and that account's plan. */
+export type NewApiKey = Pick<ApiKey, 'accountId' | 'name' | 'prefix' | 'kind' | 'scopes' | 'expiresAt'> &
+  Pick<ApiKey, 'allowedOrigins' | 'publishableKey'> & { hash: Buffer };
+
+/** What an unrevoked key grants: its account and that account's plan, its scopes, origins and expiry. */
 export interface KeyGrant {
   keyId: number;
   accountId: number;
   plan: Plan;
   customPerMinute: number | null;
   customPerDay: number | null;
+  scopes: GrantedScope[];
+  allowedOrigins: string[] | null;
+  expiresAt: Date | null;
 }
 
 interface ApiKeyRow {
@@ -27,6 +41,11 @@ interface ApiKeyRow {
   account_id: string;
   name: string;
   prefix: string;
+  kind: KeyKind;
+  scopes: GrantedScope[];
+  expires_at: Date | null;
+  allowed_origins: string[] | null;
+  publishable_key: string | null;
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
@@ -38,9 +57,13 @@ interface GrantRow {
   plan: Plan;
   custom_per_minute: number | null;
   custom_per_day: number | null;
+  scopes: GrantedScope[];
+  allowed_origins: string[] | null;
+  expires_at: Date | null;
 }
 
-const COLUMNS = 'id, account_id, name, prefix, created_at, last_used_at, revoked_at';
+const COLUMNS = sql`id, account_id, name, prefix, kind, scopes, expires_at, allowed_origins, publishable_key,
+  created_at, last_used_at, revoked_at`;
 
 function toApiKey(row: ApiKeyRow): ApiKey {
   return {
@@ -48,6 +71,11 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     accountId: Number(row.account_id),
     name: row.name,
     prefix: row.prefix,
+    kind: row.kind,
+    scopes: row.scopes,
+    expiresAt: row.expires_at,
+    allowedOrigins: row.allowed_origins,
+    publishableKey: row.publishable_key,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
@@ -59,43 +87,48 @@ function toApiKey(row: ApiKeyRow): ApiKey {
 export class ApiKeysRepository {
   constructor(private readonly sql: Sql) {}
 
-  async insert(key: { accountId: number; name: string; prefix: string; hash: Buffer }): Promise<ApiKey> {
+  async insert(key: NewApiKey): Promise<ApiKey> {
     const [row] = await this.sql.rows<ApiKeyRow>(
-      `INSERT INTO api_keys (account_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-      [key.accountId, key.name, key.prefix, key.hash],
+      sql`INSERT INTO api_keys
+            (account_id, name, prefix, key_hash, kind, scopes, expires_at, allowed_origins, publishable_key)
+          VALUES (${key.accountId}, ${key.name}, ${key.prefix}, ${key.hash}, ${key.kind}, ${key.scopes},
+                  ${key.expiresAt}, ${key.allowedOrigins}, ${key.publishableKey})
+          RETURNING ${COLUMNS}`,
     );
     return toApiKey(row!);
   }
 
   async listByAccount(accountId: number): Promise<ApiKey[]> {
-    const rows = await this.sql.rows<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY id`, [
-      accountId,
-    ]);
+    const rows = await this.sql.rows<ApiKeyRow>(
+      sql`SELECT ${COLUMNS} FROM api_keys WHERE account_id = ${accountId} ORDER BY id`,
+    );
     return rows.map(toApiKey);
   }
 
   /** The account a key belongs to, revoked or not. */
   async findAccountId(keyId: number): Promise<number | undefined> {
-    const [row] = await this.sql.rows<{ account_id: string }>('SELECT account_id FROM api_keys WHERE id = $1', [keyId]);
+    const [row] = await this.sql.rows<{ account_id: string }>(sql`SELECT account_id FROM api_keys WHERE id = ${keyId}`);
     return row && Number(row.account_id);
   }
 
   /** Whether the account has the key; revoking it again keeps its first revocation time. */
   async revoke(accountId: number, keyId: number): Promise<boolean> {
     const { rowCount } = await this.sql.query(
-      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 AND account_id = $2',
-      [keyId, accountId],
+      sql`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = ${keyId} AND account_id = ${accountId}`,
     );
     return rowCount! > 0;
   }
 
-  /** What the key with this hash grants; undefined when it is unknown or revoked. */
+  /**
+   * What the key with this hash grants; undefined when it is unknown or revoked. The one statement a
+   * request's key costs (and only when no cache holds it): scopes, origins and expiry come in its row.
+   */
   async findGrant(hash: Buffer): Promise<KeyGrant | undefined> {
     const [row] = await this.sql.rows<GrantRow>(
-      `SELECT k.id AS key_id, k.account_id, a.plan, a.custom_per_minute, a.custom_per_day
-         FROM api_keys k JOIN accounts a ON a.id = k.account_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-      [hash],
+      sql`SELECT k.id AS key_id, k.account_id, a.plan, a.custom_per_minute, a.custom_per_day,
+                 k.scopes, k.allowed_origins, k.expires_at
+            FROM api_keys k JOIN accounts a ON a.id = k.account_id
+           WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`,
     );
     return (
       row && {
@@ -104,20 +137,24 @@ export class ApiKeysRepository {
         plan: row.plan,
         customPerMinute: row.custom_per_minute,
         customPerDay: row.custom_per_day,
+        scopes: row.scopes,
+        allowedOrigins: row.allowed_origins,
+        expiresAt: row.expires_at,
       }
     );
   }
 
   /** Sets each key's `last_used_at`, unless it already holds a later use. */
   async recordUses(uses: ReadonlyMap<number, Date>): Promise<void> {
+    const ids = [...uses.keys()];
     await this.sql.query(
-      // Every process flushes the uses of the same keys.
-      `${lockInIdOrder('api_keys')}
-       UPDATE api_keys AS k SET last_used_at = u.used_at
-         FROM unnest($1::bigint[], $2::timestamptz[]) AS u(id, used_at)
-        WHERE k.id = u.id AND k.id IN (SELECT id FROM locked)
-          AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
-      [[...uses.keys()], [...uses.values()]],
+      // Every process flushes the uses of the same keys: rows are locked in id order, so flushes never deadlock.
+      sql`WITH locked AS MATERIALIZED (
+            SELECT id FROM api_keys WHERE id = ANY(${ids}) ORDER BY id FOR NO KEY UPDATE)
+          UPDATE api_keys AS k SET last_used_at = u.used_at
+            FROM unnest(${ids}::bigint[], ${[...uses.values()]}::timestamptz[]) AS u(id, used_at)
+           WHERE k.id = u.id AND k.id IN (SELECT id FROM locked)
+             AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`,
     );
   }
 }

@@ -30,6 +30,8 @@ export interface paths {
         /**
          * The caller’s account
          * @description The account the key belongs to, with its plan and the rate limits that follow from it.
+         *
+         *     Required scope: `account:read` (`account:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getAccount"];
         put?: never;
@@ -49,13 +51,17 @@ export interface paths {
         };
         /**
          * List keys
-         * @description The keys of the caller’s account, revoked ones included; never their secrets.
+         * @description The keys of the caller’s account, revoked ones included; never a secret key, but publishable keys whole (they are not secret).
+         *
+         *     Required scope: `keys:read` (`keys:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listKeys"];
         put?: never;
         /**
          * Issue a key
-         * @description Issues a new key for the caller’s account. The secret is in this response only.
+         * @description Issues a new key for the caller’s account: a secret key with the `scopes` asked (every scope when absent), or a publishable key for a website’s pages (`kind: "publishable"` with `allowedOrigins`), optionally expiring at `expiresAt`. A key grants no more than it holds: asking for a scope the calling key lacks (`*` only from `*`), or a publishable key without `pets:read`, answers `403 insufficient_scope`. A secret key is shown in this response only.
+         *
+         *     Required scope: `keys:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createKey"];
         delete?: never;
@@ -77,6 +83,8 @@ export interface paths {
         /**
          * Revoke a key
          * @description Revokes a key of the caller’s account; it stops working on every process within a second.
+         *
+         *     Required scope: `keys:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["revokeKey"];
         options?: never;
@@ -94,14 +102,40 @@ export interface paths {
         /**
          * Find animals
          * @description Every animal, or those matching all the filters given, ordered by `sort` (ascending id by default). When more follow, the response carries `Link: <…&cursor=…>; rel="next"`, which keeps every filter; following those links visits every matching animal once.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["listPets"];
         put?: never;
         /**
          * Add an animal
          * @description Adds an animal to the shared catalogue. `status` defaults to `available`.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createPet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pets/external/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace an animal by the shelter’s own id
+         * @description For syncing from shelter software: creates the caller’s animal with this `externalId` (201), or replaces it whole (200): optional fields absent are cleared, and a replacement without `status` keeps the animal’s. Retrying it never makes a second animal, also when two arrive at once. With `If-Match`, replaces nothing unless the animal is still at one of the ETags named (and creates none).
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
+         */
+        put: operations["putPetByExternalId"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -119,6 +153,8 @@ export interface paths {
          * Get an animal (deprecated)
          * @deprecated
          * @description Deprecated: removed on 5 December 2030 (answers 410 from then on). Use GET /pets with `status`. With `If-None-Match` naming the current ETag, answers 304 with no body.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["getPet"];
         put?: never;
@@ -126,6 +162,8 @@ export interface paths {
         /**
          * Remove an animal
          * @description Removes the animal from the catalogue, by the account that listed it. With `If-Match`, removes nothing unless the animal is still at one of the ETags named.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["deletePet"];
         options?: never;
@@ -133,6 +171,8 @@ export interface paths {
         /**
          * Change an animal
          * @description Changes the fields given, by the account that listed the animal; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `location` merges member by member. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.
+         *
+         *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -147,6 +187,8 @@ export interface paths {
         /**
          * List categories
          * @description The categories an animal’s `categoryId` can name.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
          */
         get: operations["listCategories"];
         put?: never;
@@ -167,12 +209,16 @@ export interface paths {
         /**
          * List the caller’s orders
          * @description The orders the caller placed and those it received for its pets, newest first. When older orders follow, the response carries `Link: <…&cursor=…>; rel="next"`.
+         *
+         *     Required scope: `orders:read` (`orders:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listOrders"];
         put?: never;
         /**
          * Place an adoption order
          * @description Orders an `available` pet listed by another account. In the same transaction the pet becomes `pending`, held by the order until `expiresAt`; a hold nobody decides by then is cancelled (`expired`) and the pet is `available` again. Of many orders for one pet placed at once, exactly one is placed.
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -191,6 +237,8 @@ export interface paths {
         /**
          * Get an order
          * @description An order the caller placed or received for its pet; anyone else’s answers 404.
+         *
+         *     Required scope: `orders:read` (`orders:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getOrderById"];
         put?: never;
@@ -221,6 +269,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["approveOrder"];
         delete?: never;
@@ -249,6 +299,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["deliverOrder"];
         delete?: never;
@@ -277,6 +329,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -305,6 +359,8 @@ export interface paths {
          *     | `cancelOrder` | adopter or lister | `placed` or `approved` → `cancelled` | `available` |
          *     | `returnOrder` | lister | `delivered` → `returned` | `available` (unless another order holds it by then) |
          *     | the worker, when the hold runs out | worker | `placed` → `cancelled` | `available` |
+         *
+         *     Required scope: `orders:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["returnOrder"];
         delete?: never;
@@ -323,8 +379,94 @@ export interface paths {
         /**
          * Count the catalogue’s pets by status
          * @description How many pets of the whole catalogue have each status: exact once writes have settled, and as cheap with a million pets as with ten.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getInventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get your organisation
+         * @description The profile the caller’s account published; 404 until it publishes one.
+         *
+         *     Required scope: `organization:read` (`organization:write` or `*` also grants it). A publishable key may not call it.
+         */
+        get: operations["getOwnOrganization"];
+        /**
+         * Publish or replace your organisation
+         * @description The whole profile of the organisation the caller’s account runs: created (201) or replaced (200; fields absent are cleared). Publishing it gives each of the account’s animals its `organizationId`. With `If-Match`, replaces nothing unless the profile is still at one of the ETags named.
+         *
+         *     Required scope: `organization:write` (`*` also grants it). A publishable key may not call it.
+         */
+        put: operations["putOrganization"];
+        post?: never;
+        /**
+         * Unpublish your organisation
+         * @description Removes the profile; the account’s animals lose their `organizationId`. With `If-Match`, removes nothing unless the profile is still at one of the ETags named.
+         *
+         *     Required scope: `organization:write` (`*` also grants it). A publishable key may not call it.
+         */
+        delete: operations["deleteOrganization"];
+        options?: never;
+        head?: never;
+        /**
+         * Change your organisation
+         * @description Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch. Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.
+         *
+         *     Required scope: `organization:write` (`*` also grants it). A publishable key may not call it.
+         */
+        patch: operations["updateOrganization"];
+        trace?: never;
+    };
+    "/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find shelters and rescues
+         * @description Every published organisation, or those matching all the filters given, ordered by `sort` (name, then id, by default). When more follow, the response carries `Link: <…&cursor=…>; rel="next"`.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
+         */
+        get: operations["listOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizations/{organizationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an organisation
+         * @description A published organisation.
+         *
+         *     Required scope: `pets:read` (`pets:write` or `*` also grants it). A publishable key may call it from the origins it allows.
+         */
+        get: operations["getOrganization"];
         put?: never;
         post?: never;
         delete?: never;
@@ -343,6 +485,8 @@ export interface paths {
         /**
          * List the caller’s events
          * @description Newest first; kept 30 days. When older events follow, the response carries `Link: <…&cursor=…>; rel="next"`.
+         *
+         *     Required scope: `events:read` (`events:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listEvents"];
         put?: never;
@@ -363,6 +507,8 @@ export interface paths {
         /**
          * Get an event
          * @description One of the caller’s events; another account’s answers 404.
+         *
+         *     Required scope: `events:read` (`events:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getEvent"];
         put?: never;
@@ -383,12 +529,16 @@ export interface paths {
         /**
          * List webhook endpoints
          * @description The caller’s endpoints (at most 10), oldest first.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Add a webhook endpoint
          * @description Events of the listed types are POSTed to `url`, signed the Standard Webhooks way with the `secret` returned here and never shown again. Outside development the URL must be `https` and its host public.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -407,6 +557,8 @@ export interface paths {
         /**
          * Get a webhook endpoint
          * @description One of the caller’s endpoints, without its secret.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
@@ -414,6 +566,8 @@ export interface paths {
         /**
          * Remove a webhook endpoint
          * @description No more events are sent to it, pending retries included.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -421,6 +575,8 @@ export interface paths {
         /**
          * Change a webhook endpoint
          * @description Changes `url`, `events`, `description` (`null` removes it) or `enabled`; at least one.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -435,6 +591,8 @@ export interface paths {
         /**
          * List an endpoint’s delivery attempts
          * @description Newest first; kept 30 days. When older attempts follow, the response carries `Link: <…>; rel="next"`.
+         *
+         *     Required scope: `webhooks:read` (`webhooks:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -457,6 +615,8 @@ export interface paths {
         /**
          * Rotate a webhook endpoint’s signing secret
          * @description Replaces the signing secret with a new one, shown only in this response. The secret replaced keeps signing for `previousSecretExpiresInHours` (24 by default, at most 168): until then every delivery carries one `v1,` signature per secret in `webhook-signature`, so a receiver holding either verifies it. Rotating again within that window ends the oldest secret at once: two secrets sign at most.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -477,6 +637,8 @@ export interface paths {
         /**
          * Send an event to a webhook endpoint again
          * @description Sends one of the caller’s events (kept 30 days) to the endpoint again, signed anew, whether or not the endpoint subscribes to its type. It is one attempt, never retried, numbered after the delivery’s last and listed among the endpoint’s deliveries with `manual: true`; its `webhook-id` is the event id, as on every attempt. Refused while the event’s delivery to this endpoint is still under way.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["redeliverWebhookEvent"];
         delete?: never;
@@ -497,9 +659,67 @@ export interface paths {
         /**
          * Send a test event to a webhook endpoint
          * @description Records a `webhook_endpoint.test` event whose `data.object` is the endpoint, and sends it to this endpoint only, whatever it subscribes to, signed as every delivery is: one attempt, never retried, listed among the endpoint’s deliveries with `manual: true`. The event is in the caller’s events too. Takes no body.
+         *
+         *     Required scope: `webhooks:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/saved-searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List saved searches
+         * @description The caller’s saved searches (at most 20), oldest first.
+         *
+         *     Required scope: `searches:read` (`searches:write` or `*` also grants it). A publishable key may not call it.
+         */
+        get: operations["listSavedSearches"];
+        put?: never;
+        /**
+         * Save a search
+         * @description Keeps a search of the catalogue: whenever an animal listed by another account comes to match it (added matching, or changed so that it matches where it did not), the caller receives one `saved_search.matched` event, in its feed and at its webhook endpoints subscribed to it, within 60 seconds. At most 20 per account.
+         *
+         *     Required scope: `searches:write` (`*` also grants it). A publishable key may not call it.
+         */
+        post: operations["createSavedSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/saved-searches/{savedSearchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a saved search
+         * @description One of the caller’s.
+         *
+         *     Required scope: `searches:read` (`searches:write` or `*` also grants it). A publishable key may not call it.
+         */
+        get: operations["getSavedSearch"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a saved search
+         * @description It sends no more alerts.
+         *
+         *     Required scope: `searches:write` (`*` also grants it). A publishable key may not call it.
+         */
+        delete: operations["deleteSavedSearch"];
         options?: never;
         head?: never;
         patch?: never;
@@ -559,6 +779,30 @@ export interface components {
              * @example pet_test_4Fq
              */
             prefix: string;
+            /**
+             * @description `secret` for servers and people; `publishable` for a website’s pages (public reads only).
+             * @enum {string}
+             */
+            kind: "secret" | "publishable";
+            /**
+             * @description What the key may do; `X:write` includes `X:read`, `*` is every scope.
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description After this instant the key answers 401, as a revoked one; null: it does not expire.
+             */
+            expiresAt: string | null;
+            /**
+             * @description Publishable keys only: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -566,7 +810,7 @@ export interface components {
             /** Format: date-time */
             revokedAt: string | null;
             /**
-             * @description The secret key. Shown only in this response: store it now.
+             * @description The key. A secret key is shown only in this response: store it now.
              * @example pet_test_4FqP0v3mYq2H5kT9wLr8sXc1ZbN6aJd7eGh0iKu
              */
             key: string;
@@ -581,6 +825,30 @@ export interface components {
              * @example ci
              */
             name?: string;
+            /**
+             * @default secret
+             * @enum {string}
+             */
+            kind?: "secret" | "publishable";
+            /**
+             * @description Secret keys only; `["*"]` when absent. Only scopes the calling key holds itself (`*` only from `*`).
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes?: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description When the key stops working: in the future, at most 2 years ahead. Absent: never.
+             */
+            expiresAt?: string;
+            /**
+             * @description Publishable keys only, and required for them: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
         };
         ApiKey: {
             /**
@@ -595,6 +863,35 @@ export interface components {
              * @example pet_test_4Fq
              */
             prefix: string;
+            /**
+             * @description `secret` for servers and people; `publishable` for a website’s pages (public reads only).
+             * @enum {string}
+             */
+            kind: "secret" | "publishable";
+            /**
+             * @description What the key may do; `X:write` includes `X:read`, `*` is every scope.
+             * @example [
+             *       "pets:read"
+             *     ]
+             */
+            scopes: ("*" | "pets:read" | "pets:write" | "orders:read" | "orders:write" | "events:read" | "webhooks:read" | "webhooks:write" | "messages:read" | "messages:write" | "organization:read" | "organization:write" | "searches:read" | "searches:write" | "keys:read" | "keys:write" | "account:read")[];
+            /**
+             * Format: date-time
+             * @description After this instant the key answers 401, as a revoked one; null: it does not expire.
+             */
+            expiresAt: string | null;
+            /**
+             * @description Publishable keys only: the origins of the pages that may use the key.
+             * @example [
+             *       "https://shelter.example"
+             *     ]
+             */
+            allowedOrigins?: string[];
+            /**
+             * @description Publishable keys only, which are not secret: the whole key.
+             * @example pet_pk_test_4FqP0v3mYq2H5kT9wLr8sXc1ZbN6aJd7eGh0iKu
+             */
+            key?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -609,6 +906,8 @@ export interface components {
         /** @enum {string} */
         PetSize: "small" | "medium" | "large" | "xlarge";
         /** @enum {string} */
+        PetCoat: "hairless" | "short" | "medium" | "long" | "wire" | "curly";
+        /** @enum {string} */
         PetStatus: "available" | "pending" | "sold";
         PetLocation: {
             /**
@@ -621,6 +920,28 @@ export interface components {
              * @example 13.405
              */
             longitude: number;
+        };
+        /** @description What is known of the animal’s care; a member absent is unknown. */
+        PetAttributes: {
+            /** @description Spayed or neutered. */
+            spayedNeutered?: boolean | null;
+            /** @description House-trained (or litter-trained). */
+            houseTrained?: boolean | null;
+            /** @description Declawed. */
+            declawed?: boolean | null;
+            /** @description Has special needs (see `specialNeedsNotes`). */
+            specialNeeds?: boolean | null;
+            /** @description Vaccinations are up to date. */
+            shotsCurrent?: boolean | null;
+        };
+        /** @description Whom the animal is good with; a member absent is unknown. */
+        PetEnvironment: {
+            /** @description Good with children. */
+            children?: boolean | null;
+            /** @description Good with dogs. */
+            dogs?: boolean | null;
+            /** @description Good with cats. */
+            cats?: boolean | null;
         };
         Pet: {
             /**
@@ -662,6 +983,30 @@ export interface components {
              */
             photoUrls?: string[];
             location?: components["schemas"]["PetLocation"];
+            attributes?: components["schemas"]["PetAttributes"];
+            /** @example Needs daily medication for a thyroid condition. */
+            specialNeedsNotes?: string;
+            environment?: components["schemas"]["PetEnvironment"];
+            /** @example short */
+            coat?: components["schemas"]["PetCoat"];
+            /**
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[];
+            /** @example Labrador Retriever */
+            secondaryBreed?: string;
+            /** @example true */
+            mixedBreed?: boolean;
+            /** @example A-2024-0117 */
+            externalId?: string;
+            /**
+             * @description The organisation of the animal’s lister, while it has published one.
+             * @example org_4k9w2x7q1m3z8c5v
+             */
+            organizationId?: string;
             /**
              * @description With `near`: kilometres from the point, rounded to 0.1.
              * @example 3.2
@@ -728,6 +1073,142 @@ export interface components {
             photoUrls?: string[];
             /** @description Where the animal can be met. */
             location?: components["schemas"]["PetLocation"];
+            /**
+             * @description The animal’s care.
+             * @example {
+             *       "spayedNeutered": true,
+             *       "houseTrained": true,
+             *       "shotsCurrent": true
+             *     }
+             */
+            attributes?: components["schemas"]["PetAttributes"];
+            /**
+             * @description What the animal’s special needs are.
+             * @example Needs daily medication for a thyroid condition.
+             */
+            specialNeedsNotes?: string;
+            /**
+             * @description Whom the animal is good with.
+             * @example {
+             *       "children": true,
+             *       "dogs": true,
+             *       "cats": false
+             *     }
+             */
+            environment?: components["schemas"]["PetEnvironment"];
+            /** @example short */
+            coat?: components["schemas"]["PetCoat"];
+            /**
+             * @description Up to three distinct colours, the primary first; stored trimmed, compared ignoring case.
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[];
+            /**
+             * @description The second breed of a mix.
+             * @example Labrador Retriever
+             */
+            secondaryBreed?: string;
+            /** @description Whether the animal is a mix. */
+            mixedBreed?: boolean;
+            /**
+             * @description The shelter’s own identifier of the animal, unique among its lister’s animals.
+             * @example A-2024-0117
+             */
+            externalId?: string;
+        };
+        PetRecord: {
+            /**
+             * @description The animal’s name.
+             * @example Rex
+             */
+            name: string;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to (see GET /categories).
+             * @example 1
+             */
+            categoryId: number;
+            /** @description Availability of the animal; `available` when omitted. */
+            status?: components["schemas"]["PetStatus"];
+            /**
+             * @description What adopters should know about the animal.
+             * @example Calm, house-trained, good with children.
+             */
+            description?: string;
+            /**
+             * @description The breed, or the likely mix.
+             * @example Beagle
+             */
+            breed?: string;
+            /**
+             * @description `unknown` when omitted.
+             * @example male
+             */
+            sex?: components["schemas"]["PetSex"];
+            /** @example adult */
+            ageGroup?: components["schemas"]["PetAgeGroup"];
+            /** @example medium */
+            size?: components["schemas"]["PetSize"];
+            /**
+             * @description Distinct words adopters can filter by; stored trimmed and lower-cased.
+             * @example [
+             *       "house-trained",
+             *       "good-with-kids"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * @description Absolute `https` URLs of photos of the animal.
+             * @example [
+             *       "https://photos.example.com/rex.jpg"
+             *     ]
+             */
+            photoUrls?: string[];
+            /** @description Where the animal can be met. */
+            location?: components["schemas"]["PetLocation"];
+            /**
+             * @description The animal’s care.
+             * @example {
+             *       "spayedNeutered": true,
+             *       "houseTrained": true,
+             *       "shotsCurrent": true
+             *     }
+             */
+            attributes?: components["schemas"]["PetAttributes"];
+            /**
+             * @description What the animal’s special needs are.
+             * @example Needs daily medication for a thyroid condition.
+             */
+            specialNeedsNotes?: string;
+            /**
+             * @description Whom the animal is good with.
+             * @example {
+             *       "children": true,
+             *       "dogs": true,
+             *       "cats": false
+             *     }
+             */
+            environment?: components["schemas"]["PetEnvironment"];
+            /** @example short */
+            coat?: components["schemas"]["PetCoat"];
+            /**
+             * @description Up to three distinct colours, the primary first; stored trimmed, compared ignoring case.
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[];
+            /**
+             * @description The second breed of a mix.
+             * @example Labrador Retriever
+             */
+            secondaryBreed?: string;
+            /** @description Whether the animal is a mix. */
+            mixedBreed?: boolean;
         };
         PetChange: {
             /**
@@ -783,7 +1264,7 @@ export interface components {
              *     ]
              */
             photoUrls?: string[] | null;
-            /** @description Where the animal can be met. */
+            /** @description Merged member by member into the animal’s location (RFC 7396): `{"latitude": 11}` keeps its longitude. The location that results must have both. */
             location?: {
                 /**
                  * Format: double
@@ -796,6 +1277,72 @@ export interface components {
                  */
                 longitude?: number;
             } | null;
+            /**
+             * @description The animal’s care.
+             * @example {
+             *       "spayedNeutered": true,
+             *       "houseTrained": true,
+             *       "shotsCurrent": true
+             *     }
+             */
+            attributes?: {
+                /** @description Spayed or neutered. */
+                spayedNeutered?: boolean | null;
+                /** @description House-trained (or litter-trained). */
+                houseTrained?: boolean | null;
+                /** @description Declawed. */
+                declawed?: boolean | null;
+                /** @description Has special needs (see `specialNeedsNotes`). */
+                specialNeeds?: boolean | null;
+                /** @description Vaccinations are up to date. */
+                shotsCurrent?: boolean | null;
+            } | null;
+            /**
+             * @description What the animal’s special needs are.
+             * @example Needs daily medication for a thyroid condition.
+             */
+            specialNeedsNotes?: string | null;
+            /**
+             * @description Whom the animal is good with.
+             * @example {
+             *       "children": true,
+             *       "dogs": true,
+             *       "cats": false
+             *     }
+             */
+            environment?: {
+                /** @description Good with children. */
+                children?: boolean | null;
+                /** @description Good with dogs. */
+                dogs?: boolean | null;
+                /** @description Good with cats. */
+                cats?: boolean | null;
+            } | null;
+            /**
+             * @example short
+             * @enum {string|null}
+             */
+            coat?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+            /**
+             * @description Up to three distinct colours, the primary first; stored trimmed, compared ignoring case.
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[] | null;
+            /**
+             * @description The second breed of a mix.
+             * @example Labrador Retriever
+             */
+            secondaryBreed?: string | null;
+            /** @description Whether the animal is a mix. */
+            mixedBreed?: boolean | null;
+            /**
+             * @description The shelter’s own identifier of the animal, unique among its lister’s animals.
+             * @example A-2024-0117
+             */
+            externalId?: string | null;
         };
         Category: {
             /**
@@ -906,8 +1453,376 @@ export interface components {
              */
             sold: number;
         };
+        OrganizationAddress: {
+            /**
+             * @description Street and number.
+             * @example Tierheimstraße 1
+             */
+            line1: string;
+            /**
+             * @description More of the street address.
+             * @example Gate B
+             */
+            line2?: string;
+            /**
+             * @description City or town.
+             * @example Berlin
+             */
+            city: string;
+            /**
+             * @description State, province or region.
+             * @example Berlin
+             */
+            region?: string;
+            /**
+             * @description Postal code.
+             * @example 13057
+             */
+            postcode?: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country code, upper case.
+             * @example DE
+             */
+            country: string;
+        };
+        /** @description Opening hours by day, as free text; a day absent is unknown. */
+        OrganizationHours: {
+            /**
+             * @description Free text.
+             * @example 10:00–16:00
+             */
+            monday?: string;
+            /**
+             * @description Free text.
+             * @example 10:00–16:00
+             */
+            tuesday?: string;
+            /**
+             * @description Free text.
+             * @example 10:00–16:00
+             */
+            wednesday?: string;
+            /**
+             * @description Free text.
+             * @example 10:00–18:00
+             */
+            thursday?: string;
+            /**
+             * @description Free text.
+             * @example 10:00–16:00
+             */
+            friday?: string;
+            /**
+             * @description Free text.
+             * @example 11:00–15:00
+             */
+            saturday?: string;
+            /**
+             * @description Free text.
+             * @example closed
+             */
+            sunday?: string;
+        };
+        OrganizationSocialMedia: {
+            /**
+             * Format: uri
+             * @description The organisation’s facebook page.
+             * @example https://facebook.example/shelter
+             */
+            facebook?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s instagram page.
+             * @example https://instagram.example/shelter
+             */
+            instagram?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s tiktok page.
+             * @example https://tiktok.example/shelter
+             */
+            tiktok?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s youtube page.
+             * @example https://youtube.example/shelter
+             */
+            youtube?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s x page.
+             * @example https://x.example/shelter
+             */
+            x?: string;
+        };
+        OrganizationProfile: {
+            /**
+             * @description The organisation’s name.
+             * @example Tierheim Berlin
+             */
+            name: string;
+            /**
+             * @description Its mission: what adopters should know about it.
+             * @example We rehome 1,500 animals a year.
+             */
+            description?: string;
+            /**
+             * Format: email
+             * @example adopt@tierheim.example
+             */
+            email?: string;
+            /** @example +49 30 768880 */
+            phone?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s website.
+             * @example https://tierheim.example
+             */
+            website?: string;
+            /**
+             * @description How adoptions work there: fees, visits, home checks.
+             * @example A home visit precedes every adoption.
+             */
+            adoptionPolicy?: string;
+            /**
+             * Format: uri
+             * @description Where adopters apply.
+             * @example https://tierheim.example/adopt
+             */
+            adoptionUrl?: string;
+            /** @description Where the organisation is. */
+            address?: components["schemas"]["OrganizationAddress"];
+            /** @description Where the animal can be met. */
+            location?: components["schemas"]["PetLocation"];
+            /** @description When adopters can visit. */
+            hours?: components["schemas"]["OrganizationHours"];
+            /** @description The organisation’s pages on social networks. */
+            socialMedia?: components["schemas"]["OrganizationSocialMedia"];
+        };
+        /** @description How many of the organisation’s animals have each status. */
+        AnimalCounts: {
+            /** @example 42 */
+            available: number;
+            /** @example 3 */
+            pending: number;
+            /** @example 118 */
+            sold: number;
+        };
+        Organization: {
+            /**
+             * @description The organisation’s name.
+             * @example Tierheim Berlin
+             */
+            name: string;
+            /**
+             * @description Its mission: what adopters should know about it.
+             * @example We rehome 1,500 animals a year.
+             */
+            description?: string;
+            /**
+             * Format: email
+             * @example adopt@tierheim.example
+             */
+            email?: string;
+            /** @example +49 30 768880 */
+            phone?: string;
+            /**
+             * Format: uri
+             * @description The organisation’s website.
+             * @example https://tierheim.example
+             */
+            website?: string;
+            /**
+             * @description How adoptions work there: fees, visits, home checks.
+             * @example A home visit precedes every adoption.
+             */
+            adoptionPolicy?: string;
+            /**
+             * Format: uri
+             * @description Where adopters apply.
+             * @example https://tierheim.example/adopt
+             */
+            adoptionUrl?: string;
+            /** @description Where the organisation is. */
+            address?: components["schemas"]["OrganizationAddress"];
+            /** @description Where the animal can be met. */
+            location?: components["schemas"]["PetLocation"];
+            /** @description When adopters can visit. */
+            hours?: components["schemas"]["OrganizationHours"];
+            /** @description The organisation’s pages on social networks. */
+            socialMedia?: components["schemas"]["OrganizationSocialMedia"];
+            /**
+             * @description Opaque identifier of the organisation.
+             * @example org_4k9w2x7q1m3z8c5v
+             */
+            id: string;
+            animalCounts: components["schemas"]["AnimalCounts"];
+            /**
+             * @description With `near`: kilometres from the point, rounded to 0.1.
+             * @example 3.2
+             */
+            distanceKm?: number;
+            /**
+             * Format: date-time
+             * @description When the organisation was published.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When its profile last changed.
+             */
+            updatedAt: string;
+        };
+        OrganizationChange: {
+            /**
+             * @description The organisation’s name.
+             * @example Tierheim Berlin
+             */
+            name?: string;
+            /**
+             * @description Its mission.
+             * @example We rehome 1,500 animals a year.
+             */
+            description?: string | null;
+            email?: Record<string, never> | null;
+            phone?: Record<string, never> | null;
+            /**
+             * Format: uri
+             * @description The organisation’s website.
+             * @example https://tierheim.example
+             */
+            website?: string | null;
+            /**
+             * @description How adoptions work there.
+             * @example A home visit precedes every adoption.
+             */
+            adoptionPolicy?: string | null;
+            /**
+             * Format: uri
+             * @description Where adopters apply.
+             * @example https://tierheim.example/adopt
+             */
+            adoptionUrl?: string | null;
+            /** @description Where the organisation is. */
+            address?: {
+                /**
+                 * @description Street and number.
+                 * @example Tierheimstraße 1
+                 */
+                line1?: string;
+                /**
+                 * @description More of the street address.
+                 * @example Gate B
+                 */
+                line2?: string;
+                /**
+                 * @description City or town.
+                 * @example Berlin
+                 */
+                city?: string;
+                /**
+                 * @description State, province or region.
+                 * @example Berlin
+                 */
+                region?: string;
+                /**
+                 * @description Postal code.
+                 * @example 13057
+                 */
+                postcode?: string;
+                /**
+                 * @description ISO 3166-1 alpha-2 country code, upper case.
+                 * @example DE
+                 */
+                country?: string;
+            } | null;
+            /** @description Where the animal can be met. */
+            location?: {
+                /**
+                 * Format: double
+                 * @example 52.52
+                 */
+                latitude?: number;
+                /**
+                 * Format: double
+                 * @example 13.405
+                 */
+                longitude?: number;
+            } | null;
+            /** @description When adopters can visit. */
+            hours?: {
+                /**
+                 * @description Free text.
+                 * @example 10:00–16:00
+                 */
+                monday?: string;
+                /**
+                 * @description Free text.
+                 * @example 10:00–16:00
+                 */
+                tuesday?: string;
+                /**
+                 * @description Free text.
+                 * @example 10:00–16:00
+                 */
+                wednesday?: string;
+                /**
+                 * @description Free text.
+                 * @example 10:00–18:00
+                 */
+                thursday?: string;
+                /**
+                 * @description Free text.
+                 * @example 10:00–16:00
+                 */
+                friday?: string;
+                /**
+                 * @description Free text.
+                 * @example 11:00–15:00
+                 */
+                saturday?: string;
+                /**
+                 * @description Free text.
+                 * @example closed
+                 */
+                sunday?: string;
+            } | null;
+            /** @description The organisation’s pages on social networks. */
+            socialMedia?: {
+                /**
+                 * Format: uri
+                 * @description The organisation’s facebook page.
+                 * @example https://facebook.example/shelter
+                 */
+                facebook?: string;
+                /**
+                 * Format: uri
+                 * @description The organisation’s instagram page.
+                 * @example https://instagram.example/shelter
+                 */
+                instagram?: string;
+                /**
+                 * Format: uri
+                 * @description The organisation’s tiktok page.
+                 * @example https://tiktok.example/shelter
+                 */
+                tiktok?: string;
+                /**
+                 * Format: uri
+                 * @description The organisation’s youtube page.
+                 * @example https://youtube.example/shelter
+                 */
+                youtube?: string;
+                /**
+                 * Format: uri
+                 * @description The organisation’s x page.
+                 * @example https://x.example/shelter
+                 */
+                x?: string;
+            } | null;
+        };
         /** @enum {string} */
-        EventType: "pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "webhook_endpoint.test";
+        EventType: "pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "saved_search.matched" | "webhook_endpoint.test";
         EventData: {
             /** @description The resource right after the change: a Pet, an Order as the recipient’s `role` sees it, or a Message. */
             object: {
@@ -945,7 +1860,7 @@ export interface components {
              *       "message.failed"
              *     ]
              */
-            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "*")[];
+            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "saved_search.matched" | "*")[];
             /** @example Shelter website */
             description?: string;
         };
@@ -967,7 +1882,7 @@ export interface components {
              *       "message.failed"
              *     ]
              */
-            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "*")[];
+            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "saved_search.matched" | "*")[];
             /** @example Shelter website */
             description?: string;
             /** @description Whether events are delivered to it. */
@@ -1000,7 +1915,7 @@ export interface components {
              *       "message.failed"
              *     ]
              */
-            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "*")[];
+            events: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "saved_search.matched" | "*")[];
             /** @example Shelter website */
             description?: string;
             /** @description Whether events are delivered to it. */
@@ -1023,7 +1938,7 @@ export interface components {
              *       "message.failed"
              *     ]
              */
-            events?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "*")[];
+            events?: ("pet.created" | "pet.updated" | "pet.deleted" | "order.placed" | "order.approved" | "order.delivered" | "order.cancelled" | "order.returned" | "message.sent" | "message.failed" | "saved_search.matched" | "*")[];
             /**
              * @description `null` removes the description.
              * @example Shelter website
@@ -1089,6 +2004,31 @@ export interface components {
              * @example evt_3kTzq0m1Yd9c2XwB7nQe5RfA
              */
             eventId: string;
+        };
+        NewSavedSearch: {
+            /** @example Young dogs near Berlin */
+            name?: string;
+            /**
+             * @description A `GET /v1/pets` query string without the `?`: any of its filters (not `cursor`, `limit`, `sort`, `listedBy`, `updatedSince` or `externalId`), validated as `listPets` validates them.
+             * @example categoryId=1&ageGroup=young&near=52.52,13.405&radiusKm=30
+             */
+            query: string;
+        };
+        SavedSearch: {
+            /**
+             * @description Unique identifier of the saved search.
+             * @example srch_3kTzq0m1Yd9c2XwB7nQe5RfA
+             */
+            id: string;
+            /** @example Young dogs near Berlin */
+            name?: string;
+            /**
+             * @description The query, as given.
+             * @example categoryId=1&ageGroup=young&near=52.52,13.405&radiusKm=30
+             */
+            query: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         ErrorDetail: {
             /** @example limit */
@@ -1365,6 +2305,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -1515,6 +2474,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -1679,6 +2657,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -1879,6 +2876,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No such resource, or one of another account. */
             404: {
                 headers: {
@@ -2016,8 +3032,24 @@ export interface operations {
                 near?: string;
                 /** @description With `near`: the radius in kilometres (50 when omitted). */
                 radiusKm?: number;
+                /** @description Keeps only animals whose `attributes.houseTrained` is this (`true` or `false`; unknown matches neither). */
+                houseTrained?: boolean;
+                /** @description Keeps only animals whose `attributes.spayedNeutered` is this (`true` or `false`; unknown matches neither). */
+                spayedNeutered?: boolean;
+                /** @description Keeps only animals whose `attributes.specialNeeds` is this (`true` or `false`; unknown matches neither). */
+                specialNeeds?: boolean;
+                /** @description Keeps only animals with this coat. */
+                coat?: components["schemas"]["PetCoat"];
+                /** @description Keeps only animals with this colour among their `colors` (ignoring case; not a part of one). */
+                color?: string;
+                /** @description Keeps only the animals of this organisation (an id naming none is refused). */
+                organizationId?: string;
+                /** @description With `listedBy=me`: keeps only the caller’s animal with this `externalId`. */
+                externalId?: string;
                 /** @description `id` (ascending), `-createdAt` (newest first), `updatedAt` (least recently changed first), `distance` (nearest first; needs `near`). */
                 sort?: "id" | "-createdAt" | "updatedAt" | "distance";
+                /** @description Keeps only animals good with each of these (comma-separated: `children,cats`). */
+                goodWith?: ("children" | "dogs" | "cats")[];
                 /** @description Keeps only animals with one of these availabilities (comma-separated: `available,pending`). */
                 status?: components["schemas"]["PetStatus"][];
             };
@@ -2080,6 +3112,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
                     };
                 };
             };
@@ -2252,7 +3306,29 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `idempotency_key_in_use`: A request with the same `Idempotency-Key` is still running; retry after `Retry-After` seconds. */
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /**
+             * @description - `external_id_taken`: Another animal of the same lister has this `externalId`.
+             *     - `idempotency_key_in_use`: A request with the same `Idempotency-Key` is still running; retry after `Retry-After` seconds.
+             */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2267,7 +3343,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "idempotency_key_in_use";
+                        code?: "external_id_taken" | "idempotency_key_in_use";
                     };
                 };
             };
@@ -2304,6 +3380,249 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    putPetByExternalId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. E.g. `"1795612345678"`. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The shelter’s own identifier of the animal: 1 to 64 characters of `A–Z a–z 0–9 . _ : -`. */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetRecord"];
+            };
+        };
+        responses: {
+            /** @description The animal after its replacement. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Strong entity tag of the animal’s current version; it changes whenever the animal does. Send it back in `If-Match` (updatePet, deletePet) or `If-None-Match` (getPet). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description The animal was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Where the created resource is, as a path from the server’s root, e.g. `/v1/pets/1`: resolve it against the URL of the request (RFC 9110), not against the documented server URL. */
+                    Location?: string;
+                    /** @description Strong entity tag of the animal’s current version; it changes whenever the animal does. Send it back in `If-Match` (updatePet, deletePet) or `If-None-Match` (getPet). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `pet_has_open_order`: The animal has a placed or approved order: its status changes only through that order, and it stays. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "pet_has_open_order";
+                    };
+                };
+            };
+            /** @description - `precondition_failed`: `If-Match` names no current ETag of the animal; nothing changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
                     };
                 };
             };
@@ -2489,6 +3808,34 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description RFC 9745: when this operation was deprecated, as `@` and Unix seconds. */
+                    Deprecation?: string;
+                    /** @description RFC 8594: when this operation is removed. */
+                    Sunset?: string;
+                    /** @description The operation that replaces this one: `</v1/pets>; rel="successor-version"`. */
+                    Link?: string;
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
                     };
                 };
             };
@@ -2724,7 +4071,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The animal was listed by another account, or before listers were recorded. */
+            /**
+             * @description - `forbidden`: The animal was listed by another account, or before listers were recorded.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2733,12 +4083,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -2966,7 +4317,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The animal was listed by another account, or before listers were recorded. */
+            /**
+             * @description - `forbidden`: The animal was listed by another account, or before listers were recorded.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2975,12 +4329,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -3002,7 +4357,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `pet_has_open_order`: The animal has a placed or approved order: its status changes only through that order, and it stays. */
+            /**
+             * @description - `pet_has_open_order`: The animal has a placed or approved order: its status changes only through that order, and it stays.
+             *     - `external_id_taken`: Another animal of the same lister has this `externalId`.
+             */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3016,7 +4374,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "pet_has_open_order";
+                        code?: "pet_has_open_order" | "external_id_taken";
                     };
                 };
             };
@@ -3191,6 +4549,28 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -3356,6 +4736,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -3526,7 +4925,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The pet is listed by the caller’s own account. */
+            /**
+             * @description - `forbidden`: The pet is listed by the caller’s own account.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3535,12 +4937,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "forbidden" | "insufficient_scope";
                     };
                 };
             };
@@ -3744,6 +5147,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No such order, or one the caller neither placed nor received for its pet. */
             404: {
                 headers: {
@@ -3886,9 +5308,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -3903,7 +5325,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -3926,7 +5348,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3935,12 +5360,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -4126,9 +5552,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -4143,7 +5569,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -4166,7 +5592,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4175,12 +5604,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -4370,9 +5800,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -4387,7 +5817,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -4407,6 +5837,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -4596,9 +6045,9 @@ export interface operations {
                 };
             };
             /**
-             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
-             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             * @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
              *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             *     - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
              */
             400: {
                 headers: {
@@ -4613,7 +6062,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                        code?: "invalid_json" | "unsupported_content_type" | "validation_failed";
                     };
                 };
             };
@@ -4636,7 +6085,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `forbidden`: The adopter asked for a transition only the lister may make. */
+            /**
+             * @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             *     - `forbidden`: The adopter asked for a transition only the lister may make.
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4645,12 +6097,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code?: "insufficient_scope" | "forbidden";
                     };
                 };
             };
@@ -4865,6 +6318,1265 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getOwnOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Strong entity tag of the profile’s current version; send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `not_found`: The account has published no organisation. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    putOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. E.g. `"1795612345678"`. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationProfile"];
+            };
+        };
+        responses: {
+            /** @description The profile was replaced. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Strong entity tag of the profile’s current version; send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description The organisation was published. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Where the created resource is, as a path from the server’s root, e.g. `/v1/organization`: resolve it against the URL of the request (RFC 9110), not against the documented server URL. */
+                    Location?: string;
+                    /** @description Strong entity tag of the profile’s current version; send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `precondition_failed`: `If-Match` names no current ETag of the organisation; nothing changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. E.g. `"1795612345678"`. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation was unpublished. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `not_found`: The account has published no organisation. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description - `precondition_failed`: `If-Match` names no current ETag of the organisation; nothing changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags (comma-separated) or `*`: act only if the animal is still at one of them, else `412` and nothing changes. Weak tags (`W/"…"`) never match. E.g. `"1795612345678"`. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationChange"];
+                "application/merge-patch+json": components["schemas"]["OrganizationChange"];
+            };
+        };
+        responses: {
+            /** @description The profile after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Strong entity tag of the profile’s current version; send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `not_found`: The account has published no organisation. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description - `precondition_failed`: `If-Match` names no current ETag of the organisation; nothing changed. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listOrganizations: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items returned. */
+                limit?: number;
+                /** @description Opaque position from the `Link: <…>; rel="next"` header of the previous page. */
+                cursor?: string;
+                /** @description Keeps only organisations whose name, city or description contain every word of `q` (case- and accent-insensitive). */
+                q?: string;
+                /** @description A point `latitude,longitude` (e.g. `52.52,13.405`): keeps only organisations within `radiusKm` of it, each with `distanceKm`. */
+                near?: string;
+                /** @description With `near`: the radius in kilometres (50 when omitted). */
+                radiusKm?: number;
+                /** @description Keeps only organisations in this country. */
+                country?: string;
+                /** @description `name` (then id), `-createdAt` (newest first) or `distance` (nearest first; needs `near`). */
+                sort?: "name" | "-createdAt" | "distance";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of organisations. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["NextPage"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"][];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the organisation. */
+                organizationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Strong entity tag of the profile’s current version; send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /**
+             * @description - `origin_not_allowed`: A publishable key sent from an `Origin` that is not among its `allowedOrigins`.
+             *     - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked.
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "origin_not_allowed" | "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `not_found`: No organisation with this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -5029,6 +7741,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -5182,6 +7913,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -5356,6 +8106,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -5519,6 +8288,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -5722,6 +8510,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account. */
             404: {
                 headers: {
@@ -5894,6 +8701,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -6076,6 +8902,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -6262,6 +9107,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account. */
             404: {
                 headers: {
@@ -6444,6 +9308,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -6673,6 +9556,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account, or no event with this id among the caller’s (events are kept 30 days). */
             404: {
                 headers: {
@@ -6896,6 +9798,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `not_found`: No webhook endpoint with this id on the caller’s account. */
             404: {
                 headers: {
@@ -6969,6 +9890,788 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listSavedSearches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s saved searches. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"][];
+                };
+            };
+            /** @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable characters, e.g. a UUID). A retry with the same key and body within 24 hours replays the first response (with `Idempotent-Replayed: true`) without a second effect. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewSavedSearch"];
+            };
+        };
+        responses: {
+            /** @description The saved search. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    /** @description Where the created resource is, as a path from the server’s root, e.g. `/v1/saved-searches/srch_3kTzq0m1Yd9c2XwB7nQe5RfA`: resolve it against the URL of the request (RFC 9110), not against the documented server URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /**
+             * @description - `too_many_saved_searches`: The account already has 20 saved searches.
+             *     - `idempotency_key_in_use`: A request with the same `Idempotency-Key` is still running; retry after `Retry-After` seconds.
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "too_many_saved_searches" | "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description - `idempotency_key_reused`: The `Idempotency-Key` was used before with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the saved search. */
+                savedSearchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The saved search. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /** @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `not_found`: No saved search with this id on the caller’s account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the saved search. */
+                savedSearchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The saved search was removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - `invalid_json`: The body, sent as `application/json`, is not valid JSON. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `not_found`: No saved search with this id on the caller’s account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
                     };
                 };
             };

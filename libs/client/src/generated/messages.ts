@@ -10,12 +10,16 @@ export interface paths {
         /**
          * List the caller’s messages
          * @description Newest first. When older messages follow, the response carries `Link: <…&cursor=…>; rel="next"`.
+         *
+         *     Required scope: `messages:read` (`messages:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["listMessages"];
         put?: never;
         /**
          * Send a message
          * @description Stores the message and queues it for delivery; the answer does not wait for delivery. A 202 is a promise: the message is delivered even if the queue or every worker is down at that moment. Follow `Location` (GET /messages/{id}) to see it become `sent` (or `failed`).
+         *
+         *     Required scope: `messages:write` (`*` also grants it). A publishable key may not call it.
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -34,6 +38,8 @@ export interface paths {
         /**
          * Get a message
          * @description One of the caller’s messages, with its current status; another account’s answers 404.
+         *
+         *     Required scope: `messages:read` (`messages:write` or `*` also grants it). A publishable key may not call it.
          */
         get: operations["getMessage"];
         put?: never;
@@ -225,6 +231,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
             413: {
                 headers: {
@@ -389,6 +414,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -582,6 +626,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
                     };
                 };
             };

@@ -11,6 +11,13 @@ export interface Principal {
   accountId: number;
   keyId: number;
   limits: RateLimits;
+  /** The scopes the key holds (`*` for all); the bearer guard checks a route's against them. */
+  scopes: readonly string[];
+  /**
+   * Set for a publishable key only: the origins of the pages that may use it. Such a key reads public
+   * data only and is limited per client address, never against its account's plan.
+   */
+  allowedOrigins?: readonly string[];
 }
 
 export type AuthenticatedRequest = Request & {

@@ -1,4 +1,6 @@
-import { ValidateBy, ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsString, ValidateBy, ValidationOptions } from 'class-validator';
 
 /** Code points, as PostgreSQL's char_length and varchar(n) count them (not UTF-16 units, not graphemes). */
 export function characterCount(text: string): number {
@@ -30,7 +32,7 @@ export const CharacterCount = (min: number, max: number, options?: ValidationOpt
   );
 
 /** C0 controls but tab, line feed and carriage return, and DEL: no text or URL of this API means one. */
-// eslint-disable-next-line no-control-regex -- matching control characters is this expression's purpose
+// eslint-disable-next-line no-control-regex -- finding control characters is its purpose
 const CONTROL_CHARACTERS = /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /**
@@ -45,3 +47,11 @@ export function textFault(text: string): string | undefined {
   if (CONTROL_CHARACTERS.test(text)) return 'must not contain control characters';
   return undefined;
 }
+
+/** A label people give (a key's, a saved search's): trimmed, then `min` to `max` characters. */
+export const LabelText = (min: number, max: number) =>
+  applyDecorators(
+    Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
+    IsString(),
+    CharacterCount(min, max),
+  );

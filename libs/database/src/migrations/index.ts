@@ -10,6 +10,9 @@ import { Events1795700000000 } from './1795700000000-events';
 import { WebhookAttemptsOnly1795800000000 } from './1795800000000-webhook-attempts-only';
 import { IdempotentEntityTags1796200000000 } from './1796200000000-idempotent-entity-tags';
 import { WebhookSecretRotation1796300000000 } from './1796300000000-webhook-secret-rotation';
+import { KeyScopes1796700000000 } from './1796700000000-key-scopes';
+import { SavedSearches1796800000000 } from './1796800000000-saved-searches';
+import { Organizations1796500000000 } from './1796500000000-organizations';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -25,4 +28,7 @@ export const MIGRATIONS = [
   WebhookAttemptsOnly1795800000000,
   IdempotentEntityTags1796200000000,
   WebhookSecretRotation1796300000000,
+  KeyScopes1796700000000,
+  SavedSearches1796800000000,
+  Organizations1796500000000,
 ];

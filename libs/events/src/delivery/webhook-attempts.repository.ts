@@ -1,4 +1,4 @@
-import { Batcher, Sql } from '@app/database';
+import { Batcher, sql, Sql } from '@app/database';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EventDto } from '../dto/event.dto';
 import type { EventType } from '../event-types';
@@ -71,8 +71,7 @@ interface ListedAttemptRow {
   created_at: Date;
 }
 
-const LISTED_COLUMNS =
-  'id, event_id, event_type, attempt, status, manual, response_status, duration_ms, error, created_at';
+const LISTED_COLUMNS = sql`id, event_id, event_type, attempt, status, manual, response_status, duration_ms, error, created_at`;
 
 function toAttemptRow(row: ListedAttemptRow): AttemptRow {
   return {
@@ -261,8 +260,9 @@ export class WebhookAttemptsRepository {
   /** The endpoint's attempts, newest first, keyset-paginated by id. */
   async listAttempts(endpointId: number, options: { limit: number; beforeId?: number }): Promise<AttemptPage> {
     const rows = await this.sql.rows<ListedAttemptRow>(
-      `SELECT ${LISTED_COLUMNS} FROM webhook_attempts WHERE endpoint_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`,
-      [endpointId, options.beforeId ?? Number.MAX_SAFE_INTEGER, options.limit + 1],
+      sql`SELECT ${LISTED_COLUMNS} FROM webhook_attempts
+           WHERE endpoint_id = ${endpointId} AND id < ${options.beforeId ?? Number.MAX_SAFE_INTEGER}
+           ORDER BY id DESC LIMIT ${options.limit + 1}`,
     );
     const attempts = rows.slice(0, options.limit).map(toAttemptRow);
     return { attempts, lastId: rows.length > options.limit ? attempts[attempts.length - 1]!.id : undefined };
@@ -276,15 +276,14 @@ export class WebhookAttemptsRepository {
    */
   async openManualAttempt(eventId: string, endpointId: number): Promise<AttemptRow | undefined> {
     const rows = await this.sql.rows<ListedAttemptRow>(
-      `INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt, manual)
-       SELECT e.id, $2, e.type, coalesce(last.attempt, 0) + 1, true
-         FROM events e,
-              LATERAL (SELECT max(a.attempt) AS attempt, bool_or(a.status = 'pending') AS pending FROM webhook_attempts a
-                        WHERE a.event_id = $1 AND a.endpoint_id = $2) last
-        WHERE e.id = $1 AND e.dispatched_at IS NOT NULL AND last.pending IS NOT TRUE
-       ON CONFLICT DO NOTHING
-       RETURNING ${LISTED_COLUMNS}`,
-      [eventId, endpointId],
+      sql`INSERT INTO webhook_attempts (event_id, endpoint_id, event_type, attempt, manual)
+          SELECT e.id, ${endpointId}, e.type, coalesce(last.attempt, 0) + 1, true
+            FROM events e,
+                 LATERAL (SELECT max(a.attempt) AS attempt, bool_or(a.status = 'pending') AS pending
+                            FROM webhook_attempts a WHERE a.event_id = e.id AND a.endpoint_id = ${endpointId}) last
+           WHERE e.id = ${eventId} AND e.dispatched_at IS NOT NULL AND last.pending IS NOT TRUE
+          ON CONFLICT DO NOTHING
+          RETURNING ${LISTED_COLUMNS}`,
     );
     return rows[0] && toAttemptRow(rows[0]);
   }

@@ -37,6 +37,20 @@ describe('WebhookJobsProducer', () => {
     await expect(taken).resolves.toBe(true);
   });
 
+  it('names a manual attempt’s job by its number too, beside the delivery’s own, and lets it run once', async () => {
+    const { producer, queue, answers } = setUp();
+    const taken = producer.enqueue([{ eventId: 'evt_1', endpointId: 7, manualAttempt: 9 }]);
+    expect(queue.addBulk.mock.calls[0]![0]).toEqual([
+      {
+        name: 'deliver',
+        data: { eventId: 'evt_1', endpointId: 7, manualAttempt: 9 },
+        opts: { jobId: 'evt_1.7.9', attempts: 1 },
+      },
+    ]);
+    answers[0]!();
+    await expect(taken).resolves.toBe(true);
+  });
+
   it('says Redis did not take them all when one chunk failed, never throwing', async () => {
     const { producer, answers } = setUp();
     const taken = producer.enqueue(deliveries(150));

@@ -1,4 +1,4 @@
-import { Sql } from '@app/database';
+import { sql, Sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { SealedSecrets } from './webhook-secrets';
 
@@ -55,6 +55,8 @@ interface EndpointRow extends SealedSecretsRow {
 }
 
 const COLUMNS = `id, account_id, url, event_types, description, enabled, ${SECRETS_COLUMNS}, created_at, updated_at`;
+/** The same columns, for statements written with the `sql` tag. */
+const COLUMNS_SQL = SqlFragment.of([COLUMNS], []);
 
 function toEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
@@ -163,11 +165,10 @@ export class WebhookEndpointsRepository {
   ): Promise<WebhookEndpoint | undefined> {
     // The right-hand sides read the row as it was: the current secret becomes the previous one.
     const rows = await this.sql.rows<EndpointRow>(
-      `UPDATE webhook_endpoints
-          SET previous_secret_ciphertext = secret_ciphertext, secret_ciphertext = $3,
-              previous_secret_expires_at = now() + $4 * interval '1 hour', updated_at = now()
-        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
-      [id, accountId, secretCiphertext, hours],
+      sql`UPDATE webhook_endpoints
+             SET previous_secret_ciphertext = secret_ciphertext, secret_ciphertext = ${secretCiphertext},
+                 previous_secret_expires_at = now() + ${hours} * interval '1 hour', updated_at = now()
+           WHERE id = ${id} AND account_id = ${accountId} RETURNING ${COLUMNS_SQL}`,
     );
     return rows[0] && toEndpoint(rows[0]);
   }
@@ -183,8 +184,7 @@ export class WebhookEndpointsRepository {
   /** Where each of the endpoints sends, and whether it is enabled; endpoints gone are left out. */
   async targets(ids: number[]): Promise<EndpointTarget[]> {
     const rows = await this.sql.rows<SealedSecretsRow & { id: string; url: string; enabled: boolean }>(
-      `SELECT id, url, ${SECRETS_COLUMNS}, enabled FROM webhook_endpoints WHERE id = ANY($1)`,
-      [ids],
+      sql`SELECT id, url, ${SqlFragment.of([SECRETS_COLUMNS], [])}, enabled FROM webhook_endpoints WHERE id = ANY(${ids})`,
     );
     return rows.map((row) => ({ id: Number(row.id), url: row.url, ...toSealedSecrets(row), enabled: row.enabled }));
   }

@@ -30,6 +30,20 @@ export interface DocumentFrame {
 export const EVERY_RESPONSE_HEADERS_EXTENSION = 'x-every-response-headers';
 export const SUCCESS_HEADERS_EXTENSION = 'x-success-headers';
 export const PUBLIC_EXTENSION = 'x-public';
+/** Kept in the document: the scope a keyed operation needs, and whether a publishable key may call it. */
+export const REQUIRED_SCOPE_EXTENSION = 'x-required-scope';
+export const PUBLISHABLE_KEY_EXTENSION = 'x-publishable-key';
+
+/** The description's line on the scope, so that people reading the document (or the client's types) see it. */
+function scopeLine(extensions: Record<string, unknown>): string | undefined {
+  const scope = extensions[REQUIRED_SCOPE_EXTENSION];
+  if (typeof scope !== 'string') return undefined;
+  const publishable = extensions[PUBLISHABLE_KEY_EXTENSION]
+    ? ' A publishable key may call it from the origins it allows.'
+    : ' A publishable key may not call it.';
+  const wider = scope.endsWith(':read') ? `\`${scope.replace(/:read$/, ':write')}\` or \`*\`` : '`*`';
+  return `Required scope: \`${scope}\` (${wider} also grants it).${publishable}`;
+}
 
 const METHODS_WITH_BODY = new Set(['post', 'put', 'patch']);
 const ERROR_SCHEMA = { $ref: '#/components/schemas/Error' };
@@ -68,6 +82,8 @@ function finishOperation(method: string, operation: OperationObject): void {
   const everyResponse = (extensions[EVERY_RESPONSE_HEADERS_EXTENSION] as HeadersObject | undefined) ?? {};
   const onSuccess = (extensions[SUCCESS_HEADERS_EXTENSION] as HeadersObject | undefined) ?? {};
   if (extensions[PUBLIC_EXTENSION]) operation.security = [];
+  const scope = scopeLine(extensions);
+  if (scope) operation.description = operation.description ? `${operation.description}\n\n${scope}` : scope;
   for (const name of [EVERY_RESPONSE_HEADERS_EXTENSION, SUCCESS_HEADERS_EXTENSION, PUBLIC_EXTENSION])
     delete extensions[name];
 

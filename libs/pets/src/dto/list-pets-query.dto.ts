@@ -1,19 +1,24 @@
 import { characterCount } from '@app/core';
 import { PageQueryDto, toQueryInt } from '@app/http';
+import { applyDecorators } from '@nestjs/common';
 import { ApiHideProperty, ApiPropertyOptional, ApiQueryOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min, ValidateBy } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
 import {
   PET_AGE_GROUPS,
+  PET_COATS,
+  PET_COMPANIONS,
   PET_SEXES,
   PET_SIZES,
   PET_STATUSES,
   PetAgeGroup,
+  PetCoat,
+  PetCompanion,
   PetSex,
   PetSize,
   PetStatus,
 } from '../pet-status';
-import { MAX_TAG_LENGTH } from './pet-fields';
+import { EXTERNAL_ID, MAX_COLOR_LENGTH, MAX_TAG_LENGTH } from './pet-fields';
 
 export const PET_SORTS = ['id', '-createdAt', 'updatedAt', 'distance'] as const;
 export type PetSort = (typeof PET_SORTS)[number];
@@ -49,7 +54,7 @@ function isDateTime(value: unknown): boolean {
   );
 }
 
-const trimmed = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+const trimmedQuery = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 /** A query string value between `min` and `max` characters (a repeated parameter is an array, refused). */
 const Text = (min: number, max: number) =>
@@ -95,7 +100,7 @@ const IsDateTime = () =>
   });
 
 /** Needs `near`: a distance means nothing without a point. */
-const NeedsNear = (what: (value: unknown) => boolean) =>
+export const NeedsNear = (what: (value: unknown) => boolean) =>
   ValidateBy({
     name: 'needsNear',
     validator: {
@@ -103,6 +108,82 @@ const NeedsNear = (what: (value: unknown) => boolean) =>
       defaultMessage: (args) => `${args?.property}=${String(args?.value)} needs near`,
     },
   });
+
+/** An organisation's id as the organisations library gives them out: `org_` and letters and digits. */
+const ORGANIZATION_ID = /^org_[A-Za-z0-9]{1,64}$/;
+
+/** Needs `listedBy=me`: an external id is unique only among one lister's pets. */
+const NeedsListedByMe = () =>
+  ValidateBy({
+    name: 'needsListedByMe',
+    validator: {
+      validate: (_, args) => (args?.object as { listedBy?: unknown }).listedBy === 'me',
+      defaultMessage: (args) => `${args?.property} needs listedBy=me`,
+    },
+  });
+
+/** A comma-separated list, as `status` and `goodWith` take one. */
+const commaSeparated = Transform(({ value }) => (typeof value === 'string' ? value.split(',') : value));
+
+/** `true` or `false`: a pet of whom nothing is known matches neither. */
+const BooleanQuery = (description: string) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: 'boolean',
+      description: `${description} (\`true\` or \`false\`; unknown matches neither).`,
+    }),
+    IsOptional(),
+    Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value)),
+    IsBoolean({ message: '$property must be true or false' }),
+  );
+
+/** `q`: every word of it in `what` (the text search of CONTRACT 9). */
+export const WordsQuery = (what: string) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      minLength: 1,
+      maxLength: MAX_QUERY_LENGTH,
+      description: `Keeps only ${what} contain every word of \`q\` (case- and accent-insensitive).`,
+    }),
+    IsOptional(),
+    trimmedQuery,
+    Text(1, MAX_QUERY_LENGTH),
+  );
+
+/** `near`: a point, around which `radiusKm` keeps `what`. */
+export const NearQuery = (what: string) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      pattern: POINT.source,
+      // No `example`: Swagger UI would send it, and find only what is near it.
+      description:
+        `A point \`latitude,longitude\` (e.g. \`52.52,13.405\`): keeps only ${what} within \`radiusKm\` of it, ` +
+        'each with `distanceKm`.',
+    }),
+    IsOptional(),
+    IsString(),
+    IsPoint(),
+  );
+
+/** `radiusKm`, which needs `near`. */
+export const RadiusKmQuery = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: 'number',
+      minimum: 1,
+      maximum: MAX_RADIUS_KM,
+      // No `default`: Swagger UI would send it, and without `near` it is refused.
+      description: `With \`near\`: the radius in kilometres (${DEFAULT_RADIUS_KM} when omitted).`,
+    }),
+    IsOptional(),
+    NeedsNear(() => true),
+    Transform(({ value }) =>
+      typeof value === 'string' && /^\d{1,3}(\.\d{1,6})?$/.test(value) ? Number(value) : value,
+    ),
+    IsNumber({ allowNaN: false, allowInfinity: false }),
+    Min(1),
+    Max(MAX_RADIUS_KM),
+  );
 
 /** `status` as the document describes it: one PetStatus, or several separated by commas. */
 export const STATUS_QUERY: ApiQueryOptions = {
@@ -114,12 +195,23 @@ export const STATUS_QUERY: ApiQueryOptions = {
   description: 'Keeps only animals with one of these availabilities (comma-separated: `available,pending`).',
 };
 
+/** `goodWith` as the document describes it: several companions separated by commas. */
+export const GOOD_WITH_QUERY: ApiQueryOptions = {
+  name: 'goodWith',
+  required: false,
+  style: 'form',
+  explode: false,
+  schema: { type: 'array', items: { type: 'string', enum: [...PET_COMPANIONS] } },
+  example: 'children,cats',
+  description: 'Keeps only animals good with each of these (comma-separated: `children,cats`).',
+};
+
 /** The query of `GET /v1/pets`: filters, all combinable, and a sort (CONTRACT 9). */
 export class ListPetsQueryDto extends PageQueryDto {
   // Documented by the operation (LIST_PETS_STATUS_PARAM): a comma-separated list needs `explode: false`.
   @ApiHideProperty()
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' ? value.split(',') : value))
+  @commaSeparated
   @IsIn(PET_STATUSES, { each: true })
   status?: PetStatus[];
 
@@ -160,15 +252,7 @@ export class ListPetsQueryDto extends PageQueryDto {
   @Text(1, MAX_TAG_LENGTH)
   tag?: string;
 
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: MAX_QUERY_LENGTH,
-    description:
-      'Keeps only animals whose name, breed or description contain every word of `q` (case- and accent-insensitive).',
-  })
-  @IsOptional()
-  @trimmed
-  @Text(1, MAX_QUERY_LENGTH)
+  @WordsQuery('animals whose name, breed or description')
   q?: string;
 
   @ApiPropertyOptional({ enum: ['me'], description: 'Keeps only the animals the caller’s account listed.' })
@@ -185,32 +269,64 @@ export class ListPetsQueryDto extends PageQueryDto {
   @IsDateTime()
   updatedSince?: string;
 
+  @NearQuery('animals')
+  near?: string;
+
+  @RadiusKmQuery()
+  radiusKm?: number;
+
+  // Documented by the operation (GOOD_WITH_QUERY), as `status`.
+  @ApiHideProperty()
+  @IsOptional()
+  @commaSeparated
+  @IsIn(PET_COMPANIONS, { each: true })
+  goodWith?: PetCompanion[];
+
+  @BooleanQuery('Keeps only animals whose `attributes.houseTrained` is this')
+  houseTrained?: boolean;
+
+  @BooleanQuery('Keeps only animals whose `attributes.spayedNeutered` is this')
+  spayedNeutered?: boolean;
+
+  @BooleanQuery('Keeps only animals whose `attributes.specialNeeds` is this')
+  specialNeeds?: boolean;
+
+  @ApiPropertyOptional({ enum: PET_COATS, enumName: 'PetCoat', description: 'Keeps only animals with this coat.' })
+  @IsOptional()
+  @IsIn(PET_COATS)
+  coat?: PetCoat;
+
   @ApiPropertyOptional({
-    pattern: POINT.source,
-    // No `example`: Swagger UI would send it, and find only the animals near it.
-    description:
-      'A point `latitude,longitude` (e.g. `52.52,13.405`): keeps only animals within `radiusKm` of it, each ' +
-      'with `distanceKm`.',
+    minLength: 1,
+    maxLength: MAX_COLOR_LENGTH,
+    example: 'black',
+    description: 'Keeps only animals with this colour among their `colors` (ignoring case; not a part of one).',
+  })
+  @IsOptional()
+  @trimmedQuery
+  @Text(1, MAX_COLOR_LENGTH)
+  color?: string;
+
+  @ApiPropertyOptional({
+    pattern: ORGANIZATION_ID.source,
+    example: 'org_4k9w2x7q1m3z8c5v',
+    description: 'Keeps only the animals of this organisation (an id naming none is refused).',
   })
   @IsOptional()
   @IsString()
-  @IsPoint()
-  near?: string;
+  @Matches(ORGANIZATION_ID, { message: 'organizationId must be an organisation id such as org_4k9w2x7q1m3z8c5v' })
+  organizationId?: string;
 
   @ApiPropertyOptional({
-    type: 'number',
-    minimum: 1,
-    maximum: MAX_RADIUS_KM,
-    // No `default`: Swagger UI would send it, and without `near` it is refused.
-    description: `With \`near\`: the radius in kilometres (${DEFAULT_RADIUS_KM} when omitted).`,
+    pattern: EXTERNAL_ID.source,
+    example: 'A-2024-0117',
+    description: 'With `listedBy=me`: keeps only the caller’s animal with this `externalId`.',
   })
   @IsOptional()
-  @NeedsNear(() => true)
-  @Transform(({ value }) => (typeof value === 'string' && /^\d{1,3}(\.\d{1,6})?$/.test(value) ? Number(value) : value))
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(1)
-  @Max(MAX_RADIUS_KM)
-  radiusKm?: number;
+  @IsString()
+  @Matches(EXTERNAL_ID, { message: 'externalId must be 1 to 64 characters of A–Z a–z 0–9 . _ : -' })
+  @NeedsListedByMe()
+  externalId?: string;
 
   @ApiPropertyOptional({
     enum: PET_SORTS,

@@ -2,32 +2,45 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import {
   AgeGroupField,
+  AttributesField,
   BreedField,
   CategoryIdField,
+  CoatField,
+  ColorsField,
   DescriptionField,
+  EnvironmentField,
+  EXTERNAL_ID,
+  ExternalIdField,
   LocationField,
+  MixedBreedField,
   NameField,
+  PetAttributesDto,
+  PetEnvironmentDto,
   PetLocationDto,
   PhotoUrlsField,
+  SecondaryBreedField,
   SexField,
   SizeField,
+  SpecialNeedsNotesField,
   StatusField,
   TagsField,
 } from './pet-fields';
 import {
   PET_AGE_GROUPS,
+  PET_COATS,
   PET_SEXES,
   PET_SIZES,
   PET_STATUSES,
   PetAgeGroup,
+  PetCoat,
   PetSex,
   PetSize,
   PetStatus,
 } from '../pet-status';
 
-/** The body of `POST /v1/pets`. */
-@ApiSchema({ name: 'NewPet' })
-export class CreatePetDto {
+/** A pet's record as a lister writes it, but its `externalId`: what `PUT /v1/pets/external/{externalId}` takes. */
+@ApiSchema({ name: 'PetRecord' })
+export class PetRecordDto {
   @NameField()
   name: string;
 
@@ -72,6 +85,42 @@ export class CreatePetDto {
   @IsOptional()
   @LocationField()
   location?: PetLocationDto;
+
+  @IsOptional()
+  @AttributesField()
+  attributes?: PetAttributesDto;
+
+  @IsOptional()
+  @SpecialNeedsNotesField()
+  specialNeedsNotes?: string;
+
+  @IsOptional()
+  @EnvironmentField()
+  environment?: PetEnvironmentDto;
+
+  @IsOptional()
+  @CoatField()
+  coat?: PetCoat;
+
+  @IsOptional()
+  @ColorsField()
+  colors?: string[];
+
+  @IsOptional()
+  @SecondaryBreedField()
+  secondaryBreed?: string;
+
+  @IsOptional()
+  @MixedBreedField()
+  mixedBreed?: boolean;
+}
+
+/** The body of `POST /v1/pets`. */
+@ApiSchema({ name: 'NewPet' })
+export class CreatePetDto extends PetRecordDto {
+  @IsOptional()
+  @ExternalIdField()
+  externalId?: string;
 }
 
 @ApiSchema({ name: 'Pet' })
@@ -116,6 +165,36 @@ export class PetDto {
 
   @ApiPropertyOptional({ type: PetLocationDto })
   location?: PetLocationDto;
+
+  @ApiPropertyOptional({ type: PetAttributesDto })
+  attributes?: PetAttributesDto;
+
+  @ApiPropertyOptional({ example: 'Needs daily medication for a thyroid condition.' })
+  specialNeedsNotes?: string;
+
+  @ApiPropertyOptional({ type: PetEnvironmentDto })
+  environment?: PetEnvironmentDto;
+
+  @ApiPropertyOptional({ enum: PET_COATS, enumName: 'PetCoat', example: 'short' })
+  coat?: PetCoat;
+
+  @ApiPropertyOptional({ type: [String], example: ['Black', 'White'] })
+  colors?: string[];
+
+  @ApiPropertyOptional({ example: 'Labrador Retriever' })
+  secondaryBreed?: string;
+
+  @ApiPropertyOptional({ type: 'boolean', example: true })
+  mixedBreed?: boolean;
+
+  @ApiPropertyOptional({ pattern: EXTERNAL_ID.source, example: 'A-2024-0117' })
+  externalId?: string;
+
+  @ApiPropertyOptional({
+    description: 'The organisation of the animal’s lister, while it has published one.',
+    example: 'org_4k9w2x7q1m3z8c5v',
+  })
+  organizationId?: string;
 
   @ApiPropertyOptional({
     type: 'number',

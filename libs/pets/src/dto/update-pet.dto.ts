@@ -1,18 +1,28 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional, ValidateIf } from 'class-validator';
-import type { PetAgeGroup, PetSex, PetSize, PetStatus } from '../pet-status';
+import type { PetAgeGroup, PetCoat, PetSex, PetSize, PetStatus } from '../pet-status';
 import {
   AgeGroupField,
+  AttributesField,
   BreedField,
   CategoryIdField,
+  CoatField,
+  ColorsField,
   DescriptionField,
-  LocationField,
+  EnvironmentField,
+  ExternalIdField,
+  LocationChangeField,
+  MixedBreedField,
   NameField,
+  PetAttributesDto,
+  PetEnvironmentDto,
   PetLocationDto,
   PhotoUrlsField,
+  SecondaryBreedField,
   SexField,
   SizeField,
+  SpecialNeedsNotesField,
   StatusField,
   TagsField,
 } from './pet-fields';
@@ -28,7 +38,9 @@ const Clearable = () => applyDecorators(ApiPropertyOptional({ nullable: true }),
 
 /**
  * The body of `PATCH /v1/pets/{petId}` (JSON or an RFC 7396 merge patch): the fields to change, at least
- * one; `null` clears an optional field (`sex` back to `unknown`). `location` merges member by member.
+ * one; `null` clears an optional field (`sex` back to `unknown`). `location`, `attributes` and `environment`
+ * merge member by member, a member `null` clearing it; `colors` is replaced as a whole (PetsService.update
+ * merges the patch before validating it with this class).
  */
 @ApiSchema({ name: 'PetChange' })
 export class UpdatePetDto {
@@ -73,6 +85,38 @@ export class UpdatePetDto {
   photoUrls?: string[] | null;
 
   @Clearable()
-  @LocationField()
+  @LocationChangeField()
   location?: PetLocationDto | null;
+
+  @Clearable()
+  @AttributesField()
+  attributes?: PetAttributesDto | null;
+
+  @Clearable()
+  @SpecialNeedsNotesField()
+  specialNeedsNotes?: string | null;
+
+  @Clearable()
+  @EnvironmentField()
+  environment?: PetEnvironmentDto | null;
+
+  @Clearable()
+  @CoatField()
+  coat?: PetCoat | null;
+
+  @Clearable()
+  @ColorsField()
+  colors?: string[] | null;
+
+  @Clearable()
+  @SecondaryBreedField()
+  secondaryBreed?: string | null;
+
+  @Clearable()
+  @MixedBreedField()
+  mixedBreed?: boolean | null;
+
+  @Clearable()
+  @ExternalIdField()
+  externalId?: string | null;
 }

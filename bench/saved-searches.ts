@@ -1,0 +1,229 @@
+import { sql, SqlFragment } from '@app/database';
+import type { PetDto } from '@app/pets';
+import { petTerms, SavedSearchFilters, searchTerms } from '@app/saved-searches';
+import type { Client } from 'pg';
+import { createAccount, Stores, withClient } from './support/database';
+import { startWorkers } from './support/drains';
+import { sleep, waitFor } from './support/processes';
+
+/** Cities the searches and pets gather around: most adopters search within 50 km of one. */
+const CITIES: Array<[number, number]> = [
+  [52.52, 13.405],
+  [48.137, 11.575],
+  [53.551, 9.993],
+  [50.938, 6.96],
+  [50.11, 8.682],
+  [48.856, 2.352],
+  [45.764, 4.835],
+  [43.296, 5.37],
+  [51.507, -0.128],
+  [53.48, -2.242],
+  [52.368, 4.904],
+  [50.85, 4.352],
+  [40.417, -3.704],
+  [41.385, 2.173],
+  [41.903, 12.496],
+  [45.464, 9.19],
+  [48.208, 16.373],
+  [50.075, 14.438],
+  [52.23, 21.012],
+  [59.329, 18.069],
+];
+const TAGS = ['calm', 'playful', 'house-trained', 'good-with-kids', 'shy', 'senior', 'vaccinated', 'indoor'];
+const WORDS = ['beagle', 'terrier', 'tabby', 'retriever', 'shepherd', 'siamese', 'collie', 'poodle'];
+const AGE_GROUPS = ['baby', 'young', 'adult', 'senior'] as const;
+const SIZES = ['small', 'medium', 'large', 'xlarge'] as const;
+
+/** A deterministic pseudo-random sequence, so that two runs seed the same searches. */
+function randomFrom(seed: number) {
+  let state = seed;
+  const next = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
+  /** A point up to `km` from the city, four decimals as `near` is written. */
+  const around = ([latitude, longitude]: [number, number], km: number) => ({
+    latitude: Number((latitude + ((next() - 0.5) * 2 * km) / 111).toFixed(4)),
+    longitude: Number((longitude + ((next() - 0.5) * 2 * km) / 70).toFixed(4)),
+  });
+  return { next, pick, around };
+}
+
+/** A saved search as adopters make them: most with a category and a place, a third with a tag or words. */
+function savedSearch(random: ReturnType<typeof randomFrom>, categories: number): SavedSearchFilters {
+  const { next, pick, around } = random;
+  const filters: SavedSearchFilters = {};
+  if (next() < 0.85) filters.categoryId = 1 + Math.floor(next() * categories);
+  if (next() < 0.8) {
+    const { latitude, longitude } = around(pick(CITIES), 20);
+    filters.near = `${latitude},${longitude}`;
+    filters.radiusKm = pick([10, 25, 50, 50, 50]);
+  }
+  if (next() < 0.6) filters.status = ['available'];
+  if (next() < 0.2) filters.ageGroup = pick(AGE_GROUPS);
+  if (next() < 0.15) filters.size = pick(SIZES);
+  const third = next();
+  if (third < 0.2) filters.tag = pick(TAGS);
+  else if (third < 0.33) filters.q = pick(WORDS);
+  return filters;
+}
+
+/** A new pet as listers add them: near a city, of some category, a tag or two, a breed among the words. */
+function newPet(random: ReturnType<typeof randomFrom>, categories: number, index: number) {
+  const { next, pick, around } = random;
+  return {
+    name: `Bench ${index}`,
+    categoryId: 1 + Math.floor(next() * categories),
+    breed: pick(WORDS),
+    ageGroup: pick(AGE_GROUPS),
+    size: pick(SIZES),
+    tags: [pick(TAGS), pick(TAGS)].filter((tag, i, all) => all.indexOf(tag) === i),
+    location: around(pick(CITIES), 60),
+  };
+}
+
+export interface SavedSearchesResult {
+  searches: number;
+  /** Searches evaluated per pet change: the searches filed under one of its terms. */
+  candidatesPerChange: { mean: number; p99: number };
+  /** A backlog of pet changes matched by one worker, per second. */
+  matchedPerSecond: number;
+  /** Pet changes sent at a steady rate while a worker ran. */
+  steady: { changes: number; perSecond: number; alertMedianMs: number; alertP99Ms: number };
+}
+
+interface SavedSearchesOptions {
+  stores: Stores;
+  apiUrl: string;
+  /** A key whose limits never throttle the bench: it lists the pets. */
+  key: string;
+  searches: number;
+  changes: number;
+  rate: number;
+  logDir: string;
+  appEnv: Record<string, string>;
+}
+
+/** Runs a statement of the `sql` tag on a plain client. */
+const run = <Row extends object>(client: Client, statement: SqlFragment) =>
+  client.query<Row & Record<string, unknown>>(statement.text, [...statement.values]);
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+/** Seeds the searches through SQL, with the filters and terms the service would store for them. */
+async function seedSearches(stores: Stores, ownerId: number, count: number, categories: number): Promise<void> {
+  const random = randomFrom(7);
+  await withClient(stores, async (client) => {
+    for (let from = 0; from < count; from += 10_000) {
+      const filters = Array.from({ length: Math.min(10_000, count - from) }, () => savedSearch(random, categories));
+      await run(
+        client,
+        sql`INSERT INTO saved_searches (id, account_id, query, filters, terms)
+            SELECT 'srch_bench_' || (n + ${from}), ${ownerId}, 'bench', f::jsonb, string_to_array(t, ' ')
+              FROM unnest(${filters.map((f) => JSON.stringify(f))}::text[], ${filters.map((f) => searchTerms(f).join(' '))}::text[])
+                   WITH ORDINALITY AS s (f, t, n)`,
+      );
+    }
+    await client.query('VACUUM ANALYZE saved_searches');
+  });
+}
+
+/** The searches a sample of new pets' states is evaluated against, counted by the matcher's own lookup. */
+async function candidates(stores: Stores, categories: number): Promise<{ mean: number; p99: number }> {
+  const random = randomFrom(11);
+  const counts = await withClient(stores, async (client) => {
+    const found: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const pet = { id: i, status: 'available', sex: 'unknown', ...newPet(random, categories, i) } as unknown as PetDto;
+      const { rows } = await run<{ n: string }>(
+        client,
+        sql`SELECT count(*) AS n FROM saved_searches WHERE terms && ${petTerms(pet)}::text[]`,
+      );
+      found.push(Number(rows[0]!.n));
+    }
+    return found.sort((a, b) => a - b);
+  });
+  return { mean: Math.round(counts.reduce((sum, n) => sum + n, 0) / counts.length), p99: percentile(counts, 0.99) };
+}
+
+/** Sends `count` new pets, at most `rate` a second (as fast as the api takes them when 0), 32 at a time. */
+async function sendPets(options: SavedSearchesOptions, count: number, rate: number, categories: number) {
+  const random = randomFrom(13 + count);
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      for (let index = next++; index < count; index = next++) {
+        if (rate > 0) await sleep(Math.max(0, started + (index * 1000) / rate - Date.now()));
+        const response = await fetch(`${options.apiUrl}/v1/pets`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${options.key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(newPet(random, categories, index)),
+        });
+        if (response.status !== 201) throw new Error(`POST /v1/pets answered ${response.status}`);
+        await response.arrayBuffer();
+      }
+    }),
+  );
+  return (count * 1000) / (Date.now() - started);
+}
+
+const unmatched = (stores: Stores) =>
+  withClient(stores, async (client) => {
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM events WHERE matched_at IS NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')`,
+    );
+    return Number(rows[0]!.n);
+  });
+
+/**
+ * CONTRACT 16's bench: 100,000 saved searches, then a backlog of pet changes matched by one worker (changes
+ * per second), then changes at a steady rate with the worker running (time from each change to its alert:
+ * the alert's transaction start less the change's, so the batch's own commit comes on top).
+ */
+export async function measureSavedSearches(options: SavedSearchesOptions): Promise<SavedSearchesResult> {
+  const { stores } = options;
+  const owner = await createAccount(stores, 'bench-searcher@bench.example');
+  const categories = await withClient(stores, async (client) =>
+    Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM categories')).rows[0]!.n),
+  );
+  await seedSearches(stores, owner.accountId, options.searches, categories);
+  const candidatesPerChange = await candidates(stores, categories);
+
+  // The backlog: changes made while no worker runs, then matched by one.
+  await sendPets(options, options.changes, 0, categories);
+  const started = Date.now();
+  const [worker] = await startWorkers(1, { ...options.appEnv, LOG_LEVEL: 'warn' }, options.logDir);
+  let steady: SavedSearchesResult['steady'];
+  let matchedPerSecond: number;
+  try {
+    await waitFor(async () => (await unmatched(stores)) === 0, 600_000, 'the backlog to be matched');
+    matchedPerSecond = (options.changes * 1000) / (Date.now() - started);
+
+    const since = new Date();
+    const steadyChanges = Math.max(1, Math.round(options.rate * 20));
+    const perSecond = await sendPets(options, steadyChanges, options.rate, categories);
+    await waitFor(async () => (await unmatched(stores)) === 0, 600_000, 'the steady changes to be matched');
+    const latencies = await withClient(stores, async (client) => {
+      const { rows } = await run<{ ms: number }>(
+        client,
+        sql`SELECT extract(epoch FROM (alert.created_at - change.created_at)) * 1000 AS ms
+              FROM events alert JOIN events change
+                ON change.type = 'pet.created' AND (change.object ->> 'id') = (alert.object -> 'pet' ->> 'id')
+             WHERE alert.type = 'saved_search.matched' AND alert.created_at >= ${since}`,
+      );
+      return rows.map((row) => Number(row.ms)).sort((a, b) => a - b);
+    });
+    steady = {
+      changes: steadyChanges,
+      perSecond: Math.round(perSecond),
+      alertMedianMs: Math.round(percentile(latencies, 0.5)),
+      alertP99Ms: Math.round(percentile(latencies, 0.99)),
+    };
+  } finally {
+    await worker!.stop();
+  }
+  return { searches: options.searches, candidatesPerChange, matchedPerSecond: Math.round(matchedPerSecond), steady };
+}

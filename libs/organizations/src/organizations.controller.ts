@@ -1,0 +1,203 @@
+import { RequiredScope } from '@app/accounts';
+import { CurrentPrincipal, Principal } from '@app/core';
+import {
+  AcceptsMergePatch,
+  ApiErrors,
+  formatEntityTag,
+  locationHeader,
+  matchingVersions,
+  nextPageLink,
+  PAGE_HEADERS,
+} from '@app/http';
+import { parsePoint, IF_MATCH_HEADER, DEFAULT_RADIUS_KM } from '@app/pets';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiConsumes, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ListOrganizationsQueryDto } from './dto/list-organizations-query.dto';
+import { OrganizationDto, OrganizationProfileDto, UpdateOrganizationDto } from './dto/organization.dto';
+import { decodeOrganizationCursor, encodeOrganizationCursor } from './organization-cursor';
+import { EmptyOrganizationChangeError } from './organizations.errors';
+import {
+  NO_ORGANIZATION,
+  ORGANIZATION_ETAG_HEADER,
+  ORGANIZATION_ID_PARAM,
+  ORGANIZATION_NOT_FOUND,
+  ORGANIZATION_PRECONDITION_FAILED,
+  ORGANIZATIONS_API_TAG,
+} from './organizations-openapi';
+import type { StoredOrganization } from './organizations.repository';
+import { OrganizationsService } from './organizations.service';
+
+@ApiTags(ORGANIZATIONS_API_TAG.name)
+@ApiBearerAuth()
+@Controller()
+export class OrganizationsController {
+  constructor(private readonly organizations: OrganizationsService) {}
+
+  @Put('organization')
+  @RequiredScope('organization:write')
+  @ApiOperation({
+    operationId: 'putOrganization',
+    summary: 'Publish or replace your organisation',
+    description:
+      'The whole profile of the organisation the caller’s account runs: created (201) or replaced (200; fields ' +
+      'absent are cleared). Publishing it gives each of the account’s animals its `organizationId`. With ' +
+      '`If-Match`, replaces nothing unless the profile is still at one of the ETags named.',
+  })
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiResponse({
+    status: 201,
+    description: 'The organisation was published.',
+    type: OrganizationDto,
+    headers: { ...locationHeader('/v1/organization'), ...ORGANIZATION_ETAG_HEADER },
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The profile was replaced.',
+    type: OrganizationDto,
+    headers: ORGANIZATION_ETAG_HEADER,
+  })
+  @ApiErrors(400, 401, ORGANIZATION_PRECONDITION_FAILED)
+  async putOrganization(
+    @Body() body: OrganizationProfileDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OrganizationDto> {
+    const { stored, created } = await this.organizations.put(principal.accountId, body, matchingVersions(ifMatch));
+    if (created) {
+      response.status(201);
+      response.setHeader('Location', '/v1/organization');
+    }
+    return withETag(response, stored);
+  }
+
+  @Patch('organization')
+  @RequiredScope('organization:write')
+  @AcceptsMergePatch()
+  @ApiOperation({
+    operationId: 'updateOrganization',
+    summary: 'Change your organisation',
+    description:
+      'Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 ' +
+      'merge patch. Changes no animal. With `If-Match`, changes nothing unless the profile is still at one ' +
+      'of the ETags named.',
+  })
+  @ApiConsumes('application/json', 'application/merge-patch+json')
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiResponse({
+    status: 200,
+    description: 'The profile after the change.',
+    type: OrganizationDto,
+    headers: ORGANIZATION_ETAG_HEADER,
+  })
+  @ApiErrors(400, 401, NO_ORGANIZATION, ORGANIZATION_PRECONDITION_FAILED)
+  async updateOrganization(
+    @Body() body: UpdateOrganizationDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OrganizationDto> {
+    if (Object.values(body).every((value) => value === undefined)) throw new EmptyOrganizationChangeError();
+    return withETag(response, await this.organizations.update(principal.accountId, body, matchingVersions(ifMatch)));
+  }
+
+  @Get('organization')
+  @RequiredScope('organization:read')
+  @ApiOperation({
+    operationId: 'getOwnOrganization',
+    summary: 'Get your organisation',
+    description: 'The profile the caller’s account published; 404 until it publishes one.',
+  })
+  @ApiResponse({ status: 200, description: 'The profile.', type: OrganizationDto, headers: ORGANIZATION_ETAG_HEADER })
+  @ApiErrors(401, NO_ORGANIZATION)
+  async getOwnOrganization(
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OrganizationDto> {
+    return withETag(response, await this.organizations.getOwn(principal.accountId));
+  }
+
+  @Delete('organization')
+  @RequiredScope('organization:write')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'deleteOrganization',
+    summary: 'Unpublish your organisation',
+    description:
+      'Removes the profile; the account’s animals lose their `organizationId`. With `If-Match`, removes ' +
+      'nothing unless the profile is still at one of the ETags named.',
+  })
+  @ApiHeader(IF_MATCH_HEADER)
+  @ApiResponse({ status: 204, description: 'The organisation was unpublished.' })
+  @ApiErrors(401, NO_ORGANIZATION, ORGANIZATION_PRECONDITION_FAILED)
+  async deleteOrganization(
+    @Headers('if-match') ifMatch: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.organizations.delete(principal.accountId, matchingVersions(ifMatch));
+  }
+
+  @Get('organizations')
+  @RequiredScope('pets:read', { publishable: true })
+  @ApiOperation({
+    operationId: 'listOrganizations',
+    summary: 'Find shelters and rescues',
+    description:
+      'Every published organisation, or those matching all the filters given, ordered by `sort` (name, then ' +
+      'id, by default). When more follow, the response carries `Link: <…&cursor=…>; rel="next"`.',
+  })
+  @ApiResponse({ status: 200, description: 'A page of organisations.', type: [OrganizationDto], headers: PAGE_HEADERS })
+  @ApiErrors(400, 401)
+  async listOrganizations(
+    @Query() query: ListOrganizationsQueryDto,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OrganizationDto[]> {
+    const page = await this.organizations.search({
+      q: query.q,
+      near: query.near === undefined ? undefined : parsePoint(query.near),
+      radiusKm: query.radiusKm ?? DEFAULT_RADIUS_KM,
+      country: query.country,
+      sort: query.sort,
+      after: decodeOrganizationCursor(query.sort, query.cursor),
+      limit: query.limit,
+    });
+    if (page.next) {
+      const sort = query.sort === 'name' ? undefined : query.sort;
+      response.setHeader(
+        'Link',
+        nextPageLink(request, { ...query, sort }, encodeOrganizationCursor(query.sort, page.next)),
+      );
+    }
+    return page.organizations;
+  }
+
+  @Get('organizations/:organizationId')
+  @RequiredScope('pets:read', { publishable: true })
+  @ApiOperation({
+    operationId: 'getOrganization',
+    summary: 'Get an organisation',
+    description: 'A published organisation.',
+  })
+  @ApiParam(ORGANIZATION_ID_PARAM)
+  @ApiResponse({
+    status: 200,
+    description: 'The organisation.',
+    type: OrganizationDto,
+    headers: ORGANIZATION_ETAG_HEADER,
+  })
+  @ApiErrors(400, 401, ORGANIZATION_NOT_FOUND)
+  async getOrganization(
+    @Param('organizationId') organizationId: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OrganizationDto> {
+    return withETag(response, await this.organizations.get(organizationId));
+  }
+}
+
+/** Sets the profile's strong ETag on the response and gives the Organization to send. */
+function withETag(response: Response, stored: StoredOrganization): OrganizationDto {
+  response.setHeader('ETag', formatEntityTag(stored.version));
+  return stored.organization;
+}

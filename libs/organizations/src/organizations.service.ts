@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { Sql } from '@app/database';
+import { PetsService } from '@app/pets';
+import { Injectable } from '@nestjs/common';
+import type { OrganizationProfileDto, UpdateOrganizationDto } from './dto/organization.dto';
+import {
+  NoOrganizationError,
+  OrganizationNotFoundError,
+  OrganizationPreconditionFailedError,
+} from './organizations.errors';
+import {
+  OrganizationPage,
+  OrganizationSearch,
+  OrganizationsRepository,
+  StoredOrganization,
+} from './organizations.repository';
+
+/** A change that lost a race with another change of the profile is tried again this many times. */
+const CHANGE_ATTEMPTS = 5;
+
+/** An opaque id, unrelated to the account's: `org_` and 20 hexadecimal digits. */
+function newOrganizationId(): string {
+  return `org_${randomBytes(10).toString('hex')}`;
+}
+
+/**
+ * Organisations' rules (CONTRACT 13). Publishing one, or removing it, changes each of the account's pets
+ * (`organizationId`), in the same transaction (PetsService.setOrganization); any other change of the
+ * profile changes no pet.
+ */
+@Injectable()
+export class OrganizationsService {
+  constructor(
+    private readonly organizations: OrganizationsRepository,
+    private readonly pets: PetsService,
+    private readonly sql: Sql,
+  ) {}
+
+  async getOwn(accountId: number): Promise<StoredOrganization> {
+    const own = await this.organizations.findOwn(accountId);
+    if (!own) throw new NoOrganizationError();
+    return own;
+  }
+
+  async get(organizationId: string): Promise<StoredOrganization> {
+    const found = await this.organizations.findById(organizationId);
+    if (!found) throw new OrganizationNotFoundError(organizationId);
+    return found;
+  }
+
+  search(search: OrganizationSearch): Promise<OrganizationPage> {
+    return this.organizations.search(search);
+  }
+
+  /**
+   * Publishes the account's profile (`created`) or replaces it whole. With `versions` (If-Match) it only
+   * replaces a profile at one of them: there is none to match before one is published.
+   */
+  async put(
+    accountId: number,
+    profile: OrganizationProfileDto,
+    versions: string[] | undefined,
+  ): Promise<{ stored: StoredOrganization; created: boolean }> {
+    for (let attempt = 1; ; attempt++) {
+      const created = await this.sql.transaction(async () => {
+        const id = newOrganizationId();
+        if (!versions && (await this.organizations.insert(accountId, id, profile))) {
+          await this.pets.setOrganization(accountId, id);
+          return true;
+        }
+        if (await this.organizations.replace(accountId, profile, versions)) return false;
+        // Removed between the INSERT and the UPDATE: publish it again.
+        if (versions || attempt >= CHANGE_ATTEMPTS) throw new OrganizationPreconditionFailedError();
+        return undefined;
+      });
+      if (created !== undefined) return { stored: await this.getOwn(accountId), created };
+    }
+  }
+
+  /** Applies a change to the account's profile (a merge patch: `null` clears a field). */
+  async update(
+    accountId: number,
+    change: UpdateOrganizationDto,
+    versions: string[] | undefined,
+  ): Promise<StoredOrganization> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.getOwn(accountId);
+      if (versions && !versions.includes(current.version)) throw new OrganizationPreconditionFailedError();
+      const profile = merged(current, change);
+      if (await this.organizations.replace(accountId, profile, [current.version])) return this.getOwn(accountId);
+      // Another change came first: apply this one over it, unless If-Match named the version it replaced.
+      if (versions || attempt >= CHANGE_ATTEMPTS) throw new OrganizationPreconditionFailedError();
+    }
+  }
+
+  /** Unpublishes the account's organisation: its pets lose `organizationId` in the same transaction. */
+  async delete(accountId: number, versions: string[] | undefined): Promise<void> {
+    await this.sql.transaction(async () => {
+      const own = await this.organizations.lockOwn(accountId);
+      if (!own) throw new NoOrganizationError();
+      if (versions && !versions.includes(own.version)) throw new OrganizationPreconditionFailedError();
+      await this.pets.setOrganization(accountId, null);
+      await this.organizations.delete(own.id);
+    });
+  }
+}
+
+/** The fields of a profile: what a change may set or clear. */
+const PROFILE_FIELDS = [
+  'name',
+  'description',
+  'email',
+  'phone',
+  'website',
+  'adoptionPolicy',
+  'adoptionUrl',
+  'address',
+  'location',
+  'hours',
+  'socialMedia',
+] as const satisfies ReadonlyArray<keyof OrganizationProfileDto>;
+
+/** The profile after the change: a field absent stays, `null` clears it, any other value replaces it. */
+function merged({ organization }: StoredOrganization, change: UpdateOrganizationDto): OrganizationProfileDto {
+  const profile: Record<string, unknown> = {};
+  for (const field of PROFILE_FIELDS) {
+    const value = change[field] === undefined ? organization[field] : change[field];
+    if (value !== null && value !== undefined) profile[field] = value;
+  }
+  return profile as unknown as OrganizationProfileDto;
+}

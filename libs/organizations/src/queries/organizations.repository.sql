@@ -1,0 +1,403 @@
+-- Written by `npm run sql` from libs/organizations/src/organizations.repository.ts: do not edit.
+
+-- OrganizationsRepository.delete
+DELETE FROM organizations
+WHERE
+  id = $1
+
+-- OrganizationsRepository.findById
+SELECT
+  page.*,
+  (
+    extract(
+      epoch
+      FROM
+        updated_at
+    ) * 1000000
+  )::bigint AS version,
+  counts.*
+FROM
+  (
+    SELECT
+      *,
+      id AS sort_key,
+      NULL::numeric AS distance_km
+    FROM
+      organizations
+    WHERE
+      id = $1
+  ) AS page
+  CROSS JOIN LATERAL (
+    SELECT
+      count(*) FILTER (
+        WHERE
+          p.status = 'available'
+      ) AS available,
+      count(*) FILTER (
+        WHERE
+          p.status = 'pending'
+      ) AS pending,
+      count(*) FILTER (
+        WHERE
+          p.status = 'sold'
+      ) AS sold
+    FROM
+      pets p
+    WHERE
+      p.organization_id = page.id
+  ) AS counts
+ORDER BY
+  id
+
+-- OrganizationsRepository.findOwn
+SELECT
+  page.*,
+  (
+    extract(
+      epoch
+      FROM
+        updated_at
+    ) * 1000000
+  )::bigint AS version,
+  counts.*
+FROM
+  (
+    SELECT
+      *,
+      id AS sort_key,
+      NULL::numeric AS distance_km
+    FROM
+      organizations
+    WHERE
+      account_id = $1
+  ) AS page
+  CROSS JOIN LATERAL (
+    SELECT
+      count(*) FILTER (
+        WHERE
+          p.status = 'available'
+      ) AS available,
+      count(*) FILTER (
+        WHERE
+          p.status = 'pending'
+      ) AS pending,
+      count(*) FILTER (
+        WHERE
+          p.status = 'sold'
+      ) AS sold
+    FROM
+      pets p
+    WHERE
+      p.organization_id = page.id
+  ) AS counts
+ORDER BY
+  id
+
+-- OrganizationsRepository.insert
+INSERT INTO
+  organizations (
+    id,
+    account_id,
+    name,
+    description,
+    email,
+    phone,
+    website,
+    adoption_policy,
+    adoption_url,
+    address,
+    latitude,
+    longitude,
+    hours,
+    social_media
+  )
+VALUES
+  (
+    $1,
+    $2,
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $8,
+    $9,
+    $10::jsonb,
+    $11::float8,
+    $12::float8,
+    $13::jsonb,
+    $14::jsonb
+  )
+ON CONFLICT (account_id) DO NOTHING
+RETURNING
+  id
+
+-- OrganizationsRepository.lockOwn
+SELECT
+  id,
+  (
+    extract(
+      epoch
+      FROM
+        updated_at
+    ) * 1000000
+  )::bigint AS version
+FROM
+  organizations
+WHERE
+  account_id = $1
+FOR NO KEY UPDATE
+
+-- OrganizationsRepository.replace
+UPDATE organizations
+SET
+  (
+    name,
+    description,
+    email,
+    phone,
+    website,
+    adoption_policy,
+    adoption_url,
+    address,
+    latitude,
+    longitude,
+    hours,
+    social_media
+  ) = (
+    $1,
+    $2,
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $8::jsonb,
+    $9::float8,
+    $10::float8,
+    $11::jsonb,
+    $12::jsonb
+  ),
+  updated_at = greatest(
+    clock_timestamp(),
+    updated_at + interval '1 microsecond'
+  )
+WHERE
+  account_id = $13
+  AND (
+    $14::bigint[] IS NULL
+    OR (
+      extract(
+        epoch
+        FROM
+          updated_at
+      ) * 1000000
+    )::bigint = ANY ($15::bigint[])
+  )
+
+-- OrganizationsRepository.search (by name)
+SELECT
+  page.*,
+  (
+    extract(
+      epoch
+      FROM
+        updated_at
+    ) * 1000000
+  )::bigint AS version,
+  counts.*
+FROM
+  (
+    SELECT
+      *,
+      name AS sort_key,
+      NULL::numeric AS distance_km
+    FROM
+      (
+        SELECT
+          *,
+          ll_to_earth (latitude, longitude) <-> ll_to_earth ($1::float8, $2::float8) AS chord
+        FROM
+          organizations
+        WHERE
+          true
+          AND true
+          AND true
+      ) AS organizations
+    WHERE
+      (
+        $3::text IS NULL
+        OR (name, id) > ($4::text, $5::text)
+      )
+    ORDER BY
+      name,
+      id
+    LIMIT
+      $6
+  ) AS page
+  CROSS JOIN LATERAL (
+    SELECT
+      count(*) FILTER (
+        WHERE
+          p.status = 'available'
+      ) AS available,
+      count(*) FILTER (
+        WHERE
+          p.status = 'pending'
+      ) AS pending,
+      count(*) FILTER (
+        WHERE
+          p.status = 'sold'
+      ) AS sold
+    FROM
+      pets p
+    WHERE
+      p.organization_id = page.id
+  ) AS counts
+ORDER BY
+  name,
+  id
+
+-- OrganizationsRepository.search (words and country, newest first)
+SELECT
+  page.*,
+  (
+    extract(
+      epoch
+      FROM
+        updated_at
+    ) * 1000000
+  )::bigint AS version,
+  counts.*
+FROM
+  (
+    SELECT
+      *,
+      to_char(
+        created_at AT TIME ZONE 'UTC',
+        'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
+      ) AS sort_key,
+      NULL::numeric AS distance_km
+    FROM
+      (
+        SELECT
+          *,
+          ll_to_earth (latitude, longitude) <-> ll_to_earth ($1::float8, $2::float8) AS chord
+        FROM
+          organizations
+        WHERE
+          to_tsvector(
+            'pet_search'::regconfig,
+            name || ' ' || coalesce(address ->> 'city', '') || ' ' || coalesce(description, '')
+          ) @@ plainto_tsquery('pet_search'::regconfig, $3::text)
+          AND address ->> 'country' = $4::text
+          AND true
+      ) AS organizations
+    WHERE
+      (
+        $5::text IS NULL
+        OR (created_at, id) < ($6::timestamptz, $7::text)
+      )
+    ORDER BY
+      created_at DESC,
+      id DESC
+    LIMIT
+      $8
+  ) AS page
+  CROSS JOIN LATERAL (
+    SELECT
+      count(*) FILTER (
+        WHERE
+          p.status = 'available'
+      ) AS available,
+      count(*) FILTER (
+        WHERE
+          p.status = 'pending'
+      ) AS pending,
+      count(*) FILTER (
+        WHERE
+          p.status = 'sold'
+      ) AS sold
+    FROM
+      pets p
+    WHERE
+      p.organization_id = page.id
+  ) AS counts
+ORDER BY
+  created_at DESC,
+  id DESC
+
+-- OrganizationsRepository.search (nearest first)
+SELECT
+  page.*,
+  (
+    extract(
+      epoch
+      FROM
+        updated_at
+    ) * 1000000
+  )::bigint AS version,
+  counts.*
+FROM
+  (
+    SELECT
+      *,
+      chord::text AS sort_key,
+      round(
+        (
+          earth_distance (
+            ll_to_earth ($1::float8, $2::float8),
+            ll_to_earth (latitude, longitude)
+          ) / 1000
+        )::numeric,
+        1
+      ) AS distance_km
+    FROM
+      (
+        SELECT
+          *,
+          ll_to_earth (latitude, longitude) <-> ll_to_earth ($3::float8, $4::float8) AS chord
+        FROM
+          organizations
+        WHERE
+          true
+          AND true
+          AND earth_box (ll_to_earth ($5::float8, $6::float8), $7::float8) @> ll_to_earth (latitude, longitude)
+          AND earth_distance (
+            ll_to_earth ($8::float8, $9::float8),
+            ll_to_earth (latitude, longitude)
+          ) <= $10::float8
+      ) AS organizations
+    WHERE
+      (
+        $11::text IS NULL
+        OR (chord, id) > ($12::float8, $13::text)
+      )
+    ORDER BY
+      chord,
+      id
+    LIMIT
+      $14
+  ) AS page
+  CROSS JOIN LATERAL (
+    SELECT
+      count(*) FILTER (
+        WHERE
+          p.status = 'available'
+      ) AS available,
+      count(*) FILTER (
+        WHERE
+          p.status = 'pending'
+      ) AS pending,
+      count(*) FILTER (
+        WHERE
+          p.status = 'sold'
+      ) AS sold
+    FROM
+      pets p
+    WHERE
+      p.organization_id = page.id
+  ) AS counts
+ORDER BY
+  chord,
+  id

@@ -1,0 +1,68 @@
+import { LabelText } from '@app/core';
+import { PetDto } from '@app/pets';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsOptional, IsString, Length } from 'class-validator';
+import type { SavedSearch } from '../saved-searches.repository';
+
+/** CONTRACT 16: the query string as sent, percent-encoded. */
+export const MAX_SAVED_QUERY_LENGTH = 2000;
+
+const QUERY_DESCRIPTION =
+  'A `GET /v1/pets` query string without the `?`: any of its filters (not `cursor`, `limit`, `sort`, ' +
+  '`listedBy`, `updatedSince` or `externalId`), validated as `listPets` validates them.';
+
+/** The body of `POST /v1/saved-searches`. */
+@ApiSchema({ name: 'NewSavedSearch' })
+export class CreateSavedSearchDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100, example: 'Young dogs near Berlin' })
+  @IsOptional()
+  @LabelText(1, 100)
+  name?: string;
+
+  @ApiProperty({
+    minLength: 1,
+    maxLength: MAX_SAVED_QUERY_LENGTH,
+    example: 'categoryId=1&ageGroup=young&near=52.52,13.405&radiusKm=30',
+    description: QUERY_DESCRIPTION,
+  })
+  @IsString()
+  @Length(1, MAX_SAVED_QUERY_LENGTH)
+  query: string;
+}
+
+@ApiSchema({ name: 'SavedSearch' })
+export class SavedSearchDto {
+  @ApiProperty({ example: 'srch_3kTzq0m1Yd9c2XwB7nQe5RfA', description: 'Unique identifier of the saved search.' })
+  id: string;
+
+  @ApiPropertyOptional({ example: 'Young dogs near Berlin' })
+  name?: string;
+
+  @ApiProperty({
+    example: 'categoryId=1&ageGroup=young&near=52.52,13.405&radiusKm=30',
+    description: 'The query, as given.',
+  })
+  query: string;
+
+  @ApiProperty({ type: 'string', format: 'date-time' })
+  createdAt: string;
+
+  static from(search: SavedSearch): SavedSearchDto {
+    return {
+      id: search.id,
+      ...(search.name !== null && { name: search.name }),
+      query: search.query,
+      createdAt: search.createdAt.toISOString(),
+    };
+  }
+}
+
+/** `data.object` of a `saved_search.matched` event. */
+@ApiSchema({ name: 'SavedSearchMatch' })
+export class SavedSearchMatchDto {
+  @ApiProperty({ example: 'srch_3kTzq0m1Yd9c2XwB7nQe5RfA', description: 'The saved search the pet came to match.' })
+  savedSearchId: string;
+
+  @ApiProperty({ type: PetDto, description: 'The animal as it was right after the change that made it match.' })
+  pet: PetDto;
+}

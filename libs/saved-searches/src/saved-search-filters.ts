@@ -1,0 +1,216 @@
+import { degreeBounds, DEFAULT_RADIUS_KM, ListPetsQueryDto, parsePoint, PetDto } from '@app/pets';
+
+/** The `GET /v1/pets` parameters a saved search takes (CONTRACT 16): every filter, no paging, sort or walk. */
+export type FilterParameter =
+  | 'categoryId'
+  | 'tag'
+  | 'near'
+  | 'radiusKm'
+  | 'ageGroup'
+  | 'size'
+  | 'sex'
+  | 'status'
+  | 'q'
+  | 'organizationId'
+  | 'coat'
+  | 'color'
+  | 'goodWith'
+  | 'houseTrained'
+  | 'spayedNeutered'
+  | 'specialNeeds';
+
+/** A saved search's filters, as ListPetsQueryDto validated them: what is stored and matched. */
+export type SavedSearchFilters = Partial<Pick<ListPetsQueryDto, FilterParameter>>;
+
+/** The parameters of `GET /v1/pets` a saved search refuses: they page, order or walk, and alert about nothing. */
+export const REFUSED_PARAMETERS = ['cursor', 'limit', 'sort', 'listedBy', 'updatedSince', 'externalId'] as const;
+
+/**
+ * How one parameter prunes and decides. A pet matching a search matches each of its filters, so it carries
+ * at least one of each pruning filter's `terms`: the matcher looks searches up by the pet's terms
+ * (`petTerms`) and evaluates only those it finds.
+ */
+interface FilterPredicate<P extends FilterParameter> {
+  /** The terms one of which every pet passing this filter carries; undefined: too many to prune by. */
+  terms?(value: NonNullable<SavedSearchFilters[P]>, filters: SavedSearchFilters): string[] | undefined;
+  /** The pet's terms for this filter: a search's term it lacks rules the search out. */
+  petTerms?(pet: PetDto): string[];
+  /**
+   * Whether the pet passes, or `database` for the filters PostgreSQL decides with the very expressions
+   * `listPets` runs (the text configuration, the earth's distance): SavedSearchMatchesRepository.
+   */
+  test: ((pet: PetDto, value: NonNullable<SavedSearchFilters[P]>) => boolean) | 'database';
+}
+
+const term = (parameter: string, value: unknown) => `${parameter}=${String(value)}`;
+
+/** A filter on one field equal to one value: its term is the value, the pet's is its own. */
+function equality<P extends FilterParameter>(field: keyof PetDto & P): FilterPredicate<P> {
+  return {
+    terms: (value) => [term(field, value)],
+    petTerms: (pet) => (pet[field] === undefined ? [] : [term(field, pet[field])]),
+    test: (pet, value) => pet[field] === value,
+  };
+}
+
+/** A filter on one of `attributes`' flags: an unknown flag (absent) matches neither `true` nor `false`. */
+function attribute<P extends 'houseTrained' | 'spayedNeutered' | 'specialNeeds'>(flag: P): FilterPredicate<P> {
+  return {
+    terms: (value) => [term(flag, value)],
+    petTerms: (pet) => {
+      const value = pet.attributes?.[flag];
+      return value === undefined || value === null ? [] : [term(flag, value)];
+    },
+    test: (pet, value) => pet.attributes?.[flag] === value,
+  };
+}
+
+/** The grid `near` prunes by: cells of a degree of latitude by a degree of longitude. */
+const CELL_DEGREES = 1;
+/** A circle spread over more cells than this (hundreds of kilometres wide) prunes by its other filters. */
+const MAX_CELLS = 64;
+
+const cellOf = (latitude: number, longitude: number) =>
+  term('cell', `${Math.floor(latitude / CELL_DEGREES)}:${Math.floor(longitude / CELL_DEGREES)}`);
+
+/** The cells the circle's bounding box in degrees overlaps (degreeBounds errs wide); none past a pole or the antimeridian. */
+function cellsAround(near: string, radiusKm: number): string[] | undefined {
+  const [south, north, west, east] = degreeBounds(parsePoint(near), radiusKm * 1000);
+  if (west === null || east === null) return undefined;
+  const rows = Math.floor(north / CELL_DEGREES) - Math.floor(south / CELL_DEGREES) + 1;
+  const columns = Math.floor(east / CELL_DEGREES) - Math.floor(west / CELL_DEGREES) + 1;
+  if (rows * columns > MAX_CELLS) return undefined;
+  const cells: string[] = [];
+  for (let row = 0; row < rows; row++) {
+    for (let column = 0; column < columns; column++) {
+      cells.push(cellOf(south + row * CELL_DEGREES, west + column * CELL_DEGREES));
+    }
+  }
+  return [...new Set(cells)];
+}
+
+/**
+ * One entry per parameter a saved search takes: how it prunes the searches a pet change is evaluated
+ * against, and how it decides. Entries are in the order a search picks its pruning filters: the rarest
+ * values first (a tag, a place, a category before a status most pets share). A new filter of `listPets` is
+ * an entry here (and its parameter in FilterParameter).
+ */
+export const FILTER_PREDICATES: { [P in FilterParameter]: FilterPredicate<P> } = {
+  tag: {
+    terms: (tag) => [term('tag', tag)],
+    petTerms: (pet) => (pet.tags ?? []).map((tag) => term('tag', tag)),
+    test: (pet, tag) => pet.tags?.includes(tag) ?? false,
+  },
+  near: {
+    terms: (near, filters) => cellsAround(near, filters.radiusKm ?? DEFAULT_RADIUS_KM),
+    petTerms: (pet) => (pet.location ? [cellOf(pet.location.latitude, pet.location.longitude)] : []),
+    test: 'database',
+  },
+  organizationId: equality('organizationId'),
+  color: {
+    terms: (color) => [term('color', color.toLowerCase())],
+    petTerms: (pet) => (pet.colors ?? []).map((color) => term('color', color.toLowerCase())),
+    test: (pet, color) => pet.colors?.some((own) => own.toLowerCase() === color.toLowerCase()) ?? false,
+  },
+  coat: equality('coat'),
+  categoryId: equality('categoryId'),
+  ageGroup: equality('ageGroup'),
+  size: equality('size'),
+  sex: equality('sex'),
+  goodWith: {
+    terms: (companions) => [term('goodWith', companions[0])],
+    petTerms: (pet) =>
+      Object.entries(pet.environment ?? {}).flatMap(([companion, good]) =>
+        good === true ? [term('goodWith', companion)] : [],
+      ),
+    test: (pet, companions) => companions.every((companion) => pet.environment?.[companion] === true),
+  },
+  houseTrained: attribute('houseTrained'),
+  spayedNeutered: attribute('spayedNeutered'),
+  specialNeeds: attribute('specialNeeds'),
+  status: {
+    terms: (statuses) => statuses.map((status) => term('status', status)),
+    petTerms: (pet) => [term('status', pet.status)],
+    test: (pet, statuses) => statuses.includes(pet.status),
+  },
+  // Decided with `near`.
+  radiusKm: { test: () => true },
+  q: { test: 'database' },
+};
+
+const PARAMETERS = Object.keys(FILTER_PREDICATES) as FilterParameter[];
+
+/** A search's filters that prune, in FILTER_PREDICATES' order, each with its terms. */
+function pruningFilters(filters: SavedSearchFilters): Array<{ parameter: FilterParameter; terms: string[] }> {
+  return PARAMETERS.flatMap((parameter) => {
+    const value = filters[parameter];
+    const predicate = FILTER_PREDICATES[parameter] as FilterPredicate<FilterParameter>;
+    const terms = value === undefined ? undefined : predicate.terms?.(value as never, filters);
+    return terms ? [{ parameter, terms }] : [];
+  });
+}
+
+/** What a search with no pruning filter (only `q`, or none) is filed under: every pet carries it. */
+export const EVERY_PET_TERM = '*';
+/** Pairs of terms a search is filed under at most; past this, its first filter's terms alone (at most MAX_CELLS). */
+const MAX_TERMS = 64;
+const pair = (first: string, second: string) => `${first}&${second}`;
+
+/**
+ * The terms a search is filed under: the pet must carry one of them to be evaluated against it. Two filters
+ * together prune far more than either (dogs within 50 km of Berlin, not every dog or every animal near
+ * Berlin), so a search is filed under the pairs of its two first pruning filters' terms, or its first
+ * filter's terms when it has one, or EVERY_PET_TERM when it has none.
+ */
+export function searchTerms(filters: SavedSearchFilters): string[] {
+  const [first, second] = pruningFilters(filters);
+  if (!first) return [EVERY_PET_TERM];
+  if (!second || first.terms.length * second.terms.length > MAX_TERMS) return first.terms;
+  return first.terms.flatMap((a) => second.terms.map((b) => pair(a, b)));
+}
+
+/**
+ * Every term the pet carries: EVERY_PET_TERM, each pruning filter's own, and each pair of them in
+ * FILTER_PREDICATES' order. Whatever search the pet matches is filed under one of them.
+ */
+export function petTerms(pet: PetDto): string[] {
+  const own = PARAMETERS.flatMap((parameter) => {
+    const terms = FILTER_PREDICATES[parameter].petTerms?.(pet);
+    return terms && terms.length > 0 ? [{ parameter, terms }] : [];
+  });
+  const terms = [EVERY_PET_TERM, ...own.flatMap(({ terms: single }) => single)];
+  own.forEach((first, index) => {
+    for (const second of own.slice(index + 1)) {
+      for (const a of first.terms) {
+        for (const b of second.terms) terms.push(pair(a, b));
+      }
+    }
+  });
+  return terms;
+}
+
+/** Whether the pet passes every filter decided here; those of `database` are left to PostgreSQL. */
+export function passesFilters(pet: PetDto, filters: SavedSearchFilters): boolean {
+  return PARAMETERS.every((parameter) => {
+    const value = filters[parameter];
+    const { test } = FILTER_PREDICATES[parameter] as FilterPredicate<FilterParameter>;
+    return value === undefined || test === 'database' || test(pet, value as never);
+  });
+}
+
+/** Whether PostgreSQL has filters of the search left to decide. */
+export function needsDatabase(filters: SavedSearchFilters): boolean {
+  return PARAMETERS.some(
+    (parameter) => filters[parameter] !== undefined && FILTER_PREDICATES[parameter].test === 'database',
+  );
+}
+
+/** The filters of a validated query, without the defaults of paging and sort. */
+export function filtersOf(query: ListPetsQueryDto): SavedSearchFilters {
+  const filters: SavedSearchFilters = Object.fromEntries(
+    PARAMETERS.filter((parameter) => query[parameter] !== undefined).map((parameter) => [parameter, query[parameter]]),
+  );
+  // The radius `listPets` applies when none is given, stored so that the cells and the distance agree.
+  if (filters.near !== undefined) filters.radiusKm ??= DEFAULT_RADIUS_KM;
+  return filters;
+}

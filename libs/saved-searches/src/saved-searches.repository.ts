@@ -1,0 +1,131 @@
+import { GenerateSql, Sql, sql } from '@app/database';
+import { Injectable } from '@nestjs/common';
+import type { SavedSearchFilters } from './saved-search-filters';
+
+/**
+ * Class of the advisory lock a search's creation takes on its account (the object is a hash of the account
+ * id), so that two creations at once cannot both find nineteen searches and make twenty-one.
+ */
+const SAVED_SEARCHES_CAP_LOCK_CLASS = 731_044_206;
+
+export interface SavedSearch {
+  id: string;
+  accountId: number;
+  name: string | null;
+  query: string;
+  createdAt: Date;
+}
+
+export interface NewSavedSearch {
+  id: string;
+  name?: string;
+  query: string;
+  filters: SavedSearchFilters;
+  terms: string[];
+}
+
+/** What the matcher needs of a search it evaluates. */
+export interface CandidateSearch {
+  id: string;
+  accountId: number;
+  filters: SavedSearchFilters;
+  terms: string[];
+}
+
+interface SavedSearchRow {
+  id: string;
+  account_id: string;
+  name: string | null;
+  query: string;
+  created_at: Date;
+}
+
+const COLUMNS = sql`id, account_id, name, query, created_at`;
+
+function toSavedSearch(row: SavedSearchRow): SavedSearch {
+  return {
+    id: row.id,
+    accountId: Number(row.account_id),
+    name: row.name,
+    query: row.query,
+    createdAt: row.created_at,
+  };
+}
+
+/** `saved_searches`: each account's searches, their parsed filters and the terms the matcher finds them by. */
+@Injectable()
+export class SavedSearchesRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** The new search, or undefined when the account already has `max`. */
+  @GenerateSql({
+    params: [
+      1,
+      {
+        id: 'srch_1',
+        name: 'Calm cats',
+        query: 'categoryId=2&tag=calm',
+        filters: { categoryId: 2, tag: 'calm' },
+        terms: ['tag=calm&categoryId=2'],
+      },
+      20,
+    ],
+  })
+  create(accountId: number, search: NewSavedSearch, max: number): Promise<SavedSearch | undefined> {
+    return this.sql.transaction(async () => {
+      await this.sql.query(
+        sql`SELECT pg_advisory_xact_lock(${SAVED_SEARCHES_CAP_LOCK_CLASS}, hashtext(${accountId}::text))`,
+      );
+      // A statement of its own after the lock, so that it counts what the previous holder committed.
+      const rows = await this.sql.rows<SavedSearchRow>(
+        sql`INSERT INTO saved_searches (id, account_id, name, query, filters, terms)
+            SELECT ${search.id}, ${accountId}, ${search.name ?? null}, ${search.query}, ${JSON.stringify(search.filters)}::jsonb,
+                   ${search.terms}::text[]
+             WHERE (SELECT count(*) FROM saved_searches WHERE account_id = ${accountId}) < ${max}
+            RETURNING ${COLUMNS}`,
+      );
+      return rows[0] && toSavedSearch(rows[0]);
+    });
+  }
+
+  /** The account's searches, oldest first. */
+  @GenerateSql({ params: [1] })
+  async list(accountId: number): Promise<SavedSearch[]> {
+    const rows = await this.sql.rows<SavedSearchRow>(
+      sql`SELECT ${COLUMNS} FROM saved_searches WHERE account_id = ${accountId} ORDER BY created_at, id`,
+    );
+    return rows.map(toSavedSearch);
+  }
+
+  @GenerateSql({ params: [1, 'srch_1'] })
+  async findOne(accountId: number, id: string): Promise<SavedSearch | undefined> {
+    const rows = await this.sql.rows<SavedSearchRow>(
+      sql`SELECT ${COLUMNS} FROM saved_searches WHERE id = ${id} AND account_id = ${accountId}`,
+    );
+    return rows[0] && toSavedSearch(rows[0]);
+  }
+
+  /** Whether it was there; its matches go with it. */
+  @GenerateSql({ params: [1, 'srch_1'] })
+  async delete(accountId: number, id: string): Promise<boolean> {
+    const result = await this.sql.query(sql`DELETE FROM saved_searches WHERE id = ${id} AND account_id = ${accountId}`);
+    return result.rowCount === 1;
+  }
+
+  /** The searches filed under any of `terms` (the GIN index on `terms` finds each term's). */
+  @GenerateSql({ params: [['*', 'tag=calm', 'tag=calm&categoryId=2']] })
+  async filedUnder(terms: string[]): Promise<CandidateSearch[]> {
+    const rows = await this.sql.rows<{ id: string; account_id: string; filters: SavedSearchFilters; terms: string[] }>(
+      // One index lookup per term: `terms && all of them` would check every term against every search found.
+      sql`SELECT DISTINCT ON (s.id) s.id, s.account_id, s.filters, s.terms
+            FROM unnest(${terms}::text[]) AS term JOIN saved_searches s ON s.terms @> ARRAY[term]
+           ORDER BY s.id`,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      accountId: Number(row.account_id),
+      filters: row.filters,
+      terms: row.terms,
+    }));
+  }
+}

@@ -1,0 +1,2 @@
+export * from './widget.controller';
+export * from './widget.module';

@@ -1,0 +1,154 @@
+import { createApiApp } from './support/api-app';
+import { createPet, signUp, TestAccount, TestPet } from './support/factories';
+import type { TestHttpApp } from './support/http-app';
+import { startWorker, WebhookReceiver } from './support/messages';
+import { AppProcess, waitFor } from './support/processes';
+import { createEndpoint, emptyWebhooksQueue, verified, waitForDeliveries, WEBHOOK_TEST_ENV } from './support/webhooks';
+
+const ENV = { ...WEBHOOK_TEST_ENV, SAVED_SEARCH_MATCH_INTERVAL_MS: '50' };
+/** CONTRACT 16: within 60 seconds. */
+const ALERT_BOUND_MS = 60_000;
+
+interface Alert {
+  id: string;
+  type: string;
+  data: { object: { savedSearchId: string; pet: TestPet } };
+}
+
+/** CONTRACT 16's alerts, by a real worker: when a pet comes to match a saved search, and only then. */
+describe('saved search alerts', () => {
+  const receiver = new WebhookReceiver();
+  let app: TestHttpApp;
+  let worker: AppProcess | undefined;
+  /** Lists the pets of every test: an account other than the searches' owners. */
+  let lister: TestAccount;
+  let receiverBase: string;
+
+  const save = async (account: TestAccount, query: string): Promise<string> =>
+    (await app.http.post('/v1/saved-searches').set(account.auth).send({ query }).expect(201)).body.id;
+  const alerts = async (account: TestAccount): Promise<Alert[]> =>
+    (
+      (await app.http.get('/v1/events?type=saved_search.matched&limit=100').set(account.auth).expect(200))
+        .body as Alert[]
+    ).reverse();
+  const alertsFor = async (account: TestAccount, pet: { id: number }) =>
+    (await alerts(account)).filter((alert) => alert.data.object.pet.id === pet.id);
+  const patch = async (pet: { id: number }, body: object): Promise<TestPet> =>
+    (await app.http.patch(`/v1/pets/${pet.id}`).set(lister.auth).send(body).expect(200)).body;
+  /**
+   * Lists a pet that matches the account's sentinel search, and waits for its alert: the matcher takes
+   * changes in their order, so every change before it has been matched by then.
+   */
+  const settled = async (account: TestAccount, sentinelPet: Record<string, unknown>) => {
+    const sentinel = await createPet(app.http, lister, sentinelPet);
+    await waitFor(
+      async () => (await alertsFor(account, sentinel)).length > 0,
+      ALERT_BOUND_MS,
+      'the sentinel pet’s alert',
+    );
+  };
+
+  beforeAll(async () => {
+    await emptyWebhooksQueue();
+    receiverBase = (await receiver.start()).replace(/\/hooks\/messages$/, '');
+    app = await createApiApp({ env: ENV });
+    worker = await startWorker(ENV);
+    lister = await signUp(app.http);
+  });
+  afterAll(async () => {
+    await worker?.stop('SIGKILL');
+    await app.close();
+    await receiver.stop();
+  });
+
+  it('alerts once about a pet created matching, with the pet as its owner reads it, and not about others', async () => {
+    const adopter = await signUp(app.http);
+    const searchId = await save(adopter, 'categoryId=2&tag=calm&status=available');
+    const ignored = await createPet(app.http, lister, { name: 'Other', categoryId: 1, tags: ['calm'] });
+    const matching = await createPet(app.http, lister, { name: 'Whiskers', categoryId: 2, tags: ['Calm', 'small'] });
+
+    await waitFor(async () => (await alertsFor(adopter, matching)).length > 0, ALERT_BOUND_MS, 'the alert');
+    const read = (await app.http.get(`/v1/pets/${matching.id}`).set(adopter.auth).expect(200)).body;
+    expect(await alerts(adopter)).toEqual([
+      {
+        id: expect.stringMatching(/^evt_/),
+        type: 'saved_search.matched',
+        createdAt: expect.any(String),
+        data: { object: { savedSearchId: searchId, pet: read } },
+      },
+    ]);
+    expect(await alertsFor(adopter, ignored)).toEqual([]);
+  });
+
+  it('alerts when a change makes a pet match, once while it keeps matching, and again after it stopped', async () => {
+    const adopter = await signUp(app.http);
+    await save(adopter, 'status=available&size=small&tag=shy');
+    const pet = await createPet(app.http, lister, { name: 'Mouse', status: 'pending', size: 'small', tags: ['shy'] });
+    const available = await patch(pet, { status: 'available' });
+    // Still matching: no second alert.
+    await patch(pet, { name: 'Mousy' });
+    await patch(pet, { size: 'large' });
+    const back = await patch(pet, { size: 'small' });
+    await settled(adopter, { name: 'Sentinel', size: 'small', tags: ['shy'] });
+
+    const seen = await alertsFor(adopter, pet);
+    expect(seen.map((alert) => alert.data.object.pet)).toEqual([available, back]);
+  });
+
+  it('matches q with listPets’ text rules and near within the radius', async () => {
+    const adopter = await signUp(app.http);
+    await save(adopter, 'q=frohlich%20BEAGLE&near=52.52,13.405&radiusKm=20');
+    const near = { latitude: 52.6, longitude: 13.5 };
+    const words = await createPet(app.http, lister, {
+      name: 'Fröhlich',
+      breed: 'Beagle mix',
+      location: near,
+    });
+    const far = await createPet(app.http, lister, {
+      name: 'Fröhlich',
+      breed: 'Beagle',
+      location: { latitude: 48.14, longitude: 11.58 },
+    });
+    const otherWords = await createPet(app.http, lister, { name: 'Froh', breed: 'Beagle', location: near });
+    await settled(adopter, { name: 'Frohlich', breed: 'beagle', location: near });
+
+    expect(await alertsFor(adopter, words)).toHaveLength(1);
+    expect(await alertsFor(adopter, far)).toEqual([]);
+    expect(await alertsFor(adopter, otherWords)).toEqual([]);
+    // What listPets finds for the same query, among these pets.
+    const listed = (
+      await app.http
+        .get('/v1/pets?q=frohlich%20BEAGLE&near=52.52,13.405&radiusKm=20&limit=100&listedBy=me')
+        .set(lister.auth)
+        .expect(200)
+    ).body as TestPet[];
+    const ids = listed.map((pet) => pet.id);
+    expect([words.id, far.id, otherWords.id].filter((id) => ids.includes(id))).toEqual([words.id]);
+  });
+
+  it('never alerts about a pet its own account listed, nor for a deleted search', async () => {
+    const adopter = await signUp(app.http);
+    await save(adopter, 'tag=own-check');
+    const deleted = await save(adopter, 'tag=deleted-check');
+    await app.http.delete(`/v1/saved-searches/${deleted}`).set(adopter.auth).expect(204);
+    const own = await createPet(app.http, adopter, { tags: ['own-check'] });
+    const afterDeletion = await createPet(app.http, lister, { tags: ['deleted-check'] });
+    await settled(adopter, { tags: ['own-check'] });
+
+    expect(await alertsFor(adopter, own)).toEqual([]);
+    expect(await alertsFor(adopter, afterDeletion)).toEqual([]);
+  });
+
+  it('delivers the alert to webhook endpoints subscribed to saved_search.matched', async () => {
+    const adopter = await signUp(app.http);
+    const endpoint = await createEndpoint(app.http, adopter, `${receiverBase}/${adopter.accountId}`, [
+      'saved_search.matched',
+    ]);
+    await save(adopter, 'tag=hooked-alert');
+    const pet = await createPet(app.http, lister, { tags: ['hooked-alert'] });
+    await waitFor(async () => (await alertsFor(adopter, pet)).length > 0, ALERT_BOUND_MS, 'the alert');
+    const [alert] = await alertsFor(adopter, pet);
+    const [delivery] = await waitForDeliveries(receiver, alert!.id, 1);
+    expect(verified(delivery!, endpoint.secret)).toEqual(alert);
+  });
+});
