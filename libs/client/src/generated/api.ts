@@ -1709,7 +1709,7 @@ export interface components {
                  * @description Street and number.
                  * @example Tierheimstraße 1
                  */
-                line1?: string;
+                line1: string;
                 /**
                  * @description More of the street address.
                  * @example Gate B
@@ -1719,7 +1719,7 @@ export interface components {
                  * @description City or town.
                  * @example Berlin
                  */
-                city?: string;
+                city: string;
                 /**
                  * @description State, province or region.
                  * @example Berlin
@@ -1734,7 +1734,7 @@ export interface components {
                  * @description ISO 3166-1 alpha-2 country code, upper case.
                  * @example DE
                  */
-                country?: string;
+                country: string;
             } | null;
             /** @description Where the animal can be met. */
             location?: {
@@ -1742,12 +1742,12 @@ export interface components {
                  * Format: double
                  * @example 52.52
                  */
-                latitude?: number;
+                latitude: number;
                 /**
                  * Format: double
                  * @example 13.405
                  */
-                longitude?: number;
+                longitude: number;
             } | null;
             /** @description When adopters can visit. */
             hours?: {

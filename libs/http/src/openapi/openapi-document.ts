@@ -151,25 +151,6 @@ function requestBodies(document: OpenAPIObject): Array<RequestBodyObject | undef
 }
 
 /**
- * The objects nested in a merge patch's schema require none of their members: RFC 7396 merges them member by
- * member into what is stored, so `{"location": {"latitude": 1}}` moves only the latitude. Whether the result
- * is whole is the service's check, after the merge.
- */
-function loosenMergePatches(document: OpenAPIObject): void {
-  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
-  const loosen = (schema: Schema): void => {
-    for (const nested of Object.values((schema.properties ?? {}) as Record<string, Schema>)) {
-      delete nested.required;
-      loosen(nested);
-    }
-  };
-  for (const body of requestBodies(document)) {
-    const patch = body?.content?.['application/merge-patch+json']?.schema as Schema | undefined;
-    if (patch) loosen(typeof patch.$ref === 'string' ? schemas[schemaName(patch.$ref)]! : patch);
-  }
-}
-
-/**
  * Every object schema a request body uses, at any depth, admits no other property: the service refuses an
  * unknown field (400 `validation_failed`), so mocks and validators built from the document must too.
  */
@@ -194,7 +175,6 @@ function closeRequestBodies(document: OpenAPIObject): void {
 
 function finishDocument(document: OpenAPIObject): OpenAPIObject {
   inlineNullableReferences((document.components?.schemas ?? {}) as Record<string, Schema>);
-  loosenMergePatches(document);
   closeRequestBodies(document);
   for (const item of Object.values(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
