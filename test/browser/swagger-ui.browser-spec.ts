@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,12 @@ if (!hasBrowser)
   console.warn(`SKIPPED: the Swagger UI browser suite needs Chromium at ${CHROMIUM} (apt-get install chromium).`);
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * The order operations run in: what creates before what reads or changes, what removes last, so that an
+ * operation on a singleton of the caller's (its organisation's profile) finds it made.
+ */
+const METHOD_ORDER = ['POST', 'PUT', 'GET', 'PATCH', 'DELETE'];
 
 /** One operation of a served document, as Swagger UI shows it. */
 interface Operation {
@@ -176,6 +183,12 @@ async function execute(
     events: async () => (await call('me', 'GET', `${apiUrl}/v1/events?limit=1`))[0].id as string,
     'webhook-endpoints': async () => String(await newEndpoint()),
     messages: async () => (await call('me', 'POST', `${messagesUrl}/messages`, { message: 'Fixture' })).id as string,
+    // An address of the caller's own that no animal has yet: the operation creates it.
+    external: async () => `fixture-${randomUUID()}`,
+    organizations: async () =>
+      (await call('other', 'PUT', `${apiUrl}/v1/organization`, { name: 'Fixture' })).id as string,
+    'saved-searches': async () =>
+      String((await call('me', 'POST', `${apiUrl}/v1/saved-searches`, { query: 'categoryId=1' })).id),
   };
 
   /**
@@ -224,7 +237,10 @@ async function execute(
     await page.locator('.opblock').first().waitFor();
     await authorize(page, keys.me);
     const failures: string[] = [];
-    for (const operation of operationsOf(document)) {
+    const ordered = operationsOf(document).sort(
+      (a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method),
+    );
+    for (const operation of ordered) {
       const values = await valuesFor(operation);
       const answer = await execute(page, operation, values.parameters, values.body);
       if (answer.status < 200 || answer.status > 299) {
