@@ -137,11 +137,12 @@ describe('the OpenAPI documents: one per base address', () => {
     expect(params.cursor).toMatchObject({ in: 'query', required: false });
   });
 
-  it('documents NewPet with its required fields and the status default', () => {
+  it('documents NewPet with its required fields, and its status default in words', () => {
     const newPet = resolve(apiDoc, apiDoc.paths['/pets'].post.requestBody.content['application/json'].schema);
     expect(newPet.required).toEqual(['name', 'categoryId']);
     expect(newPet.properties.categoryId).toMatchObject({ type: 'integer', format: 'int64' });
     // Said in words: a schema's `default` makes openapi-typescript require the field.
+    expect(newPet.properties.status).not.toHaveProperty('default');
     expect(newPet.properties.status.description).toContain('`available` when omitted');
   });
 
@@ -331,8 +332,23 @@ describe('the OpenAPI documents: one per base address', () => {
           transition,
         );
     }
-    // A nullable enum of a change keeps its type beside the reference, so that `null` is allowed.
+    // A nullable reference is written out in place (OpenAPI 3.0 ignores `nullable` beside `allOf`), `null` listed.
     expect(apiDoc.components.schemas.PetChange.properties.sex).toMatchObject({ type: 'string', nullable: true });
+    expect(apiDoc.components.schemas.PetChange.properties.sex.enum).toContain(null);
+    expect(apiDoc.components.schemas.PetChange.properties.location).not.toHaveProperty('allOf');
+  });
+
+  it('close every request body, whose fields have no schema default that generators would make required', () => {
+    for (const doc of [apiDoc, messagesDoc]) {
+      for (const [name, operation] of operations(doc)) {
+        for (const content of Object.values<Doc>(operation.requestBody?.content ?? {})) {
+          const schema = resolve(doc, content.schema);
+          expect([name, schema.additionalProperties]).toEqual([name, false]);
+          for (const [field, property] of Object.entries<Doc>(schema.properties))
+            expect([name, field, property.default]).toEqual([name, field, undefined]);
+        }
+      }
+    }
   });
 
   it('serves Swagger UI on both apps, remembering the key across reloads; the api’s offers the messages document', async () => {

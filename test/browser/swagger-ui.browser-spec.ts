@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,12 @@ if (!hasBrowser)
   console.warn(`SKIPPED: the Swagger UI browser suite needs Chromium at ${CHROMIUM} (apt-get install chromium).`);
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * The order operations run in: what creates before what reads or changes, what removes last, so that an
+ * operation on a singleton of the caller's (its organisation's profile) finds it made.
+ */
+const METHOD_ORDER = ['POST', 'PUT', 'GET', 'PATCH', 'DELETE'];
 
 /** One operation of a served document, as Swagger UI shows it. */
 interface Operation {
@@ -137,6 +144,15 @@ async function execute(
   const newPet = async (who: keyof typeof keys) =>
     (await call(who, 'POST', `${apiUrl}/v1/pets`, { name: 'Fixture', categoryId: 1 })).id as number;
 
+  // Subscribed to a type no fixture makes, so that no delivery to it is under way (redelivery waits for one).
+  const newEndpoint = async () =>
+    (
+      await call('me', 'POST', `${apiUrl}/v1/webhook-endpoints`, {
+        url: 'https://shelter.example/hooks',
+        events: ['message.failed'],
+      })
+    ).id as number;
+
   /** The shortest run of the caller's (the lister's) transitions from `placed` to one of `targets`. */
   function pathTo(targets: readonly OrderStatus[]): string[] {
     const queue: Array<{ status: OrderStatus; path: string[] }> = [{ status: 'placed', path: [] }];
@@ -164,23 +180,29 @@ async function execute(
       return String(order.id);
     },
     keys: async () => String((await call('me', 'POST', `${apiUrl}/v1/keys`, { name: 'Fixture' })).id),
-    events: async () => String((await call('me', 'GET', `${apiUrl}/v1/events?limit=1`))[0].id),
-    'webhook-endpoints': async () =>
-      String(
-        (
-          await call('me', 'POST', `${apiUrl}/v1/webhook-endpoints`, {
-            url: 'https://shelter.example/hooks',
-            events: ['pet.created'],
-          })
-        ).id,
-      ),
+    events: async () => (await call('me', 'GET', `${apiUrl}/v1/events?limit=1`))[0].id as string,
+    'webhook-endpoints': async () => String(await newEndpoint()),
     messages: async () => (await call('me', 'POST', `${messagesUrl}/messages`, { message: 'Fixture' })).id as string,
+    // An address of the caller's own that no animal has yet: the operation creates it.
+    external: async () => `fixture-${randomUUID()}`,
+    organizations: async () =>
+      (await call('other', 'PUT', `${apiUrl}/v1/organization`, { name: 'Fixture' })).id as string,
+    'saved-searches': async () =>
+      String((await call('me', 'POST', `${apiUrl}/v1/saved-searches`, { query: 'categoryId=1' })).id),
   };
 
-  /** What a required body field refers to: a pet of the other account (one orders another's pet), a category. */
+  /**
+   * What a required body field refers to: a pet of the other account (one orders another's pet), a category,
+   * an event of the caller's that has been dispatched (with no worker here, a test event: only a dispatched
+   * event can be sent again).
+   */
   const bodyReferences: Record<string, () => Promise<unknown>> = {
     petId: () => newPet('other'),
     categoryId: async () => (await call('me', 'GET', `${apiUrl}/v1/categories`))[0].id,
+    eventId: async () => {
+      const test = await call('me', 'POST', `${apiUrl}/v1/webhook-endpoints/${await newEndpoint()}/test`);
+      return test.eventId as string;
+    },
   };
 
   async function valuesFor(operation: Operation) {
@@ -215,7 +237,10 @@ async function execute(
     await page.locator('.opblock').first().waitFor();
     await authorize(page, keys.me);
     const failures: string[] = [];
-    for (const operation of operationsOf(document)) {
+    const ordered = operationsOf(document).sort(
+      (a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method),
+    );
+    for (const operation of ordered) {
       const values = await valuesFor(operation);
       const answer = await execute(page, operation, values.parameters, values.body);
       if (answer.status < 200 || answer.status > 299) {

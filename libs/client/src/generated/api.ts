@@ -2133,10 +2133,7 @@ export interface components {
             createdAt: string;
         };
         WebhookSecretRotationRequest: {
-            /**
-             * @description How long the secret being replaced keeps signing beside the new one, in hours: `0` stops it at once.
-             * @default 24
-             */
+            /** @description How long the secret being replaced keeps signing beside the new one, in hours (24 when omitted): `0` stops it at once. */
             previousSecretExpiresInHours?: number;
         };
         WebhookSecretRotation: {

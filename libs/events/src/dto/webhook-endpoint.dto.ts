@@ -150,8 +150,10 @@ export class RotateWebhookSecretDto {
     type: 'integer',
     minimum: 0,
     maximum: MAX_OVERLAP_HOURS,
-    default: DEFAULT_OVERLAP_HOURS,
-    description: 'How long the secret being replaced keeps signing beside the new one, in hours: `0` stops it at once.',
+    // The default said in words: a request schema's `default` makes openapi-typescript require the field.
+    description:
+      'How long the secret being replaced keeps signing beside the new one, in hours (' +
+      `${DEFAULT_OVERLAP_HOURS} when omitted): \`0\` stops it at once.`,
   })
   @IsOptional()
   @IsInt()

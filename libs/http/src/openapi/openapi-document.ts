@@ -150,15 +150,22 @@ function referencedSchemas(node: unknown, found = new Set<string>()): Set<string
   return found;
 }
 
+/** The request bodies of every operation. */
+function requestBodies(document: OpenAPIObject): Array<RequestBodyObject | undefined> {
+  return Object.values(document.paths).flatMap((item) =>
+    Object.values(item).map(
+      (operation) => (operation as OperationObject | undefined)?.requestBody as RequestBodyObject,
+    ),
+  );
+}
+
 /**
  * Every object schema a request body uses, at any depth, admits no other property: the service refuses an
  * unknown field (400 `validation_failed`), so mocks and validators built from the document must too.
  */
 function closeRequestBodies(document: OpenAPIObject): void {
   const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
-  const bodies = Object.values(document.paths).flatMap((item) =>
-    Object.values(item).map((operation) => (operation as OperationObject | undefined)?.requestBody),
-  );
+  const bodies = requestBodies(document);
   const close = (schema: Schema): void => {
     if (schema.properties) schema.additionalProperties = false;
     for (const nested of Object.values((schema.properties as Record<string, Schema> | undefined) ?? {})) close(nested);
