@@ -1,10 +1,11 @@
-import { blackHole } from '../bench/support/tcp-proxy';
+import { blackHole, TcpProxy } from '../bench/support/tcp-proxy';
 import { createApiApp } from './support/api-app';
 import { cli } from './support/cli';
 import { signUp, TestAccount, uniqueEmail } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { AppProcess, startServing, waitFor } from './support/processes';
 import { together, windowWithRoom } from './support/rate-limiting';
+import { TEST_REDIS_URL } from './support/test-env';
 
 /**
  * Far above REDIS_COMMAND_TIMEOUT_MS and the connect timeout: an answer that takes longer means the
@@ -174,22 +175,35 @@ describe('rate limiting across processes and outages', () => {
     });
 
     it('fails open from a real process too, with one warning per interval rather than one per request', async () => {
-      const env = { REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'warn' };
-      const api = await startServing('api', env, '/health/live');
+      // A process refuses to start without Redis (ADR 0037), so Redis goes away after the start: the
+      // process reaches it through a relay that the test then cuts.
+      const proxy = new TcpProxy(Number(new URL(TEST_REDIS_URL).port || 6379));
+      const viaProxy = new URL(TEST_REDIS_URL);
+      viaProxy.port = String(await proxy.start());
+      let api: (AppProcess & { baseUrl: string }) | undefined;
       try {
+        api = await startServing('api', { REDIS_URL: viaProxy.toString(), LOG_LEVEL: 'warn' });
+        const base = api.baseUrl;
+        const getAccount = () =>
+          fetch(`${base}/v1/account`, { headers: account.auth, signal: AbortSignal.timeout(HANG_BOUND_MS) });
+        // Redis answers through the relay: the request is counted.
+        const counted = await getAccount();
+        expect(counted.status).toBe(200);
+        expect(counted.headers.get('x-ratelimit-limit')).not.toBeNull();
+
+        await proxy.cut();
         for (let i = 0; i < 5; i++) {
-          const result = await fetch(`${api.baseUrl}/v1/account`, {
-            headers: account.auth,
-            signal: AbortSignal.timeout(HANG_BOUND_MS),
-          });
+          const result = await getAccount();
           expect(result.status).toBe(200);
           expect(result.headers.get('x-ratelimit-limit')).toBeNull();
         }
         // The log line travels through a pipe: wait until it has arrived, then count.
-        await waitFor(async () => api.output().includes('Redis unavailable for rate limiting'), 5000, 'the warning');
-        expect(api.output().match(/Redis unavailable for rate limiting/g)).toHaveLength(1);
+        const { output } = api;
+        await waitFor(async () => output().includes('Redis unavailable for rate limiting'), 5000, 'the warning');
+        expect(output().match(/Redis unavailable for rate limiting/g)).toHaveLength(1);
       } finally {
-        await api.stop();
+        await api?.stop();
+        await proxy.cut();
       }
     });
   });

@@ -5,38 +5,40 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { AccountsService } from '@app/accounts';
+import sharp from 'sharp';
 import { createApiApp } from '../support/api-app';
 import { signUp, type TestAccount } from '../support/factories';
 import type { TestHttpApp } from '../support/http-app';
-import { onFreePorts } from '../support/processes';
+import { waitForProcessed } from '../support/photos';
+import { type AppProcess, onFreePorts, startServing } from '../support/processes';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
 /** CI keeps these as artefacts; git ignores them. */
 const SCREENSHOTS = join(__dirname, '..', '..', 'test-artifacts', 'browser');
-/** A 1×1 PNG, standing in for a photo's rendition. */
-const PIXEL = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+/** Where the shelter's organisation sends adopters. */
+const ADOPTION_URL = 'https://happypaws.example/adopt';
 
 const hasBrowser = existsSync(CHROMIUM);
 if (!hasBrowser)
   console.warn(`SKIPPED: the widget browser suite needs Chromium at ${CHROMIUM} (apt-get install chromium).`);
 
 /** A shelter's page that embeds the widget, as docs/widget.md shows it. */
-function shelterPage(apiUrl: string, key: string): string {
+function shelterPage(apiUrl: string, key: string, organization: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Our animals</title></head>
 <body><h1>Happy Paws Shelter</h1>
-<div data-pet-adoption data-key="${key}"></div>
+<div data-pet-adoption data-key="${key}" data-organization="${organization}"></div>
 <script src="${apiUrl}/widget.js" async></script></body></html>`;
 }
 
-/** Serves `/<key>` as a shelter's page embedding the widget with that key, on its own loopback port. */
-function servePages(apiUrl: string, port: number): Promise<Server> {
+/**
+ * Serves `/<key>` as a shelter's page embedding the widget with that key and the organisation `organization()`
+ * names, on its own loopback port.
+ */
+function servePages(apiUrl: string, port: number, organization: () => string): Promise<Server> {
   const server = createServer((request, response) => {
     response.setHeader('Content-Type', 'text/html; charset=utf-8');
-    response.end(shelterPage(apiUrl, decodeURIComponent(request.url!.slice(1))));
+    response.end(shelterPage(apiUrl, decodeURIComponent(request.url!.slice(1)), organization()));
   });
   return new Promise((resolve, reject) =>
     server.listen(port, '127.0.0.1', () => resolve(server)).once('error', reject),
@@ -49,6 +51,9 @@ function servePages(apiUrl: string, port: number): Promise<Server> {
   let site: { server: Server; origin: string };
   let elsewhere: { server: Server; origin: string };
   let shelter: TestAccount;
+  let organizationId: string;
+  let worker: AppProcess | undefined;
+  let photos: string;
   let publishableKey: string;
   let context: BrowserContext;
   let page: Page;
@@ -58,17 +63,35 @@ function servePages(apiUrl: string, port: number): Promise<Server> {
   const run = randomUUID().slice(0, 8);
   const dogs = Array.from({ length: 23 }, (_, index) => `Dog ${run} ${index + 1}`);
   const cats = [`Cat ${run} 1`, `Cat ${run} 2`];
+  /** Another shelter's animals, also published and available: never in this shelter's widget. */
+  const others = [`Other ${run} 1`, `Other ${run} 2`];
+  const organizationName = `Happy Paws ${run}`;
 
   beforeAll(async () => {
+    photos = mkdtempSync(join(tmpdir(), 'widget-photos-'));
+    const organization = () => organizationId;
     await onFreePorts(3, async (apiPort, sitePort, elsewherePort) => {
       apiUrl = `http://localhost:${apiPort}`;
-      api = await createApiApp();
+      // Photos are stored in a directory of the suite's and their renditions served by this api under /media.
+      const env = { PHOTO_STORAGE_DIR: photos, PHOTO_PUBLIC_BASE_URL: `${apiUrl}/media` };
+      api = await createApiApp({ env });
       await api.app.listen(apiPort, 'localhost');
-      site = { server: await servePages(apiUrl, sitePort), origin: `http://127.0.0.1:${sitePort}` };
-      elsewhere = { server: await servePages(apiUrl, elsewherePort), origin: `http://127.0.0.1:${elsewherePort}` };
+      worker = await startServing('worker', env);
+      site = { server: await servePages(apiUrl, sitePort, organization), origin: `http://127.0.0.1:${sitePort}` };
+      elsewhere = {
+        server: await servePages(apiUrl, elsewherePort, organization),
+        origin: `http://127.0.0.1:${elsewherePort}`,
+      };
     });
     shelter = await signUp(api.http);
     await api.app.get(AccountsService).setPlan(shelter.email, 'enterprise');
+    const published = await api.http
+      .put('/v1/organization')
+      .set(shelter.auth)
+      .send({ name: organizationName, adoptionUrl: ADOPTION_URL })
+      .expect(201);
+    organizationId = published.body.id;
+    expect(organizationId).toMatch(/^org_/);
     const made = await api.http
       .post('/v1/keys')
       .set(shelter.auth)
@@ -85,6 +108,37 @@ function servePages(apiUrl: string, port: number): Promise<Server> {
     for (const name of cats) {
       await api.http.post('/v1/pets').set(shelter.auth).send({ name, categoryId: 2, breed: 'Siamese' }).expect(201);
     }
+    // The first dog's photo, uploaded and processed by the worker into renditions the api serves.
+    const firstDog = (await api.http.get(`/v1/pets?organizationId=${organizationId}&limit=100`).set(shelter.auth))
+      .body as Array<{ id: number; name: string }>;
+    const dog = firstDog.find((pet) => pet.name === dogs[0])!;
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#c08040' } })
+      .jpeg()
+      .toBuffer();
+    const accepted = await api.http
+      .post(`/v1/pets/${dog.id}/photos`)
+      .set(shelter.auth)
+      .set('Content-Type', 'image/jpeg')
+      .send(jpeg)
+      .expect(202);
+    const photo = await waitForProcessed(api.http, shelter.auth, accepted.headers.location!);
+    expect(photo).toMatchObject({ status: 'ready' });
+    expect(photo.urls!.medium.startsWith(`${apiUrl}/media/`)).toBe(true);
+
+    const other = await signUp(api.http);
+    await api.app.get(AccountsService).setPlan(other.email, 'enterprise');
+    await api.http
+      .put('/v1/organization')
+      .set(other.auth)
+      .send({ name: `Elsewhere ${run}` })
+      .expect(201);
+    for (const name of others) {
+      await api.http
+        .post('/v1/pets')
+        .set(other.auth)
+        .send({ name, categoryId: 1, breed: 'Labrador', ageGroup: 'young', size: 'large', sex: 'female' })
+        .expect(201);
+    }
     mkdirSync(SCREENSHOTS, { recursive: true });
     profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
     context = await chromium.launchPersistentContext(profile, {
@@ -98,25 +152,15 @@ function servePages(apiUrl: string, port: number): Promise<Server> {
     if (profile) rmSync(profile, { recursive: true, force: true });
     site?.server.close();
     elsewhere?.server.close();
+    await worker?.stop('SIGKILL');
     await api?.close();
+    if (photos) rmSync(photos, { recursive: true, force: true });
   });
 
   beforeEach(async () => {
     page = await context.newPage();
     requests = [];
     page.on('request', (request: Request) => requests.push(request.url()));
-    // Hosted photos (CONTRACT 14) are being built beside this: until then each pet gets a photo as
-    // CONTRACT 14 shapes it, at the api's address, so that the widget's photos and their alt text are tested.
-    await page.route(`${apiUrl}/v1/pets?*`, async (route) => {
-      const response = await route.fetch();
-      const pets = (await response.json()) as Array<{ id: number }>;
-      const json = pets.map((pet) => ({
-        ...pet,
-        photos: [{ id: `pho_${pet.id}`, width: 300, height: 225, urls: { medium: `${apiUrl}/media/${pet.id}.png` } }],
-      }));
-      await route.fulfill({ response, json });
-    });
-    await page.route(`${apiUrl}/media/*`, (route) => route.fulfill({ contentType: 'image/png', body: PIXEL }));
   });
   afterEach(async () => {
     const name = expect
@@ -133,7 +177,10 @@ function servePages(apiUrl: string, port: number): Promise<Server> {
 
   it('shows the available animals with their photos, 20 at a time, and pages with “more” from the keyboard', async () => {
     await page.goto(`${site.origin}/${publishableKey}`);
-    await expect(page.getByRole('heading', { level: 2 }).textContent()).resolves.toBe('Animals for adoption');
+    await cards().first().waitFor();
+    await expect(page.getByRole('heading', { level: 2 }).textContent()).resolves.toBe(
+      `Animals for adoption at ${organizationName}`,
+    );
     await cards().nth(19).waitFor();
     expect(await cards().count()).toBe(20);
     // The photo has loaded, and says whom it shows.
@@ -144,6 +191,13 @@ function servePages(apiUrl: string, port: number): Promise<Server> {
     await photo.waitFor();
     await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await photo.elementHandle());
     await expect(first.locator('p').first().textContent()).resolves.toBe('Labrador · Young · Large · Female');
+    // Each animal links to the organisation's adoptionUrl.
+    await expect(first.getByRole('link', { name: `Adopt ${dogs[0]}`, exact: true }).getAttribute('href')).resolves.toBe(
+      ADOPTION_URL,
+    );
+    const links = await page.locator('[data-pet-adoption] li a').all();
+    expect(links).toHaveLength(20);
+    for (const link of links) await expect(link.getAttribute('href')).resolves.toBe(ADOPTION_URL);
 
     const more = page.getByRole('button', { name: 'More animals' });
     const shown = new Set<string>(await cardNames());
@@ -157,6 +211,11 @@ function servePages(apiUrl: string, port: number): Promise<Server> {
       for (const name of await cardNames()) shown.add(name);
     }
     expect([...dogs, ...cats].filter((name) => !shown.has(name))).toEqual([]);
+    // Only this organisation's animals: another account's are not shown.
+    expect([...shown].filter((name) => ![...dogs, ...cats].includes(name))).toEqual([]);
+    expect(apiRequests().filter((url) => url.includes('/v1/pets?'))).toEqual(
+      expect.arrayContaining([expect.stringContaining(`organizationId=${organizationId}`)]),
+    );
     // Only the api and the page itself were asked for anything; no cookie was set.
     expect(requests.filter((url) => !url.startsWith(`${apiUrl}/`) && !url.startsWith(`${site.origin}/`))).toEqual([]);
     expect(requests).toContain(`${apiUrl}/widget.js`);

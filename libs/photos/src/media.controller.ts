@@ -36,6 +36,8 @@ export class MediaController {
       'Cache-Control': RENDITION_CACHE_CONTROL,
       ETag: formatEntityTag(rendition.digest),
       'X-Content-Type-Options': 'nosniff',
+      // helmet's default (same-origin) would keep every other site's page (the widget's) from showing it.
+      'Cross-Origin-Resource-Policy': 'cross-origin',
     };
     const condition = parseEntityTagCondition(ifNoneMatch, 'If-None-Match');
     const tags = condition && conditionTags(condition, 'weak');
