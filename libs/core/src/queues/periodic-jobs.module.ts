@@ -17,6 +17,9 @@ const ATTEMPTS = 3;
  */
 const CONCURRENCY = 8;
 
+/** How often a worker sets its schedulers again, for a Redis that lost them. */
+const RESCHEDULE_EVERY_MS = 5000;
+
 /**
  * Keeps a job scheduler for every `PeriodicJob` provided in the app and runs their jobs, one at a time in
  * each worker. Schedulers are kept by name, so every worker that starts sets the same ones: a changed
@@ -25,6 +28,7 @@ const CONCURRENCY = 8;
 export class PeriodicJobsProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(PeriodicJobsProcessor.name);
   private readonly jobs = new Map<string, PeriodicJob>();
+  private rescheduling?: NodeJS.Timeout;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -37,8 +41,13 @@ export class PeriodicJobsProcessor extends WorkerHost implements OnApplicationBo
     for (const { instance } of this.discovery.getProviders()) {
       if (instance instanceof PeriodicJob) this.jobs.set(instance.name, instance);
     }
-    // Not awaited: while Redis is away the worker starts anyway, and the schedulers are set once it is back.
-    void this.schedule().catch((error: Error) => this.logger.warn(`periodic jobs not scheduled: ${error.message}`));
+    // Not awaited: while Redis is away the worker runs on, and the schedulers are set once it is back.
+    const schedule = () =>
+      void this.schedule().catch((error: Error) => this.logger.warn(`periodic jobs not scheduled: ${error.message}`));
+    schedule();
+    // A Redis that comes back without its data (restarted without persistence) has lost the schedulers: set
+    // them again now and then (upserting keeps one scheduler per name, so this costs a few commands).
+    this.rescheduling = setInterval(schedule, RESCHEDULE_EVERY_MS).unref();
   }
 
   async process(job: Job): Promise<void> {
@@ -48,6 +57,7 @@ export class PeriodicJobsProcessor extends WorkerHost implements OnApplicationBo
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.rescheduling);
     for (const job of this.jobs.values()) job.stopped = true;
     await this.worker.close();
   }
