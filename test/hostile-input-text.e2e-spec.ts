@@ -160,6 +160,11 @@ describe('hostile text in every operation of both apps (property-based)', () => 
     const order = await placeOrder(api.http, adopter, (await createPet(api.http, account)).id);
     const events = await api.http.get('/v1/events?limit=1').set(account.auth).expect(200);
     const message = await messages.http.post('/messages').set(sender.auth).send({ message: 'hello' }).expect(202);
+    const savedSearch = async () =>
+      String(
+        (await api.http.post('/v1/saved-searches').set(account.auth).send({ query: 'categoryId=1' }).expect(201)).body
+          .id,
+      );
     const photoOf = async (petId: string) =>
       (
         await api.http
@@ -178,12 +183,24 @@ describe('hostile text in every operation of both apps (property-based)', () => 
       id: message.body.id,
     });
     ids.photoId = await photoOf(ids.petId!);
+    // An address of the caller's own that an animal has: the PUT replaces it.
+    ids.externalId = 'hostile-text-1';
+    await api.http
+      .put(`/v1/pets/external/${ids.externalId}`)
+      .set(account.auth)
+      .send({ name: 'Rex', categoryId: 1 })
+      .expect(201);
+    ids.organizationId = (
+      await api.http.put('/v1/organization').set(adopter.auth).send({ name: 'Hostile text' }).expect(201)
+    ).body.id;
+    ids.savedSearchId = await savedSearch();
     Object.assign(doomed, {
       keyId: String((await api.http.post('/v1/keys').set(account.auth).send({ name: 'doomed' }).expect(201)).body.id),
       petId: String((await createPet(api.http, account)).id),
       endpointId: String(await endpoint()),
     });
     doomed.photoId = await photoOf(doomed.petId!);
+    doomed.savedSearchId = await savedSearch();
   });
   afterAll(async () => {
     await messages?.close();

@@ -9,6 +9,7 @@ import { createApiApp } from '../support/api-app';
 import { uniqueEmail } from '../support/factories';
 import type { TestHttpApp } from '../support/http-app';
 import { createMessagesApp } from '../support/messages';
+import { tinyJpeg } from '../support/photos';
 import { onFreePorts } from '../support/processes';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -48,6 +49,8 @@ interface Operation {
   /** The required fields of its JSON request body. */
   requiredBody: Array<{ name: string; format?: string }>;
   hasBody: boolean;
+  /** Whether its body is a form whose required field is a file (a photo): chosen, not typed. */
+  fileBody: boolean;
 }
 
 function operationsOf(doc: Doc): Operation[] {
@@ -55,7 +58,8 @@ function operationsOf(doc: Doc): Operation[] {
     node?.$ref ? doc.components.schemas[node.$ref.split('/').pop()] : (node ?? {});
   return Object.entries<Doc>(doc.paths).flatMap(([path, item]) =>
     Object.entries<Doc>(item).map(([method, operation]) => {
-      const body = schemaOf(Object.values<Doc>(operation.requestBody?.content ?? {})[0]?.schema);
+      const [mediaType, content] = Object.entries<Doc>(operation.requestBody?.content ?? {})[0] ?? [];
+      const body = schemaOf(content?.schema);
       return {
         method: method.toUpperCase(),
         path,
@@ -64,6 +68,7 @@ function operationsOf(doc: Doc): Operation[] {
         required: (operation.parameters ?? []).filter((parameter: Doc) => parameter.required),
         requiredBody: (body.required ?? []).map((name: string) => ({ name, format: body.properties[name].format })),
         hasBody: operation.requestBody !== undefined,
+        fileBody: mediaType === 'multipart/form-data',
       };
     }),
   );
@@ -101,7 +106,10 @@ async function execute(
     await block
       .locator(`tr[data-param-name="${parameter.name}"][data-param-in="${parameter.in}"] input`)
       .fill(parameters[parameter.name]!);
-  if (operation.hasBody) {
+  if (operation.fileBody) {
+    const file = { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await tinyJpeg() };
+    await block.locator('.opblock-section-request-body input[type="file"]').setInputFiles(file);
+  } else if (operation.hasBody) {
     const textarea = block.locator('textarea.body-param__text');
     const prefilled = JSON.parse(await textarea.inputValue()) as Record<string, unknown>;
     await textarea.fill(JSON.stringify({ ...prefilled, ...bodyFields }));
@@ -170,7 +178,7 @@ async function execute(
    * the operation needs (an order placed by the other account on the caller's pet, moved along the state
    * machine to where the operation's transition starts).
    */
-  const pathResources: Record<string, (operation: Operation) => Promise<string>> = {
+  const pathResources: Record<string, (operation: Operation, made: Record<string, string>) => Promise<string>> = {
     pets: async () => String(await newPet('me')),
     orders: async (operation) => {
       const order = await call('other', 'POST', `${apiUrl}/v1/store/orders`, { petId: await newPet('me') });
@@ -189,6 +197,16 @@ async function execute(
       (await call('other', 'PUT', `${apiUrl}/v1/organization`, { name: 'Fixture' })).id as string,
     'saved-searches': async () =>
       String((await call('me', 'POST', `${apiUrl}/v1/saved-searches`, { query: 'categoryId=1' })).id),
+    // A photo of the pet the operation names (made before it: it comes first in the path).
+    photos: async (_operation, made) => {
+      const response = await fetch(`${apiUrl}/v1/pets/${made.petId}/photos`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${keys.me}`, 'Content-Type': 'image/jpeg' },
+        body: new Uint8Array(await tinyJpeg()),
+      });
+      if (!response.ok) throw new Error(`POST photos: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as Doc).id as string;
+    },
   };
 
   /**
@@ -213,7 +231,7 @@ async function execute(
       const make = pathResources[collection];
       if (!make)
         throw new Error(`no value for ${parameter.name} of ${operation.operationId}: add one to pathResources`);
-      parameters[parameter.name] = await make(operation);
+      parameters[parameter.name] = await make(operation, parameters);
     }
     const body: Record<string, unknown> = {};
     for (const field of operation.requiredBody) {

@@ -3197,11 +3197,11 @@ export interface operations {
                 specialNeeds?: boolean;
                 /** @description Keeps only animals with this coat. */
                 coat?: components["schemas"]["PetCoat"];
-                /** @description Keeps only animals with this colour among their `colors` (ignoring case; not a part of one). */
+                /** @description Keeps only animals with this colour among their `colors` (e.g. `black`; ignoring case; not a part of one). */
                 color?: string;
-                /** @description Keeps only the animals of this organisation (an id naming none is refused). */
+                /** @description Keeps only the animals of this organisation (e.g. `org_4k9w2x7q1m3z8c5v`; an id naming none is refused). */
                 organizationId?: string;
-                /** @description With `listedBy=me`: keeps only the caller’s animal with this `externalId`. */
+                /** @description With `listedBy=me`: keeps only the caller’s animal with this `externalId` (e.g. `A-2024-0117`). */
                 externalId?: string;
                 /** @description `id` (ascending), `-createdAt` (newest first), `updatedAt` (least recently changed first), `distance` (nearest first; needs `near`). */
                 sort?: "id" | "-createdAt" | "updatedAt" | "distance";
@@ -8506,7 +8506,7 @@ export interface operations {
                 near?: string;
                 /** @description With `near`: the radius in kilometres (50 when omitted). */
                 radiusKm?: number;
-                /** @description Keeps only organisations in this country. */
+                /** @description Keeps only organisations in this country (e.g. `DE`). */
                 country?: string;
                 /** @description `name` (then id), `-createdAt` (newest first) or `distance` (nearest first; needs `near`). */
                 sort?: "name" | "-createdAt" | "distance";

@@ -19,8 +19,8 @@ export class ListOrganizationsQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({
     pattern: '^[A-Z]{2}$',
-    example: 'DE',
-    description: 'Keeps only organisations in this country.',
+    // No `example`: Swagger UI would send it, and find only the organisations in that country.
+    description: 'Keeps only organisations in this country (e.g. `DE`).',
   })
   @IsOptional()
   @IsString()

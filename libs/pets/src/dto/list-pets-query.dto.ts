@@ -202,7 +202,7 @@ export const GOOD_WITH_QUERY: ApiQueryOptions = {
   style: 'form',
   explode: false,
   schema: { type: 'array', items: { type: 'string', enum: [...PET_COMPANIONS] } },
-  example: 'children,cats',
+  // No `example`: Swagger UI would send it, and find only the animals good with those.
   description: 'Keeps only animals good with each of these (comma-separated: `children,cats`).',
 };
 
@@ -299,8 +299,9 @@ export class ListPetsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
     minLength: 1,
     maxLength: MAX_COLOR_LENGTH,
-    example: 'black',
-    description: 'Keeps only animals with this colour among their `colors` (ignoring case; not a part of one).',
+    // No `example`: Swagger UI would send it, and find only the animals of that colour.
+    description:
+      'Keeps only animals with this colour among their `colors` (e.g. `black`; ignoring case; not a part of one).',
   })
   @IsOptional()
   @trimmedQuery
@@ -309,8 +310,9 @@ export class ListPetsQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({
     pattern: ORGANIZATION_ID.source,
-    example: 'org_4k9w2x7q1m3z8c5v',
-    description: 'Keeps only the animals of this organisation (an id naming none is refused).',
+    // No `example`: Swagger UI would send it, and an id naming no organisation is refused.
+    description:
+      'Keeps only the animals of this organisation (e.g. `org_4k9w2x7q1m3z8c5v`; an id naming none is refused).',
   })
   @IsOptional()
   @IsString()
@@ -319,8 +321,8 @@ export class ListPetsQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({
     pattern: EXTERNAL_ID.source,
-    example: 'A-2024-0117',
-    description: 'With `listedBy=me`: keeps only the caller’s animal with this `externalId`.',
+    // No `example`: Swagger UI would send it, and without `listedBy=me` it is refused.
+    description: 'With `listedBy=me`: keeps only the caller’s animal with this `externalId` (e.g. `A-2024-0117`).',
   })
   @IsOptional()
   @IsString()
