@@ -826,7 +826,7 @@ export interface components {
              */
             name?: string;
             /**
-             * @default secret
+             * @description `secret` when omitted.
              * @enum {string}
              */
             kind?: "secret" | "publishable";
@@ -1684,8 +1684,13 @@ export interface components {
              * @example We rehome 1,500 animals a year.
              */
             description?: string | null;
-            email?: Record<string, never> | null;
-            phone?: Record<string, never> | null;
+            /**
+             * Format: email
+             * @example adopt@tierheim.example
+             */
+            email?: string | null;
+            /** @example +49 30 123456 */
+            phone?: string | null;
             /**
              * Format: uri
              * @description The organisation’s website.
@@ -3044,7 +3049,7 @@ export interface operations {
                 color?: string;
                 /** @description Keeps only the animals of this organisation (an id naming none is refused). */
                 organizationId?: string;
-                /** @description With `listedBy=me`: keeps only the caller’s animal with this `externalId`. */
+                /** @description With `listedBy=me`: keeps only the caller’s animal with this `externalId` (e.g. `A-2024-0117`). */
                 externalId?: string;
                 /** @description `id` (ascending), `-createdAt` (newest first), `updatedAt` (least recently changed first), `distance` (nearest first; needs `near`). */
                 sort?: "id" | "-createdAt" | "updatedAt" | "distance";

@@ -319,8 +319,8 @@ export class ListPetsQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({
     pattern: EXTERNAL_ID.source,
-    example: 'A-2024-0117',
-    description: 'With `listedBy=me`: keeps only the caller’s animal with this `externalId`.',
+    // No `example`: Swagger UI would send it, and without `listedBy=me` it is refused.
+    description: 'With `listedBy=me`: keeps only the caller’s animal with this `externalId` (e.g. `A-2024-0117`).',
   })
   @IsOptional()
   @IsString()
