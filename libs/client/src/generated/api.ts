@@ -3045,9 +3045,9 @@ export interface operations {
                 specialNeeds?: boolean;
                 /** @description Keeps only animals with this coat. */
                 coat?: components["schemas"]["PetCoat"];
-                /** @description Keeps only animals with this colour among their `colors` (ignoring case; not a part of one). */
+                /** @description Keeps only animals with this colour among their `colors` (ignoring case; not a part of one). E.g. `black`. */
                 color?: string;
-                /** @description Keeps only the animals of this organisation (an id naming none is refused). */
+                /** @description Keeps only the animals of this organisation (an id naming none is refused). E.g. `org_4k9w2x7q1m3z8c5v`. */
                 organizationId?: string;
                 /** @description With `listedBy=me`: keeps only the caller’s animal with this `externalId` (e.g. `A-2024-0117`). */
                 externalId?: string;
@@ -7292,7 +7292,7 @@ export interface operations {
                 near?: string;
                 /** @description With `near`: the radius in kilometres (50 when omitted). */
                 radiusKm?: number;
-                /** @description Keeps only organisations in this country. */
+                /** @description Keeps only organisations in this country. E.g. `DE`. */
                 country?: string;
                 /** @description `name` (then id), `-createdAt` (newest first) or `distance` (nearest first; needs `near`). */
                 sort?: "name" | "-createdAt" | "distance";
