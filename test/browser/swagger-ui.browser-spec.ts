@@ -86,6 +86,18 @@ interface Answer {
   status: number;
   body: unknown;
   url: string;
+  /** The body the form sent. */
+  sent?: Record<string, unknown>;
+}
+
+/**
+ * Whether a refusal is explained by what the form sent: a conflict (409) that names a value of the body, as
+ * a unique field whose example an earlier operation of the form already used.
+ */
+function explainedByInputs(answer: Answer): boolean {
+  const message = (answer.body as { message?: string } | undefined)?.message ?? '';
+  const values = Object.values(answer.sent ?? {}).filter((value): value is string => typeof value === 'string');
+  return answer.status === 409 && values.some((value) => message.includes(value));
 }
 
 /**
@@ -106,13 +118,14 @@ async function execute(
     await block
       .locator(`tr[data-param-name="${parameter.name}"][data-param-in="${parameter.in}"] input`)
       .fill(parameters[parameter.name]!);
+  let sent: Record<string, unknown> | undefined;
   if (operation.fileBody) {
     const file = { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await tinyJpeg() };
     await block.locator('.opblock-section-request-body input[type="file"]').setInputFiles(file);
   } else if (operation.hasBody) {
     const textarea = block.locator('textarea.body-param__text');
-    const prefilled = JSON.parse(await textarea.inputValue()) as Record<string, unknown>;
-    await textarea.fill(JSON.stringify({ ...prefilled, ...bodyFields }));
+    sent = { ...(JSON.parse(await textarea.inputValue()) as Record<string, unknown>), ...bodyFields };
+    await textarea.fill(JSON.stringify(sent));
   }
   const answered = page.waitForResponse(
     (response) =>
@@ -124,7 +137,7 @@ async function execute(
   // Cleared for the next run of the same operation, and folded: a page of open operations slows Swagger UI.
   await block.locator('button.btn-clear').click();
   await block.locator('.opblock-summary').click();
-  return { status: response.status(), body: text ? JSON.parse(text) : undefined, url: response.url() };
+  return { status: response.status(), body: text ? JSON.parse(text) : undefined, url: response.url(), sent };
 }
 
 (hasBrowser ? describe : describe.skip)('Swagger UI in a real browser (Chromium)', () => {
@@ -247,7 +260,8 @@ async function execute(
 
   /**
    * Runs every operation of the document served at `baseUrl`, and lists what went wrong: any answer but a
-   * 2xx, and a list left empty by the form's pre-filled values (the same list without them has items).
+   * 2xx that the form's values do not explain, and a list left empty by the form's pre-filled values (the same
+   * list without them has items).
    */
   async function walk(baseUrl: string): Promise<string[]> {
     const document = (await (await fetch(`${baseUrl}/docs/openapi.json`)).json()) as Doc;
@@ -261,7 +275,7 @@ async function execute(
     for (const operation of ordered) {
       const values = await valuesFor(operation);
       const answer = await execute(page, operation, values.parameters, values.body);
-      if (answer.status < 200 || answer.status > 299) {
+      if ((answer.status < 200 || answer.status > 299) && !explainedByInputs(answer)) {
         failures.push(`${operation.operationId}: ${answer.status} ${JSON.stringify(answer.body)}`);
       } else if (Array.isArray(answer.body) && answer.body.length === 0) {
         const url = new URL(answer.url);

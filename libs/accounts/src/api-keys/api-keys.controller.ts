@@ -31,7 +31,19 @@ export class ApiKeysController {
       'calling key lacks (`*` only from `*`), or a publishable key without `pets:read`, answers ' +
       '`403 insufficient_scope`. A secret key is shown in this response only.',
   })
-  @ApiBody({ type: CreateApiKeyDto, required: false })
+  // Examples of whole bodies: one built from every field's example would mix a secret key's fields with a
+  // publishable key's, which the service refuses (and Swagger UI would send it).
+  @ApiBody({
+    type: CreateApiKeyDto,
+    required: false,
+    examples: {
+      secret: { summary: 'A secret key for a server', value: { name: 'ci', scopes: ['pets:read'] } },
+      publishable: {
+        summary: 'A publishable key for a website',
+        value: { name: 'website', kind: 'publishable', allowedOrigins: ['https://shelter.example'] },
+      },
+    },
+  })
   @ApiResponse({ status: 201, description: 'The new key, with its secret.', type: ApiKeyWithSecretDto })
   @ApiErrors(400, 401, KEY_ALREADY_ISSUED)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<ApiKeyWithSecretDto> {

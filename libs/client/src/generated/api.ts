@@ -888,7 +888,7 @@ export interface components {
              */
             name?: string;
             /**
-             * @default secret
+             * @description `secret` when omitted.
              * @enum {string}
              */
             kind?: "secret" | "publishable";
@@ -1841,8 +1841,13 @@ export interface components {
              * @example We rehome 1,500 animals a year.
              */
             description?: string | null;
-            email?: Record<string, never> | null;
-            phone?: Record<string, never> | null;
+            /**
+             * Format: email
+             * @example adopt@tierheim.example
+             */
+            email?: string | null;
+            /** @example +49 30 123456 */
+            phone?: string | null;
             /**
              * Format: uri
              * @description The organisation’s website.

@@ -1,7 +1,13 @@
 import { ErrorBodyDto } from '@app/core';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { HeadersObject, OperationObject, RequestBodyObject, ResponseObject } from '@nestjs/swagger';
+import type {
+  HeadersObject,
+  OperationObject,
+  ParameterObject,
+  RequestBodyObject,
+  ResponseObject,
+} from '@nestjs/swagger';
 import { ERROR_CODES_EXTENSION, ErrorCode } from './api-errors';
 import { headerRef, RESPONSE_HEADER_COMPONENTS, STANDARD_HEADER_NAMES } from './response-headers';
 
@@ -79,7 +85,25 @@ function errorResponse(codes: ErrorCode[]): ResponseObject {
  * (request id, rate limits) on everything that reached the application, and the headers an operation
  * declared for all or for its successful responses. A public operation declares `security: []`.
  */
+/**
+ * An optional parameter's example goes into its description: Swagger UI fills the form with it and sends
+ * it, and an example filter (an organisation, a point, a colour) changes or empties the answer, or is
+ * refused alone.
+ */
+function describeOptionalExamples(operation: OperationObject): void {
+  for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
+    const schema = parameter.schema as Schema | undefined;
+    const example = parameter.example ?? schema?.example;
+    if (parameter.required || example === undefined) continue;
+    delete parameter.example;
+    if (schema) delete schema.example;
+    const text = `E.g. \`${typeof example === 'string' ? example : JSON.stringify(example)}\`.`;
+    parameter.description = parameter.description ? `${parameter.description} ${text}` : text;
+  }
+}
+
 function finishOperation(method: string, operation: OperationObject): void {
+  describeOptionalExamples(operation);
   const extensions = operation as unknown as Record<string, unknown>;
   const everyResponse = (extensions[EVERY_RESPONSE_HEADERS_EXTENSION] as HeadersObject | undefined) ?? {};
   const onSuccess = (extensions[SUCCESS_HEADERS_EXTENSION] as HeadersObject | undefined) ?? {};

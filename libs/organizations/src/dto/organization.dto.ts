@@ -179,13 +179,16 @@ export class UpdateOrganizationDto {
   @TextField(4000, 'Its mission.', 'We rehome 1,500 animals a year.')
   description?: string | null;
 
+  // Types said outright: `string | null` reflects as Object, which the document would call an object.
   @Clearable()
+  @ApiPropertyOptional({ type: 'string', format: 'email', maxLength: 254, example: 'adopt@tierheim.example' })
   @IsString()
   @MaxLength(254)
   @IsEmail()
   email?: string | null;
 
   @Clearable()
+  @ApiPropertyOptional({ type: 'string', pattern: '^[0-9 +().-]{1,30}$', example: '+49 30 123456' })
   @IsString()
   @Matches(/^[0-9 +().-]{1,30}$/, { message: 'phone must be 1 to 30 digits, spaces and + ( ) - .' })
   phone?: string | null;
