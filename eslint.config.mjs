@@ -43,10 +43,8 @@ export default tseslint.config(
   {
     // Statements are written with the `sql` template, which numbers their parameters: no `$1` by hand.
     files: ['libs/**/*.ts', 'apps/**/*.ts'],
-    // Converted by the work that changes them next (ADR 0043); migrations and the start-up lock run on pg directly.
+    // Migrations and the start-up lock run on pg directly.
     ignores: [
-      'libs/pets/**',
-      'libs/accounts/**',
       'libs/database/src/migrations/**',
       'libs/database/src/prepare-database.ts',
       // The template's own tests assert the texts it compiles to.
