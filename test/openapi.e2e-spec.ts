@@ -338,10 +338,14 @@ describe('the OpenAPI documents: one per base address', () => {
     expect(apiDoc.components.schemas.PetChange.properties.location).not.toHaveProperty('allOf');
   });
 
-  it('close every request body, whose fields have no schema default that generators would make required', () => {
+  it('close every JSON request body, whose fields have no schema default that generators would make required', () => {
     for (const doc of [apiDoc, messagesDoc]) {
       for (const [name, operation] of operations(doc)) {
-        for (const content of Object.values<Doc>(operation.requestBody?.content ?? {})) {
+        // A photo's multipart form may carry small fields beside its file (they are ignored); images are bytes.
+        const jsonBodies = Object.entries<Doc>(operation.requestBody?.content ?? {}).filter(([type]) =>
+          type.endsWith('json'),
+        );
+        for (const [, content] of jsonBodies) {
           const schema = resolve(doc, content.schema);
           expect([name, schema.additionalProperties]).toEqual([name, false]);
           for (const [field, property] of Object.entries<Doc>(schema.properties))
