@@ -131,6 +131,7 @@ describe('the adoption-grade record', () => {
         sex: 'unknown',
         attributes: { declawed: false },
         externalId: 'shelter-1',
+        photos: [],
         createdAt: created.body.createdAt,
         updatedAt: expect.any(String),
       });
