@@ -1,4 +1,4 @@
-import { CoreModule, PERIODIC_QUEUE, PeriodicJob, PeriodicJobsModule } from '@app/core';
+import { CoreModule, PERIODIC_QUEUE, PeriodicJob, PeriodicJobsModule, RESCHEDULE_EVERY_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
 import { Queue } from 'bullmq';
@@ -24,11 +24,28 @@ class CountedJob extends PeriodicJob {
   }
 }
 
-/** A worker's periodic jobs: what the worker app composes, with the counted job as its only one. */
+/** Every run of a job due at each worker's start, with an interval no test waits for. */
+const startRuns: number[] = [];
+
+@Injectable()
+class AtStartJob extends PeriodicJob {
+  readonly name = 'at-start';
+  override readonly runsAtStart = true;
+
+  everyMs(): number {
+    return 3_600_000;
+  }
+
+  async run(): Promise<void> {
+    startRuns.push(Date.now());
+  }
+}
+
+/** A worker's periodic jobs: what the worker app composes, with the two jobs above as its only ones. */
 async function startWorker(): Promise<TestingModule> {
   const worker = await Test.createTestingModule({
     imports: [CoreModule, PeriodicJobsModule],
-    providers: [CountedJob],
+    providers: [CountedJob, AtStartJob],
   }).compile();
   return worker.init();
 }
@@ -55,6 +72,18 @@ describe('periodic jobs in two workers', () => {
     // workers would make about two per tick.
     expect(RUNS - 1).toBeLessThanOrEqual(Math.ceil(ticks) + 1);
     const schedulers = await queue.getJobSchedulers();
-    expect(schedulers.map((scheduler) => [scheduler.key, scheduler.every])).toEqual([['counted', EVERY_MS]]);
+    expect(schedulers.map((scheduler) => [scheduler.key, scheduler.every]).sort()).toEqual([
+      ['at-start', 3_600_000],
+      ['counted', EVERY_MS],
+    ]);
+  });
+
+  it('runs a job due at start once per starting worker, not again when the workers set their schedulers again', async () => {
+    // The counted job's runs span two of the workers' reschedulings.
+    const spanned = 2 * RESCHEDULE_EVERY_MS;
+    await waitFor(async () => runs.at(-1)! - runs[0]! > spanned, 60_000, `runs over ${spanned} ms`);
+    // One run added by each worker as it started, and at most one first tick of the hourly scheduler.
+    expect(startRuns.length).toBeGreaterThanOrEqual(2);
+    expect(startRuns.length).toBeLessThanOrEqual(3);
   });
 });

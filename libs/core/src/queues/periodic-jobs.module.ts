@@ -18,7 +18,7 @@ const ATTEMPTS = 3;
 const CONCURRENCY = 8;
 
 /** How often a worker sets its schedulers again, for a Redis that lost them. */
-const RESCHEDULE_EVERY_MS = 5000;
+export const RESCHEDULE_EVERY_MS = 5000;
 
 /**
  * Keeps a job scheduler for every `PeriodicJob` provided in the app and runs their jobs, one at a time in
@@ -29,6 +29,8 @@ export class PeriodicJobsProcessor extends WorkerHost implements OnApplicationBo
   private readonly logger = new Logger(PeriodicJobsProcessor.name);
   private readonly jobs = new Map<string, PeriodicJob>();
   private rescheduling?: NodeJS.Timeout;
+  /** Whether this worker has added the runs due at its start (once, not at every rescheduling). */
+  private startRunsAdded = false;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -63,8 +65,14 @@ export class PeriodicJobsProcessor extends WorkerHost implements OnApplicationBo
   }
 
   private async schedule(): Promise<void> {
+    if (!this.startRunsAdded) {
+      for (const job of this.jobs.values()) {
+        if (job.runsAtStart)
+          await this.queue.add(job.name, {}, { removeOnComplete: true, removeOnFail: { count: 100 } });
+      }
+      this.startRunsAdded = true;
+    }
     for (const job of this.jobs.values()) {
-      if (job.runsAtStart) await this.queue.add(job.name, {}, { removeOnComplete: true, removeOnFail: { count: 100 } });
       await this.queue.upsertJobScheduler(
         job.name,
         { every: job.everyMs() },
