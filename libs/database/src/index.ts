@@ -9,3 +9,4 @@ export * from './advisory-locks';
 export * from './database.module';
 export * from './database.settings';
 export * from './start-up';
+export * from './read-replicas';
