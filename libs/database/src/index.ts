@@ -10,3 +10,4 @@ export * from './database.module';
 export * from './database.settings';
 export * from './start-up';
 export * from './read-replicas';
+export * from './read-your-writes.interceptor';

@@ -1,7 +1,6 @@
 import { settingsModule } from '@app/core';
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { ReadYourWritesInterceptor } from './read-your-writes.interceptor';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { HealthModule } from './health/health.module';
 import { MetricsController } from './metrics/metrics.controller';
 import { AllExceptionsFilter } from './all-exceptions.filter';
@@ -10,7 +9,7 @@ import { OpenApiSettings } from './openapi/openapi.settings';
 import { AppValidationPipe } from './validation.pipe';
 import { HttpSettings } from './http.settings';
 
-/** What every HTTP app shares: its settings, the Error body for every failure, validation, JSON bodies, read-your-writes, health, metrics. */
+/** What every HTTP app shares: its settings, the Error body for every failure, validation, JSON bodies, health, metrics. */
 @Module({
   imports: [HealthModule, settingsModule(HttpSettings), settingsModule(OpenApiSettings)],
   controllers: [MetricsController],
@@ -18,7 +17,6 @@ import { HttpSettings } from './http.settings';
     AllExceptionsFilter,
     { provide: APP_FILTER, useExisting: AllExceptionsFilter },
     { provide: APP_PIPE, useClass: AppValidationPipe },
-    { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor },
     JsonBodyGuard,
   ],
   exports: [HealthModule, JsonBodyGuard, settingsModule(HttpSettings), settingsModule(OpenApiSettings)],

@@ -1,8 +1,8 @@
 import { type AuthenticatedRequest, REDIS } from '@app/core';
-import { ReadReplicas } from '@app/database';
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { catchError, concatMap, defer, from, Observable, switchMap, throwError } from 'rxjs';
+import { ReadReplicas } from './read-replicas';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -14,7 +14,7 @@ export const recentWriteKey = (accountId: number) => `read-your-writes:account:$
  * in Redis, where every api process sees it, for `DATABASE_REPLICA_MAX_LAG_MS` once it has finished; a read
  * by a marked account runs on the primary (`ReadReplicas.fromPrimary`). A replica serves only while it lags
  * less than that same bound, so an unmarked account's reads see its every change. Where Redis cannot say,
- * the read goes to the primary. Without replicas it does nothing.
+ * the read goes to the primary. Without replicas it does nothing. The api, whose reads may lag, installs it.
  */
 @Injectable()
 export class ReadYourWritesInterceptor implements NestInterceptor {
