@@ -10,6 +10,7 @@ import { budgetProbes } from './budget-probes';
 import { measureDelivery } from './delivery';
 import { measureSavedSearches } from './saved-searches';
 import { LOOPBACK_ALLOWED, measureWebhooks } from './webhooks';
+import { measureWriteOrder } from './write-order';
 import { CONNECTIONS, HTTP_SCENARIOS, HttpScenario, ScenarioContext } from './scenarios';
 import { measuredTogether, targets } from './targets';
 import { monotonicMicros, ProfileSummary, summariseProfile } from './support/cpu-profile';
@@ -54,6 +55,7 @@ const SCENARIO_NAMES = [
   'delivery',
   'webhooks',
   'saved-searches',
+  'write-order',
   'budget',
 ];
 const selected = new Set(flags.scenario ?? SCENARIO_NAMES);
@@ -298,6 +300,12 @@ async function main(): Promise<void> {
     }
   }
 
+  let writeOrder: BenchResults['writeOrder'];
+  if (selected.has('write-order')) {
+    log('write order');
+    writeOrder = await measureWriteOrder({ stores: STORES, appEnv, logDir, ...timing });
+  }
+
   let budget: BenchResults['budget'] = [];
   if (selected.has('budget')) {
     log('per-request budget');
@@ -328,6 +336,7 @@ async function main(): Promise<void> {
     webhooks,
     budget,
     savedSearches,
+    writeOrder,
     targets: [],
     profiles,
   };

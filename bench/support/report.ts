@@ -1,5 +1,6 @@
 import type { SavedSearchesResult } from '../saved-searches';
 import type { BudgetResult } from '../budget';
+import type { WriteOrderVariant } from '../write-order';
 import type { ProfileSummary } from './cpu-profile';
 import type { DeliveryVariant } from './drains';
 import type { LoadResult } from './load';
@@ -61,6 +62,8 @@ export interface BenchResults {
   budget: BudgetResult[];
   /** CONTRACT 16's matcher over 100,000 saved searches, when measured. */
   savedSearches?: SavedSearchesResult;
+  /** Pet writes from 4 api processes, with and without the write order (bench/write-order.ts), when measured. */
+  writeOrder?: WriteOrderVariant[];
   targets: TargetResult[];
   profiles: Array<{ scenario: string; server: string; summary: ProfileSummary }>;
 }
@@ -147,6 +150,20 @@ export function markdown(results: BenchResults): string {
   };
   drains('Message delivery', 'accept → sent', 'messages', results.delivery);
   drains('Webhook delivery', 'event → delivered to a local receiver answering 204', 'events', results.webhooks);
+  if (results.writeOrder) {
+    sections.push(
+      '### Pet writes from 4 api processes (creates and changes)',
+      table(
+        ['variant', 'writes/s (median)', 'runs', 'failed'],
+        results.writeOrder.map((variant) => [
+          variant.variant,
+          fixed(variant.median),
+          variant.runs.map((rate) => fixed(rate)).join(', '),
+          fixed(variant.failed),
+        ]),
+      ),
+    );
+  }
   const searches = results.savedSearches;
   if (searches) {
     sections.push(

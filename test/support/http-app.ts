@@ -6,6 +6,7 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import type { OpenApiTraffic } from './openapi-traffic';
+import { replicaSettings } from './test-env';
 
 export interface TestAppOverrides {
   /** Settings on top of the test environment (e.g. short rate-limit windows). */
@@ -28,10 +29,11 @@ export async function createTestHttpApp(
   options: HttpAppOptions,
   overrides: TestAppOverrides = {},
 ): Promise<TestHttpApp> {
-  // Every context reads its settings from these variables.
+  // Every context reads its settings from these variables; a suite's own database has its replica too.
+  const suiteDatabase = overrides.env?.DATABASE_URL;
   let builder = Test.createTestingModule({ imports: [module] })
     .overrideProvider(ENVIRONMENT_VARIABLES)
-    .useValue({ ...process.env, ...overrides.env });
+    .useValue({ ...process.env, ...(suiteDatabase && replicaSettings(suiteDatabase)), ...overrides.env });
   for (const provider of overrides.providers ?? []) {
     builder = builder.overrideProvider(provider.provide).useValue(provider.useValue);
   }

@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { freePort, onFreePorts, sleep, untilReady, waitFor } from '../../bench/support/processes';
+import { replicaSettings } from './test-env';
 
 export { freePort, onFreePorts, sleep, waitFor };
 
@@ -32,7 +33,13 @@ export async function startCompiled(
   let output = '';
   const child = spawn(process.execPath, [join(DIST, entry), ...args], {
     // NODE_PATH lets a build outside the repository (TEST_DIST_DIR) find the project's packages.
-    env: { ...process.env, NODE_OPTIONS: '', NODE_PATH: join(__dirname, '..', '..', 'node_modules'), ...env },
+    env: {
+      ...process.env,
+      ...(env.DATABASE_URL && replicaSettings(env.DATABASE_URL)),
+      NODE_OPTIONS: '',
+      NODE_PATH: join(__dirname, '..', '..', 'node_modules'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -12,10 +12,25 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
  */
 const POOLED_DATABASE_URL = process.env.TEST_POOLED_DATABASE_URL;
 
+/**
+ * Set by CI's replica run: a streaming replica of the test PostgreSQL (its server's address), to which the
+ * apps under test send their reads that may lag. The suites' databases reach it by replication.
+ */
+export const TEST_DATABASE_REPLICA_URL = process.env.TEST_DATABASE_REPLICA_URL;
+
+/** The replica's address for the database of `databaseUrl`, or none where no replica runs. */
+export function replicaSettings(databaseUrl: string): Record<string, string> {
+  if (!TEST_DATABASE_REPLICA_URL) return {};
+  const replica = new URL(TEST_DATABASE_REPLICA_URL);
+  replica.pathname = new URL(databaseUrl).pathname;
+  return { DATABASE_REPLICA_URLS: replica.toString() };
+}
+
 Object.assign(process.env, {
   APP_ENV: 'development',
   DATABASE_URL: POOLED_DATABASE_URL ?? TEST_DATABASE_URL,
   ...(POOLED_DATABASE_URL && { DATABASE_POOL_MODE: 'transaction', DATABASE_DIRECT_URL: TEST_DATABASE_URL }),
+  ...replicaSettings(TEST_DATABASE_URL),
   REDIS_URL: TEST_REDIS_URL,
   DATABASE_MIGRATE_ON_START: 'false',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

@@ -1,6 +1,6 @@
 import { AccountsHttpModule, ApiKeyGuard } from '@app/accounts';
 import { CoreModule } from '@app/core';
-import { DatabaseModule } from '@app/database';
+import { DatabaseModule, ReadYourWritesInterceptor } from '@app/database';
 import { EventsHttpModule } from '@app/events';
 import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
@@ -12,7 +12,7 @@ import { RateLimitGuard, RateLimitingModule } from '@app/rate-limiting';
 import { SavedSearchesHttpModule } from '@app/saved-searches';
 import { WidgetModule } from '@app/widget';
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { QueueDashboardModule } from './queue-dashboard.module';
 
 /**
@@ -41,6 +41,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     { provide: APP_GUARD, useExisting: RateLimitGuard },
     { provide: APP_GUARD, useExisting: ApiKeyGuard },
     { provide: APP_GUARD, useExisting: JsonBodyGuard },
+    { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor },
   ],
 })
 export class ApiModule {}

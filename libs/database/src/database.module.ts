@@ -2,11 +2,9 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { settingsModule } from '@app/core';
 import { DatabaseSettings } from './database.settings';
-import { dataSourceOptions, PlanMode } from './data-source-options';
+import { dataSourceOptions, PLAN_MODE, PlanMode } from './data-source-options';
+import { ReadReplicas } from './read-replicas';
 import { Sql } from './sql';
-
-/** How the statements of the app that imports `DatabaseModule` are planned. */
-const PLAN_MODE = Symbol('PLAN_MODE');
 
 /**
  * TypeORM's module, declared once per process: it registers its default data source when declared and
@@ -26,7 +24,8 @@ const TYPEORM = TypeOrmModule.forRootAsync({
 
 /**
  * PostgreSQL for every module: TypeORM's DataSource, which opens the pool (and serves the health check),
- * and `Sql` on that pool, through which the repositories run every statement. `plans` says how the
+ * and `Sql` on that pool, through which the repositories run every statement, and the read replicas that
+ * `Sql` sends reads that may lag to. `plans` says how the
  * process's statements are planned (`dataSourceOptions`).
  */
 @Global()
@@ -41,8 +40,8 @@ export class DatabaseModule {
     const module: DynamicModule = {
       module: DatabaseModule,
       imports: [TYPEORM, settingsModule(DatabaseSettings)],
-      providers: [Sql, { provide: PLAN_MODE, useValue: plans }],
-      exports: [Sql, PLAN_MODE],
+      providers: [Sql, ReadReplicas, { provide: PLAN_MODE, useValue: plans }],
+      exports: [Sql, ReadReplicas, PLAN_MODE],
     };
     DatabaseModule.modules.set(plans, module);
     return module;

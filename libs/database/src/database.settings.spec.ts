@@ -21,4 +21,15 @@ describe('DatabaseSettings', () => {
     expect(load).toThrow(/^ {2}DATABASE_URL="mysql:\/\/db\/x": /m);
     expect(load).toThrow(/^ {2}DATABASE_POOL_SIZE=501: /m);
   });
+
+  it('reads replicas as a comma-separated list, none by default, and names one that is not PostgreSQL’s', () => {
+    expect(loadSettings(DatabaseSettings, {}).DATABASE_REPLICA_URLS).toEqual([]);
+    expect(
+      loadSettings(DatabaseSettings, { DATABASE_REPLICA_URLS: 'postgres://r1/db, postgres://r2/db,' })
+        .DATABASE_REPLICA_URLS,
+    ).toEqual(['postgres://r1/db', 'postgres://r2/db']);
+    expect(() => loadSettings(DatabaseSettings, { DATABASE_REPLICA_URLS: 'postgres://r1/db,http://r2' })).toThrow(
+      /DATABASE_REPLICA_URLS=.*comma-separated postgres:\/\/ or postgresql:\/\/ URLs/,
+    );
+  });
 });

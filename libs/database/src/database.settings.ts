@@ -1,4 +1,4 @@
-import { BooleanSetting, CrossFieldRules, IntegerSetting, UrlSetting } from '@app/core';
+import { BooleanSetting, CrossFieldRules, IntegerSetting, ListSetting, UrlSetting } from '@app/core';
 import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export const POOL_MODES = ['session', 'transaction'] as const;
@@ -39,6 +39,24 @@ export class DatabaseSettings implements CrossFieldRules {
   @IsOptional()
   @UrlSetting(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/pet_adoption')
   DATABASE_DIRECT_URL?: string;
+
+  /**
+   * Streaming replicas of PostgreSQL, comma-separated: reads that may lag go to them (Operations: read
+   * replicas). None: every statement goes to `DATABASE_URL`.
+   */
+  @ListSetting()
+  @UrlSetting(['postgres', 'postgresql'], 'postgres://postgres@replica-1:5432/pet_adoption', { each: true })
+  DATABASE_REPLICA_URLS: string[] = [];
+
+  /**
+   * How far behind the primary a replica may be and still serve reads, and for how long after an account's
+   * change its reads go to the primary: the one bound makes both read-your-writes and the lag that others see.
+   */
+  @IntegerSetting()
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DATABASE_REPLICA_MAX_LAG_MS = 5000;
 
   /** Where migrations and the database's creation connect. */
   get directUrl(): string {

@@ -9,3 +9,5 @@ export * from './advisory-locks';
 export * from './database.module';
 export * from './database.settings';
 export * from './start-up';
+export * from './read-replicas';
+export * from './read-your-writes.interceptor';

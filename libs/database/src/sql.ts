@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import { DatabaseSettings } from './database.settings';
+import { ReadReplicas } from './read-replicas';
 import { SqlFragment } from './sql-template';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -54,6 +55,7 @@ export class Sql {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     settings?: DatabaseSettings,
+    private readonly replicas?: ReadReplicas,
   ) {
     // There, one client connection's statements reach several server connections: a name prepared on one
     // is unknown on the next, or taken there by another client's ("prepared statement already exists").
@@ -129,6 +131,28 @@ export class Sql {
     return result.rows;
   }
 
+  /**
+   * A read whose answer may lag behind the last commits (a search, a list, a feed's first page): on a read
+   * replica caught up within `DATABASE_REPLICA_MAX_LAG_MS` when one is, else on the primary. In a
+   * transaction, or for an account that changed something lately (`ReadReplicas.fromPrimary`), on the
+   * primary. A replica that fails the read leaves it to the primary, which answers it (or refuses it) anew.
+   */
+  async rowsMayLag<Row extends QueryResultRow>(statement: SqlFragment): Promise<Row[]> {
+    const replica = this.inTransaction ? undefined : this.replicas?.pick();
+    if (!replica) return this.rows<Row>(statement);
+    try {
+      return (await this.runOn<Row>(replica, statement.text, [...statement.values])).rows;
+    } catch (error) {
+      this.replicas!.failed(replica, error);
+      return this.rows<Row>(statement);
+    }
+  }
+
+  /** Whether `rowsMayLag` may use a replica here: reads shared between callers must agree on it. */
+  get readsMayLag(): boolean {
+    return !this.inTransaction && (this.replicas?.mayLag ?? false);
+  }
+
   query<Row extends QueryResultRow>(statement: SqlFragment): Promise<QueryResult<Row>>;
   query<Row extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
   query<Row extends QueryResultRow>(
@@ -139,12 +163,22 @@ export class Sql {
     return this.run<Row>(statement, values);
   }
 
-  private async run<Row extends QueryResultRow>(text: string, values: unknown[]): Promise<QueryResult<Row>> {
+  private run<Row extends QueryResultRow>(text: string, values: unknown[]): Promise<QueryResult<Row>> {
     const transaction = this.transactions.getStore();
     if (transaction) assertOpen(transaction);
+    return this.runOn(transaction?.client ?? this.pool, text, values, transaction !== undefined);
+  }
+
+  /** Runs a statement on `target` (a pool, or a transaction's connection) under its prepared statement's name. */
+  private async runOn<Row extends QueryResultRow>(
+    target: Pool | PoolClient,
+    text: string,
+    values: unknown[],
+    inTransaction = false,
+  ): Promise<QueryResult<Row>> {
     const name = this.statementName(text);
     try {
-      return await (transaction?.client ?? this.pool).query<Row>({ name, text, values });
+      return await target.query<Row>({ name, text, values });
     } catch (error) {
       if ((error as { routine?: unknown }).routine !== RESULT_TYPE_CHANGED) throw error;
       // A migration changed the type of a column the statement returns, and PostgreSQL refuses it on
@@ -152,8 +186,8 @@ export class Sql {
       // calls failed together). Nothing ran, so running it again is safe, except in a transaction,
       // which the refusal aborted: the transaction fails, and the next one uses the new name.
       if (this.statementNames.get(text) === name) this.statementNames.delete(text);
-      if (transaction) throw error;
-      return this.pool.query<Row>({ name: this.statementName(text), text, values });
+      if (inTransaction) throw error;
+      return target.query<Row>({ name: this.statementName(text), text, values });
     }
   }
 

@@ -101,9 +101,11 @@ export class EventsRepository {
     if (options.type) conditions.push(sql`type = ${options.type}`);
     if (options.beforeSeq !== undefined) conditions.push(sql`seq < ${options.beforeSeq}`);
     // One row beyond the page tells whether another page follows.
-    const rows = await this.sql.rows<EventRow>(
-      sql`SELECT ${COLUMNS} FROM events WHERE ${sql.join(conditions, sql` AND `)} ORDER BY seq DESC LIMIT ${options.limit + 1}`,
-    );
+    const statement = sql`SELECT ${COLUMNS} FROM events WHERE ${sql.join(conditions, sql` AND `)} ORDER BY seq DESC LIMIT ${options.limit + 1}`;
+    // The first page may lag; the next pages of a walk are read on the primary (`PetSearchRepository.search`).
+    const rows = await (options.beforeSeq === undefined
+      ? this.sql.rowsMayLag<EventRow>(statement)
+      : this.sql.rows<EventRow>(statement));
     const page = rows.slice(0, options.limit);
     return {
       events: page.map(toEvent),

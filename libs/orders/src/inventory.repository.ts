@@ -15,7 +15,7 @@ export class InventoryRepository {
 
   @GenerateSql()
   async read(): Promise<Inventory> {
-    const rows = await this.sql.rows<{ available: string; pending: string; sold: string }>(
+    const rows = await this.sql.rowsMayLag<{ available: string; pending: string; sold: string }>(
       sql`SELECT sum(available) AS available, sum(pending) AS pending, sum(sold) AS sold FROM pet_status_counts`,
     );
     const row = rows[0]!;

@@ -242,7 +242,11 @@ export class OrganizationsRepository {
     const matching = sql`(SELECT *, ${PLACE} <-> ${origin} AS chord FROM organizations WHERE ${filters}) AS organizations`;
     const page = sql`SELECT *, ${key} AS sort_key, ${distanceKm} AS distance_km FROM ${matching}
                       WHERE ${after} ORDER BY ${orderBy} LIMIT ${limit + 1}`;
-    const rows = await this.sql.rows<OrganizationRow>(withCounts(page, orderBy));
+    // The first page may lag; the next pages of a walk are read on the primary (`PetSearchRepository.search`).
+    const statement = withCounts(page, orderBy);
+    const rows = await (search.after === undefined
+      ? this.sql.rowsMayLag<OrganizationRow>(statement)
+      : this.sql.rows<OrganizationRow>(statement));
     const pageRows = rows.slice(0, limit);
     const last = pageRows.at(-1);
     return {

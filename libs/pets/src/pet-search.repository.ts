@@ -272,16 +272,23 @@ export class PetSearchRepository {
   )
   search(search: PetSearch): Promise<SearchPage> {
     const statement = searchStatement(search);
+    // A walk's next pages are read on the primary: a replica behind the one that served the page before
+    // could miss pets that page's cursor passed over. A first page may lag (Operations: read replicas).
+    const mayLag = search.after === undefined;
     // A transaction's reads see its own snapshot: never shared.
-    if (this.sql.inTransaction) return this.read(statement, search.limit);
-    // The statement's text follows from its kind and sort; its values tell searches of one kind apart.
-    return this.reads.read(`${search.sort} ${statementKind(search)} ${JSON.stringify(statement.values)}`, () =>
-      this.read(statement, search.limit),
+    if (this.sql.inTransaction) return this.read(statement, search.limit, mayLag);
+    // The statement's text follows from its kind and sort; its values tell searches of one kind apart; reads
+    // that must see the primary share with none that may lag.
+    const source = mayLag && this.sql.readsMayLag ? 'may lag' : 'primary';
+    return this.reads.read(
+      `${search.sort} ${statementKind(search)} ${source} ${JSON.stringify(statement.values)}`,
+      () => this.read(statement, search.limit, mayLag),
     );
   }
 
-  private async read(statement: SqlFragment, limit: number): Promise<SearchPage> {
-    const rows = await this.sql.rows<PetRow & { sort_key: string; distance_km: string | null }>(statement);
+  private async read(statement: SqlFragment, limit: number, mayLag: boolean): Promise<SearchPage> {
+    type Row = PetRow & { sort_key: string; distance_km: string | null };
+    const rows = await (mayLag ? this.sql.rowsMayLag<Row>(statement) : this.sql.rows<Row>(statement));
     const pageRows = rows.slice(0, limit);
     const pets = pageRows.map((row) => {
       const pet = toPet(row);

@@ -272,7 +272,9 @@ export class PetsRepository {
    */
   private readonly changes = new WriteBatcher<PetChange, StoredPet | undefined>((batch) => this.updateBatch(batch));
   /** Pages asked for close together are read with one statement: one round trip and one plan for them all. */
-  private readonly pageReads = new Batcher<PageRead, PetPage>((pages) => this.readPages(pages), 0);
+  private readonly pageReads = new Batcher<PageRead, PetPage>((pages) => this.readPages(pages, false), 0);
+  /** First pages that may lag, batched apart: read on a replica when one is caught up (`Sql.rowsMayLag`). */
+  private readonly laggingPageReads = new Batcher<PageRead, PetPage>((pages) => this.readPages(pages, true), 0);
 
   constructor(
     private readonly sql: Sql,
@@ -281,7 +283,9 @@ export class PetsRepository {
 
   @GenerateSql({ name: 'any status', params: [{ afterId: 0, limit: 20 }] })
   readPage(page: PageRead): Promise<PetPage> {
-    return this.sql.batched(this.pageReads, page);
+    // A walk's next pages, and an account's reads after its change, on the primary (PetSearchRepository.search).
+    const mayLag = page.afterId === 0 && this.sql.readsMayLag;
+    return this.sql.batched(mayLag ? this.laggingPageReads : this.pageReads, page);
   }
 
   /**
@@ -353,7 +357,7 @@ export class PetsRepository {
    * Requests for the same page in one batch (above all, every client's first page) share its read:
    * in one statement they would all get the same rows anyway.
    */
-  private async readPages(requested: PageRead[]): Promise<PetPage[]> {
+  private async readPages(requested: PageRead[], mayLag: boolean): Promise<PetPage[]> {
     const pages: PageRead[] = [];
     const indexByKey = new Map<string, number>();
     // For each request, where its page is in `pages`.
@@ -366,7 +370,9 @@ export class PetsRepository {
       }
       return index;
     });
-    const rows = await this.sql.rows<PetRow & { position: string }>(readPagesStatement(pages));
+    type Row = PetRow & { position: string };
+    const statement = readPagesStatement(pages);
+    const rows = await (mayLag ? this.sql.rowsMayLag<Row>(statement) : this.sql.rows<Row>(statement));
     const pageRows: PetRow[][] = pages.map(() => []);
     for (const row of rows) pageRows[Number(row.position) - 1]!.push(row);
     const read = pages.map((page, i) => toPage(pageRows[i]!, page.limit));

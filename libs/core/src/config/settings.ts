@@ -25,14 +25,29 @@ export const BooleanSetting = () =>
     return value;
   });
 
+/** Turns `"a, b,"` into `['a', 'b']`: a comma-separated list, blanks left out. */
+export const ListSetting = () =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== '')
+      : value,
+  );
+
 /**
  * A setting that holds an address: a URL with one of `protocols`, stated in full (`notaurl` is a host name
- * to class-validator, not a URL), refused with an example of one that works.
+ * to class-validator, not a URL), refused with an example of one that works. With `each`, a list of them.
  */
-export const UrlSetting = (protocols: string[], example: string) =>
+export const UrlSetting = (protocols: string[], example: string, { each = false } = {}) =>
   IsUrl(
     { protocols, require_protocol: true, require_host: true, require_tld: false },
-    { message: ({ property }) => `${property} must be a ${protocols.join(':// or ')}:// URL such as ${example}` },
+    {
+      each,
+      message: ({ property }) =>
+        `${property} must be ${each ? 'comma-separated ' : 'a '}${protocols.join(':// or ')}:// URL${each ? 's' : ''} such as ${example}`,
+    },
   );
 
 /** A schema's rule that spans several of its settings; returns one line per violation. */
