@@ -129,6 +129,7 @@ describe('the adoption-grade record', () => {
         categoryId: 2,
         status: 'pending',
         sex: 'unknown',
+        photos: [],
         attributes: { declawed: false },
         externalId: 'shelter-1',
         createdAt: created.body.createdAt,
