@@ -139,6 +139,86 @@ describe('organisations', () => {
     await app.http.patch('/v1/organization').set(account.auth).send({ name: null }).expect(400);
   });
 
+  it('merges address, hours and socialMedia member by member, null removing a member, as JSON or a merge patch', async () => {
+    const account = await business();
+    await put(account, PROFILE).expect(201);
+
+    const merged = await app.http
+      .patch('/v1/organization')
+      .set(account.auth)
+      .set('Content-Type', 'application/merge-patch+json')
+      .send(
+        JSON.stringify({
+          address: { line2: 'Gate B', postcode: null },
+          hours: { sunday: null, saturday: '11:00–15:00' },
+          socialMedia: { x: 'https://x.example/tierheim' },
+        }),
+      )
+      .expect(200);
+    const expected = {
+      address: { line1: 'Hausvaterweg 39', line2: 'Gate B', city: 'Berlin', country: 'DE' },
+      hours: { monday: '10:00–16:00', saturday: '11:00–15:00' },
+      socialMedia: { instagram: 'https://instagram.example/tierheim', x: 'https://x.example/tierheim' },
+    };
+    expect(merged.body).toEqual({
+      ...PROFILE,
+      ...expected,
+      id: expect.any(String),
+      animalCounts: expect.any(Object),
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect((await app.http.get('/v1/organization').set(account.auth).expect(200)).body).toEqual(merged.body);
+
+    const asJson = await app.http
+      .patch('/v1/organization')
+      .set(account.auth)
+      .send({ address: { city: ' Potsdam ' }, socialMedia: { instagram: null } })
+      .expect(200);
+    expect(asJson.body.address).toEqual({ ...expected.address, city: 'Potsdam' });
+    expect(asJson.body.socialMedia).toEqual({ x: 'https://x.example/tierheim' });
+    expect(asJson.body.hours).toEqual(expected.hours);
+
+    const removed = await app.http.patch('/v1/organization').set(account.auth).send({ hours: null }).expect(200);
+    expect(removed.body.hours).toBeUndefined();
+    expect(removed.body.address).toEqual(asJson.body.address);
+  });
+
+  it.each<[string, object, string]>([
+    ['a required address member removed', { address: { city: null } }, 'address.city'],
+    ['a country made invalid', { address: { country: 'de' } }, 'address.country'],
+    ['an unknown day merged in', { hours: { someday: '10:00' } }, 'hours.someday'],
+    ['an http social page merged in', { socialMedia: { x: 'http://x.example/s' } }, 'socialMedia.x'],
+    ['an address that is not an object', { address: 'Hausvaterweg 39' }, 'address'],
+  ])('validates the merged profile whole: refuses %s with 400, changing nothing', async (_case, patch, field) => {
+    const account = await business();
+    const before = await put(account, PROFILE).expect(201);
+
+    const response = await app.http.patch('/v1/organization').set(account.auth).send(patch).expect(400);
+    expect(response.body).toEqual({
+      code: 'validation_failed',
+      message: expect.any(String),
+      status: 400,
+      details: [{ field, message: expect.any(String) }],
+    });
+    expect((await app.http.get('/v1/organization').set(account.auth).expect(200)).body).toEqual(before.body);
+  });
+
+  it('refuses half an address merged into a profile that has none', async () => {
+    const account = await business();
+    await put(account, { name: 'S' }).expect(201);
+    const response = await app.http
+      .patch('/v1/organization')
+      .set(account.auth)
+      .send({ address: { city: 'Berlin' } })
+      .expect(400);
+    expect(response.body).toMatchObject({
+      code: 'validation_failed',
+      status: 400,
+      details: [{ field: 'address.line1' }, { field: 'address.country' }],
+    });
+  });
+
   it('gives the account’s pets organizationId when published and takes it away when unpublished, each a pet.updated event; other changes touch no pet', async () => {
     const account = await business();
     const before = await createPet(app.http, account, { name: 'Early' });

@@ -129,9 +129,9 @@ describe('the adoption-grade record', () => {
         categoryId: 2,
         status: 'pending',
         sex: 'unknown',
+        photos: [],
         attributes: { declawed: false },
         externalId: 'shelter-1',
-        photos: [],
         createdAt: created.body.createdAt,
         updatedAt: expect.any(String),
       });

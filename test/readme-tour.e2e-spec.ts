@@ -62,8 +62,10 @@ describe('the README’s tour, run as written against a fresh database', () => {
 
   it('succeeds at every step, and answers what it shows', async () => {
     const blocks = tourBlocks();
-    // Every curl reports its status on stderr, so that each step's outcome is known.
-    const prelude = `set -euo pipefail\ncurl() { command curl --write-out '%{stderr}@@status %{http_code}\\n' "$@"; }\n`;
+    // Every curl ends its answer with a line break, as a terminal would show it, and reports its status to a file
+    // of its own, so that each step's outcome is known: written to the output, the status could interleave with
+    // a `tee /dev/stderr` copying the same curl's answer.
+    const prelude = `set -euo pipefail\ncurl() { command curl --write-out '\\n%{stderr}@@status %{http_code}\\n' "$@" 2>>statuses; }\n`;
     const script = (prelude + blocks.join('\n'))
       .replaceAll('localhost:3000', `localhost:${ports.api}`)
       .replaceAll('localhost:3001', `localhost:${ports.messages}`);
@@ -75,7 +77,9 @@ describe('the README’s tour, run as written against a fresh database', () => {
         cwd: directory,
         timeout: 60_000,
       });
-      const statuses = [...output.matchAll(/@@status (\d{3})/g)].map((match) => Number(match[1]));
+      const statuses = [...readFileSync(join(directory, 'statuses'), 'utf8').matchAll(/@@status (\d{3})/g)].map(
+        (match) => Number(match[1]),
+      );
       expect(statuses).toHaveLength(blocks.join('\n').match(/^\s*(\S+=\$\()?curl /gm)!.length);
       expect(statuses.filter((status) => status < 200 || status > 299)).toEqual([]);
       for (const line of shownResponseLines(blocks)) expect(output).toMatch(line);

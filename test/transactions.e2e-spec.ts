@@ -1,5 +1,5 @@
 import { Batcher, loadSettings } from '@app/core';
-import { DatabaseSettings, dataSourceOptions, Sql } from '@app/database';
+import { DatabaseSettings, dataSourceOptions, Sql, sql as statement } from '@app/database';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { withDatabase } from './support/database';
@@ -9,7 +9,7 @@ describe('Sql.transaction on PostgreSQL', () => {
   const { extra } = dataSourceOptions(loadSettings(DatabaseSettings, { DATABASE_URL: TEST_DATABASE_URL }));
   const pool = new Pool({ ...extra, connectionString: TEST_DATABASE_URL, max: 3 });
   const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
-  const insert = (name: string) => sql.query('INSERT INTO transaction_spec_rows (name) VALUES ($1)', [name]);
+  const insert = (name: string) => sql.query(statement`INSERT INTO transaction_spec_rows (name) VALUES (${name})`);
   const stored = async () =>
     withDatabase(async (client) =>
       (await client.query<{ name: string }>('SELECT name FROM transaction_spec_rows ORDER BY name')).rows.map(
@@ -97,7 +97,7 @@ describe('Sql.transaction on PostgreSQL', () => {
   it('sees its own uncommitted rows, and leaves statements outside it on other connections', async () => {
     await sql.transaction(async () => {
       await insert('inside');
-      const inside = await sql.rows('SELECT name FROM transaction_spec_rows');
+      const inside = await sql.rows(statement`SELECT name FROM transaction_spec_rows`);
       const outside = await withDatabase((client) => client.query('SELECT name FROM transaction_spec_rows'));
       expect(inside).toEqual([{ name: 'inside' }]);
       expect(outside.rows).toEqual([]);

@@ -1,6 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AppError, NotFoundError, REDIS, ServiceUnavailableError } from '@app/core';
-import { Sql } from '@app/database';
+import { Sql, sql } from '@app/database';
 import { MessagesProcessor } from '@app/messaging';
 import {
   BeforeApplicationShutdown,
@@ -74,7 +74,7 @@ export class WorkerHealthServer implements OnApplicationBootstrap, BeforeApplica
       worker: async () => {
         if (this.draining || !this.processor.worker.isRunning()) throw new Error('not taking jobs');
       },
-      postgres: () => this.sql.query('SELECT 1'),
+      postgres: () => this.sql.query(sql`SELECT 1`),
       redis: () => this.redis.ping(),
     };
     const names = Object.keys(checks);

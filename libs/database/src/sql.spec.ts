@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { DataSource } from 'typeorm';
 import { Sql } from './sql';
-import { sql as statement } from './sql-template';
+import { SqlFragment, sql as statement } from './sql-template';
 
 type Sent = { name?: string; text: string; values: unknown[] };
 
@@ -22,9 +22,9 @@ function sqlWithRecordingPool(refuse: (config: Sent) => Error | undefined = () =
 describe('Sql', () => {
   it('runs each text as one named prepared statement', async () => {
     const { sql, sent } = sqlWithRecordingPool();
-    await sql.rows('SELECT 1 WHERE $1', [1]);
-    await sql.rows('SELECT 2');
-    await sql.rows('SELECT 1 WHERE $1', [2]);
+    await sql.rows(statement`SELECT 1 WHERE ${1}`);
+    await sql.rows(statement`SELECT 2`);
+    await sql.rows(statement`SELECT 1 WHERE ${2}`);
 
     expect(sent.map(({ name, text }) => [name, text])).toEqual([
       ['sql_1', 'SELECT 1 WHERE $1'],
@@ -34,7 +34,7 @@ describe('Sql', () => {
     expect(sent[2]!.values).toEqual([2]);
   });
 
-  it('runs a statement written with the sql tag as its text and values', async () => {
+  it('runs a statement as its text and values, nested fragments spliced in', async () => {
     const { sql, sent } = sqlWithRecordingPool();
     await sql.rows(statement`SELECT 1 WHERE ${1} AND ${statement`${2}`}`);
 
@@ -43,8 +43,10 @@ describe('Sql', () => {
 
   it('stops preparing new texts past its cap, and runs them unnamed', async () => {
     const { sql, sent } = sqlWithRecordingPool();
-    for (let i = 0; i < 201; i++) await sql.query(`SELECT ${i}`);
-    await sql.query('SELECT 0');
+    // Texts that differ, as only texts written in the code can: the tag keeps values out of them.
+    const select = (i: number) => SqlFragment.of([`SELECT ${i}`], []);
+    for (let i = 0; i < 201; i++) await sql.query(select(i));
+    await sql.query(select(0));
 
     expect(sent[199]!.name).toBe('sql_200');
     expect(sent[200]).toMatchObject({ name: undefined, text: 'SELECT 200' });
@@ -60,8 +62,8 @@ describe('Sql', () => {
   it('prepares a statement again under a new name when PostgreSQL says its result type changed', async () => {
     const { sql, sent } = sqlWithRecordingPool(({ name }) => (name === 'sql_1' ? resultTypeChanged() : undefined));
 
-    await expect(sql.rows('SELECT 1')).resolves.toEqual([]);
-    await sql.rows('SELECT 1');
+    await expect(sql.rows(statement`SELECT 1`)).resolves.toEqual([]);
+    await sql.rows(statement`SELECT 1`);
 
     expect(sent.map(({ name }) => name)).toEqual(['sql_1', 'sql_2', 'sql_2']);
   });
@@ -69,7 +71,7 @@ describe('Sql', () => {
   it('gives one new name to calls refused together', async () => {
     const { sql, sent } = sqlWithRecordingPool(({ name }) => (name === 'sql_1' ? resultTypeChanged() : undefined));
 
-    await Promise.all([sql.rows('SELECT 1'), sql.rows('SELECT 1'), sql.rows('SELECT 1')]);
+    await Promise.all([sql.rows(statement`SELECT 1`), sql.rows(statement`SELECT 1`), sql.rows(statement`SELECT 1`)]);
 
     expect(sent.map(({ name }) => name)).toEqual(['sql_1', 'sql_1', 'sql_1', 'sql_2', 'sql_2', 'sql_2']);
   });
@@ -79,7 +81,7 @@ describe('Sql', () => {
       Object.assign(new Error('cached plan must not change result type'), { code: '0A000', routine: 'other' }),
     );
 
-    await expect(sql.query('SELECT 1')).rejects.toMatchObject({ code: '0A000' });
+    await expect(sql.query(statement`SELECT 1`)).rejects.toMatchObject({ code: '0A000' });
     expect(sent).toHaveLength(1);
   });
 
@@ -104,7 +106,7 @@ describe('Sql', () => {
 
     it('gives its connection back to the pool after COMMIT and after ROLLBACK', async () => {
       const { sql, client } = sqlWithOneConnection(false);
-      await sql.transaction(() => sql.query('SELECT 1'));
+      await sql.transaction(() => sql.query(statement`SELECT 1`));
       await expect(sql.transaction(() => Promise.reject(new Error('work failed')))).rejects.toThrow('work failed');
 
       expect(sentTo(client)).toEqual(['BEGIN', 'sql_1', 'COMMIT', 'BEGIN', 'ROLLBACK']);
@@ -132,7 +134,7 @@ describe('Sql', () => {
       await expect(
         sql.transaction(async () => {
           client.emit('error', lost);
-          await sql.query('SELECT 1');
+          await sql.query(statement`SELECT 1`);
         }),
       ).rejects.toThrow('not queryable');
       expect(client.release).toHaveBeenCalledWith(lost);
@@ -146,7 +148,7 @@ describe('Sql', () => {
         throw Object.assign(new Error('cached plan must not change result type'), { routine: 'RevalidateCachedQuery' });
       });
 
-      await expect(sql.transaction(() => sql.rows('SELECT 1'))).rejects.toMatchObject({
+      await expect(sql.transaction(() => sql.rows(statement`SELECT 1`))).rejects.toMatchObject({
         routine: 'RevalidateCachedQuery',
       });
       expect(sentTo(client)).toEqual(['BEGIN', 'sql_1', 'ROLLBACK']);

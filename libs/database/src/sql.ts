@@ -122,13 +122,9 @@ export class Sql {
     return this.inTransaction ? batcher.runAlone(item) : batcher.add(item);
   }
 
-  /** Runs a statement written with the `sql` tag (or, until every repository uses it, a text and its values). */
-  rows<Row extends QueryResultRow>(statement: SqlFragment): Promise<Row[]>;
-  rows<Row extends QueryResultRow>(text: string, values?: unknown[]): Promise<Row[]>;
-  async rows<Row extends QueryResultRow>(statement: SqlFragment | string, values: unknown[] = []): Promise<Row[]> {
-    const result =
-      statement instanceof SqlFragment ? await this.query<Row>(statement) : await this.query<Row>(statement, values);
-    return result.rows;
+  /** Runs a statement written with the `sql` tag and gives its rows. */
+  async rows<Row extends QueryResultRow>(statement: SqlFragment): Promise<Row[]> {
+    return (await this.query<Row>(statement)).rows;
   }
 
   /**
@@ -153,14 +149,9 @@ export class Sql {
     return !this.inTransaction && (this.replicas?.mayLag ?? false);
   }
 
-  query<Row extends QueryResultRow>(statement: SqlFragment): Promise<QueryResult<Row>>;
-  query<Row extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
-  query<Row extends QueryResultRow>(
-    statement: SqlFragment | string,
-    values: unknown[] = [],
-  ): Promise<QueryResult<Row>> {
-    if (statement instanceof SqlFragment) return this.run<Row>(statement.text, [...statement.values]);
-    return this.run<Row>(statement, values);
+  /** Runs a statement written with the `sql` tag. */
+  query<Row extends QueryResultRow>(statement: SqlFragment): Promise<QueryResult<Row>> {
+    return this.run<Row>(statement.text, [...statement.values]);
   }
 
   private run<Row extends QueryResultRow>(text: string, values: unknown[]): Promise<QueryResult<Row>> {

@@ -1,6 +1,6 @@
-import { CoreSettings, withTimeout } from '@app/core';
+import { CoreSettings, EnqueueOutages } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { EXPIRE_ORDER_JOB, ExpireOrderJobData, expiryJobId, ORDERS_QUEUE } from './orders.queue';
 
@@ -11,31 +11,24 @@ import { EXPIRE_ORDER_JOB, ExpireOrderJobData, expiryJobId, ORDERS_QUEUE } from 
  */
 @Injectable()
 export class OrderExpiryScheduler {
-  private readonly logger = new Logger(OrderExpiryScheduler.name);
-  private redisDown = false;
+  private readonly outages: EnqueueOutages;
 
   constructor(
     @InjectQueue(ORDERS_QUEUE) private readonly queue: Queue<ExpireOrderJobData>,
     private readonly settings: CoreSettings,
   ) {
-    // The connection reports outages itself; without a listener BullMQ would print every one again.
-    queue.on('error', () => undefined);
+    this.outages = new EnqueueOutages(queue, OrderExpiryScheduler.name, 'hold expiries', 'the sweep');
   }
 
   async schedule(orderId: number, expiresAt: Date): Promise<void> {
-    try {
-      await withTimeout(
+    await this.outages.enqueue(
+      () =>
         this.queue.add(
           EXPIRE_ORDER_JOB,
           { orderId },
           { jobId: expiryJobId(orderId), delay: Math.max(0, expiresAt.getTime() - Date.now()) },
         ),
-        this.settings.REDIS_COMMAND_TIMEOUT_MS,
-      );
-      this.redisDown = false;
-    } catch (error) {
-      if (!this.redisDown) this.logger.warn(`cannot schedule hold expiry, the sweep will: ${(error as Error).message}`);
-      this.redisDown = true;
-    }
+      this.settings.REDIS_COMMAND_TIMEOUT_MS,
+    );
   }
 }

@@ -6,12 +6,22 @@ import {
   formatEntityTag,
   locationHeader,
   matchingVersions,
+  MergePatch,
   nextPageLink,
   PAGE_HEADERS,
 } from '@app/http';
 import { parsePoint, IF_MATCH_HEADER, DEFAULT_RADIUS_KM } from '@app/pets';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiConsumes, ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiHeader,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ListOrganizationsQueryDto } from './dto/list-organizations-query.dto';
 import { OrganizationDto, OrganizationProfileDto, UpdateOrganizationDto } from './dto/organization.dto';
@@ -80,10 +90,11 @@ export class OrganizationsController {
     summary: 'Change your organisation',
     description:
       'Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 ' +
-      'merge patch. Changes no animal. With `If-Match`, changes nothing unless the profile is still at one ' +
-      'of the ETags named.',
+      'merge patch, both read as a merge patch: `address`, `hours` and `socialMedia` merge member by member. ' +
+      'Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.',
   })
   @ApiConsumes('application/json', 'application/merge-patch+json')
+  @ApiBody({ type: UpdateOrganizationDto })
   @ApiHeader(IF_MATCH_HEADER)
   @ApiResponse({
     status: 200,
@@ -93,13 +104,14 @@ export class OrganizationsController {
   })
   @ApiErrors(400, 401, NO_ORGANIZATION, ORGANIZATION_PRECONDITION_FAILED)
   async updateOrganization(
-    @Body() body: UpdateOrganizationDto,
+    // Validated as an UpdateOrganizationDto once merged (OrganizationsService.update): a nested object is checked whole.
+    @Body() patch: MergePatch,
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) response: Response,
   ): Promise<OrganizationDto> {
-    if (Object.values(body).every((value) => value === undefined)) throw new EmptyOrganizationChangeError();
-    return withETag(response, await this.organizations.update(principal.accountId, body, matchingVersions(ifMatch)));
+    if (Object.keys(patch).length === 0) throw new EmptyOrganizationChangeError();
+    return withETag(response, await this.organizations.update(principal.accountId, patch, matchingVersions(ifMatch)));
   }
 
   @Get('organization')

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Sql } from '@app/database';
+import { MergePatch, mergePatchChange } from '@app/http';
 import { PetsService } from '@app/pets';
 import { Injectable } from '@nestjs/common';
-import type { OrganizationProfileDto, UpdateOrganizationDto } from './dto/organization.dto';
+import { OrganizationProfileDto, UpdateOrganizationDto } from './dto/organization.dto';
 import {
   NoOrganizationError,
   OrganizationNotFoundError,
@@ -77,16 +78,16 @@ export class OrganizationsService {
     }
   }
 
-  /** Applies a change to the account's profile (a merge patch: `null` clears a field). */
-  async update(
-    accountId: number,
-    change: UpdateOrganizationDto,
-    versions: string[] | undefined,
-  ): Promise<StoredOrganization> {
+  /**
+   * Applies a merge patch (RFC 7396) to the account's profile: `null` clears a field, and a nested object
+   * (`address`, `hours`, `socialMedia`) merges member by member into the profile as read, then is validated
+   * whole. The result replaces the profile only while it is still at that version.
+   */
+  async update(accountId: number, patch: MergePatch, versions: string[] | undefined): Promise<StoredOrganization> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.getOwn(accountId);
       if (versions && !versions.includes(current.version)) throw new OrganizationPreconditionFailedError();
-      const profile = merged(current, change);
+      const profile = merged(current, await mergePatchChange(UpdateOrganizationDto, patch, current.organization));
       if (await this.organizations.replace(accountId, profile, [current.version])) return this.getOwn(accountId);
       // Another change came first: apply this one over it, unless If-Match named the version it replaced.
       if (versions || attempt >= CHANGE_ATTEMPTS) throw new OrganizationPreconditionFailedError();

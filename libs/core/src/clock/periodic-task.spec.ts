@@ -4,7 +4,7 @@ import { MAX_FAILURE_BACKOFF_MS, PeriodicTask } from './periodic-task';
 /** Starts a task whose runs follow `outcomes` (true: succeeds), and records when each run started. */
 function started(outcomes: boolean[], intervalMs: number) {
   const starts: number[] = [];
-  const logger = { warn: jest.fn() } as unknown as Logger;
+  const logger = { warn: jest.fn() } satisfies Partial<Logger> as unknown as Logger;
   const task = new PeriodicTask('test', logger, async () => {
     starts.push(Date.now());
     if (!(outcomes.shift() ?? true)) throw new Error('connect ECONNREFUSED');

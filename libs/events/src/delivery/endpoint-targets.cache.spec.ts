@@ -17,8 +17,10 @@ function setUp() {
     [1, target(1)],
     [2, target(2)],
   ]);
-  const endpoints = { targets: jest.fn(async (ids: number[]) => ids.flatMap((id) => stored.get(id) ?? [])) };
-  const clock = { now: () => new Date(now) };
+  const endpoints = {
+    targets: jest.fn(async (ids: number[]) => ids.flatMap((id) => stored.get(id) ?? [])),
+  } satisfies Partial<WebhookEndpointsRepository>;
+  const clock = { now: () => new Date(now) } satisfies Partial<Clock>;
   const targets = new EndpointTargetsCache(
     endpoints as unknown as WebhookEndpointsRepository,
     clock as unknown as Clock,

@@ -40,7 +40,7 @@ describe('EventsDispatcher', () => {
       ]),
     };
     const producer = { enqueue: jest.fn().mockResolvedValue(true) };
-    const sql = { transaction: <T>(work: () => Promise<T>) => work() };
+    const sql = { transaction: <T>(work: () => Promise<T>) => work() } satisfies Partial<Sql>;
     const dispatcher = new EventsDispatcher(
       sql as unknown as Sql,
       events as unknown as EventsRepository,
@@ -78,19 +78,23 @@ describe('EventsDispatcher on a backlog', () => {
       accountId: 1,
       event: event(`evt_${i}`, 'pet.created'),
     }));
-    const events = { claimUndispatched: jest.fn().mockResolvedValueOnce(full).mockImplementationOnce(nextClaim) };
-    const endpoints = { subscribers: jest.fn().mockResolvedValue([{ id: 7, accountId: 1, eventTypes: ['*'] }]) };
+    const events = {
+      claimUndispatched: jest.fn().mockResolvedValueOnce(full).mockImplementationOnce(nextClaim),
+    } satisfies Partial<EventsRepository>;
+    const endpoints = {
+      subscribers: jest.fn().mockResolvedValue([{ id: 7, accountId: 1, eventTypes: ['*'] }]),
+    } satisfies Partial<WebhookEndpointsRepository>;
     const attempts = {
       openFirstAttempts: jest.fn(async (opened: Array<{ eventId: string; endpointId: number }>) =>
         opened.map((delivery, i) => ({ ...delivery, attemptId: i + 1 })),
       ),
-    };
+    } satisfies Partial<WebhookAttemptsRepository>;
     const enqueues: Array<(taken: boolean) => void> = [];
     const producer = {
       enqueue: jest.fn((_jobs: DeliverEventJobData[]) => new Promise<boolean>((resolve) => enqueues.push(resolve))),
-    };
+    } satisfies Partial<WebhookJobsProducer>;
     const dispatcher = new EventsDispatcher(
-      { transaction: <T>(work: () => Promise<T>) => work() } as unknown as Sql,
+      { transaction: <T>(work: () => Promise<T>) => work() } satisfies Partial<Sql> as unknown as Sql,
       events as unknown as EventsRepository,
       endpoints as unknown as WebhookEndpointsRepository,
       attempts as unknown as WebhookAttemptsRepository,

@@ -6,7 +6,7 @@ import { EventsSettings } from '../events.settings';
 import { WebhookDeliveryProcessor, webhookWorkerOptions } from './webhook-delivery.processor';
 
 describe('WebhookDeliveryProcessor', () => {
-  const delivery = { attempt: jest.fn() };
+  const delivery = { attempt: jest.fn() } satisfies Partial<WebhookDeliveryService>;
   const processor = new WebhookDeliveryProcessor(delivery as unknown as WebhookDeliveryService, 5000);
   const data: DeliverEventJobData = { eventId: 'evt_1', endpointId: 7 };
   const job = (attemptsStarted: number, attemptsMade: number) =>
@@ -15,7 +15,9 @@ describe('WebhookDeliveryProcessor', () => {
       attemptsStarted,
       attemptsMade,
       moveToDelayed: jest.fn().mockResolvedValue(undefined),
-    }) as unknown as Job<DeliverEventJobData> & { moveToDelayed: jest.Mock };
+    }) satisfies Partial<
+      Job<DeliverEventJobData> & { moveToDelayed: jest.Mock }
+    > as unknown as Job<DeliverEventJobData> & { moveToDelayed: jest.Mock };
 
   beforeEach(() => delivery.attempt.mockReset().mockResolvedValue(undefined));
 

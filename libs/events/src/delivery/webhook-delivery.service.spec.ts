@@ -48,11 +48,11 @@ function setUp(url: string, attempt: number, enabled = true, manual = false) {
   const attempts = {
     pendingAttempt: jest.fn().mockResolvedValue(pending),
     recordOutcome: jest.fn().mockResolvedValue(undefined),
-  };
+  } satisfies Partial<WebhookAttemptsRepository>;
   const secrets = { signingKeys: () => [createSecretKey(Buffer.alloc(32, 1))] } satisfies Partial<WebhookSecrets>;
   const endpoints = {
     get: jest.fn().mockResolvedValue({ id: 7, url, secretCiphertext: 'v1.sealed', enabled }),
-  };
+  } satisfies Partial<EndpointTargetsCache>;
   const delivery = new WebhookDeliveryService(
     attempts as unknown as WebhookAttemptsRepository,
     endpoints as unknown as EndpointTargetsCache,

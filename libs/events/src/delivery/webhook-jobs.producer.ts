@@ -1,6 +1,6 @@
-import { CoreSettings, withTimeout } from '@app/core';
+import { CoreSettings, EnqueueOutages } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { DELIVER_EVENT_JOB, DeliverEventJobData, deliveryJobId, WEBHOOKS_QUEUE } from '../events.queue';
 
@@ -14,51 +14,41 @@ const ENQUEUE_CHUNK = 100;
  */
 @Injectable()
 export class WebhookJobsProducer {
-  private readonly logger = new Logger(WebhookJobsProducer.name);
-  private redisDown = false;
+  private readonly outages: EnqueueOutages;
 
   constructor(
     @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue<DeliverEventJobData>,
     private readonly env: CoreSettings,
   ) {
-    // The connection reports outages itself; without a listener BullMQ would print every one again.
-    queue.on('error', () => undefined);
+    this.outages = new EnqueueOutages(queue, WebhookJobsProducer.name, 'deliveries', 'the reconciler');
   }
 
   /** Whether Redis took every job. */
-  async enqueue(deliveries: DeliverEventJobData[]): Promise<boolean> {
+  enqueue(deliveries: DeliverEventJobData[]): Promise<boolean> {
     const chunks: DeliverEventJobData[][] = [];
     for (let start = 0; start < deliveries.length; start += ENQUEUE_CHUNK)
       chunks.push(deliveries.slice(start, start + ENQUEUE_CHUNK));
     // Every chunk is written before any answer is awaited: one wait for Redis, however many chunks.
-    const results = await Promise.allSettled(
-      chunks.map((chunk) =>
-        // The queue's connection does not hold commands while Redis is away; this bounds a Redis that stopped answering.
-        withTimeout(
-          this.queue.addBulk(
-            chunk.map(({ eventId, endpointId, first, manualAttempt }) => ({
-              name: DELIVER_EVENT_JOB,
-              // The delivery's key and, from the dispatcher, its first attempt: callers may pass more.
-              data: { eventId, endpointId, ...(first && { first }), ...(manualAttempt && { manualAttempt }) },
-              // A manual attempt is made once: its failure is not retried.
-              opts: {
-                jobId: deliveryJobId({ eventId, endpointId, manualAttempt }),
-                ...(manualAttempt && { attempts: 1 }),
-              },
-            })),
+    return this.outages.enqueue(
+      () =>
+        Promise.all(
+          chunks.map((chunk) =>
+            this.queue.addBulk(
+              chunk.map(({ eventId, endpointId, first, manualAttempt }) => ({
+                name: DELIVER_EVENT_JOB,
+                // The delivery's key and, from the dispatcher, its first attempt: callers may pass more.
+                data: { eventId, endpointId, ...(first && { first }), ...(manualAttempt && { manualAttempt }) },
+                // A manual attempt is made once: its failure is not retried.
+                opts: {
+                  jobId: deliveryJobId({ eventId, endpointId, manualAttempt }),
+                  ...(manualAttempt && { attempts: 1 }),
+                },
+              })),
+            ),
           ),
-          this.env.REDIS_COMMAND_TIMEOUT_MS * 4,
         ),
-      ),
+      // A bulk of up to ENQUEUE_CHUNK jobs is given longer than one command.
+      this.env.REDIS_COMMAND_TIMEOUT_MS * 4,
     );
-    const failure = results.find((result) => result.status === 'rejected');
-    if (failure) {
-      if (!this.redisDown)
-        this.logger.warn(`cannot enqueue deliveries, the reconciler will: ${String(failure.reason)}`);
-      this.redisDown = true;
-      return false;
-    }
-    this.redisDown = false;
-    return true;
   }
 }

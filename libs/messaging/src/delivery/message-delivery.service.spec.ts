@@ -19,8 +19,8 @@ function setUp({ finished = false } = {}) {
     markSent: jest.fn().mockResolvedValue(undefined),
     recordError: jest.fn().mockResolvedValue(undefined),
     markFailed: jest.fn().mockResolvedValue(undefined),
-  };
-  const transport = { send: jest.fn().mockResolvedValue(undefined) };
+  } satisfies Partial<MessagesService>;
+  const transport = { send: jest.fn().mockResolvedValue(undefined) } satisfies Partial<MessageTransport>;
   const delivery = new MessageDelivery(
     messages as unknown as MessagesService,
     transport as unknown as MessageTransport,

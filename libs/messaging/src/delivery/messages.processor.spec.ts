@@ -6,7 +6,7 @@ import type { MessageDelivery } from './message-delivery.service';
 import { MessagesProcessor } from './messages.processor';
 
 describe('MessagesProcessor', () => {
-  const delivery = { attempt: jest.fn() };
+  const delivery = { attempt: jest.fn() } satisfies Partial<MessageDelivery>;
   const processor = new MessagesProcessor(
     delivery as unknown as MessageDelivery,
     { MESSAGES_BACKOFF_MS: 1000 } as MessagingSettings,
@@ -17,7 +17,9 @@ describe('MessagesProcessor', () => {
       attemptsMade,
       opts: { attempts: 3 },
       moveToDelayed: jest.fn().mockResolvedValue(undefined),
-    }) as unknown as Job<DeliverMessageJobData> & { moveToDelayed: jest.Mock };
+    }) satisfies Partial<
+      Job<DeliverMessageJobData> & { moveToDelayed: jest.Mock }
+    > as unknown as Job<DeliverMessageJobData> & { moveToDelayed: jest.Mock };
 
   beforeEach(() => delivery.attempt.mockReset().mockResolvedValue('sent'));
 

@@ -165,8 +165,9 @@ export class OrganizationProfileDto {
 const Clearable = () => applyDecorators(ApiPropertyOptional({ nullable: true }), IsOptional());
 
 /**
- * The body of `PATCH /v1/organization` (JSON or an RFC 7396 merge patch): the fields to change, at least
- * one; `null` clears an optional field. A nested object given is replaced whole.
+ * The body of `PATCH /v1/organization` (JSON or an RFC 7396 merge patch), as it is once merged into the
+ * profile: the fields to change, at least one; `null` clears an optional field. A nested object merges
+ * member by member into the field's current value, and the result is validated whole.
  */
 @ApiSchema({ name: 'OrganizationChange' })
 export class UpdateOrganizationDto {
