@@ -1,10 +1,11 @@
 import { sql, SqlFragment } from '@app/database';
 import type { PetDto } from '@app/pets';
-import { petTerms, SavedSearchFilters, searchTerms } from '@app/saved-searches';
+import { petTerms, SavedSearchFilters, searchClauses, searchTerms } from '@app/saved-searches';
 import type { Client } from 'pg';
 import { createAccount, Stores, withClient } from './support/database';
 import { startWorkers } from './support/drains';
 import { sleep, waitFor } from './support/processes';
+import { SqlCounter } from './support/sql-counter';
 
 /** Cities the searches and pets gather around: most adopters search within 50 km of one. */
 const CITIES: Array<[number, number]> = [
@@ -50,16 +51,18 @@ function randomFrom(seed: number) {
   return { next, pick, around };
 }
 
-/** A saved search as adopters make them: most with a category and a place, a third with a tag or words. */
+/**
+ * A saved search as adopters make them: a place within 50 km of a city, most with a category, a third with a
+ * tag or words. Each has a place: an adopter adopts within a drive, and a search without one would alert
+ * about every dog of the continent (at 500 changes a second, dozens a second).
+ */
 function savedSearch(random: ReturnType<typeof randomFrom>, categories: number): SavedSearchFilters {
   const { next, pick, around } = random;
   const filters: SavedSearchFilters = {};
   if (next() < 0.85) filters.categoryId = 1 + Math.floor(next() * categories);
-  if (next() < 0.8) {
-    const { latitude, longitude } = around(pick(CITIES), 20);
-    filters.near = `${latitude},${longitude}`;
-    filters.radiusKm = pick([10, 25, 50, 50, 50]);
-  }
+  const { latitude, longitude } = around(pick(CITIES), 20);
+  filters.near = `${latitude},${longitude}`;
+  filters.radiusKm = pick([10, 25, 50, 50, 50]);
   if (next() < 0.6) filters.status = ['available'];
   if (next() < 0.2) filters.ageGroup = pick(AGE_GROUPS);
   if (next() < 0.15) filters.size = pick(SIZES);
@@ -89,6 +92,10 @@ export interface SavedSearchesResult {
   candidatesPerChange: { mean: number; p99: number };
   /** A backlog of pet changes matched by one worker, per second. */
   matchedPerSecond: number;
+  /** The backlog's alerts (`saved_search.matched` events) per change. */
+  alertsPerChange: number;
+  /** Statements the worker ran per change of the backlog, its start-up and the alerts' dispatch included. */
+  statementsPerChange: number;
   /** Pet changes sent at a steady rate while a worker ran. */
   steady: { changes: number; perSecond: number; alertMedianMs: number; alertP99Ms: number };
 }
@@ -118,12 +125,16 @@ async function seedSearches(stores: Stores, ownerId: number, count: number, cate
   await withClient(stores, async (client) => {
     for (let from = 0; from < count; from += 10_000) {
       const filters = Array.from({ length: Math.min(10_000, count - from) }, () => savedSearch(random, categories));
+      const clauses = filters.map(searchClauses);
       await run(
         client,
-        sql`INSERT INTO saved_searches (id, account_id, query, filters, terms)
-            SELECT 'srch_bench_' || (n + ${from}), ${ownerId}, 'bench', f::jsonb, string_to_array(t, ' ')
-              FROM unnest(${filters.map((f) => JSON.stringify(f))}::text[], ${filters.map((f) => searchTerms(f).join(' '))}::text[])
-                   WITH ORDINALITY AS s (f, t, n)`,
+        sql`INSERT INTO saved_searches (id, account_id, query, filters, terms, required, choices)
+            SELECT 'srch_bench_' || (n + ${from}), ${ownerId}, 'bench', f::jsonb, string_to_array(t, ' '),
+                   string_to_array(r, ' '), c::jsonb
+              FROM unnest(${filters.map((f) => JSON.stringify(f))}::text[], ${filters.map((f) => searchTerms(f).join(' '))}::text[],
+                          ${clauses.map((c) => c.required.join(' '))}::text[],
+                          ${clauses.map((c) => c.choices && JSON.stringify(c.choices))}::text[])
+                   WITH ORDINALITY AS s (f, t, r, c, n)`,
       );
     }
     await client.query('VACUUM ANALYZE saved_searches');
@@ -139,7 +150,7 @@ async function candidates(stores: Stores, categories: number): Promise<{ mean: n
       const pet = { id: i, status: 'available', sex: 'unknown', ...newPet(random, categories, i) } as unknown as PetDto;
       const { rows } = await run<{ n: string }>(
         client,
-        sql`SELECT count(*) AS n FROM saved_searches WHERE terms && ${petTerms(pet)}::text[]`,
+        sql`SELECT count(*) AS n FROM saved_searches WHERE terms && ${petTerms(pet).lookup}::text[]`,
       );
       found.push(Number(rows[0]!.n));
     }
@@ -178,6 +189,14 @@ const unmatched = (stores: Stores) =>
     return Number(rows[0]!.n);
   });
 
+const alertCount = (stores: Stores) =>
+  withClient(stores, async (client) => {
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM events WHERE type = 'saved_search.matched'`,
+    );
+    return Number(rows[0]!.n);
+  });
+
 /**
  * CONTRACT 16's bench: 100,000 saved searches, then a backlog of pet changes matched by one worker (changes
  * per second), then changes at a steady rate with the worker running (time from each change to its alert:
@@ -192,15 +211,27 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
   await seedSearches(stores, owner.accountId, options.searches, categories);
   const candidatesPerChange = await candidates(stores, categories);
 
-  // The backlog: changes made while no worker runs, then matched by one.
+  // The backlog: changes made while no worker runs, then matched by one, its statements counted on the way.
   await sendPets(options, options.changes, 0, categories);
+  const database = new URL(stores.databaseUrl);
+  const counter = new SqlCounter({ host: database.hostname, port: Number(database.port) });
+  database.port = String(await counter.listen());
   const started = Date.now();
-  const [worker] = await startWorkers(1, { ...options.appEnv, LOG_LEVEL: 'warn' }, options.logDir);
+  const workerEnv = { ...options.appEnv, DATABASE_URL: database.toString(), LOG_LEVEL: 'warn' };
+  const [worker] = await startWorkers(1, workerEnv, options.logDir).catch(async (error: unknown) => {
+    await counter.close();
+    throw error;
+  });
   let steady: SavedSearchesResult['steady'];
   let matchedPerSecond: number;
+  let backlog: Pick<SavedSearchesResult, 'alertsPerChange' | 'statementsPerChange'>;
   try {
     await waitFor(async () => (await unmatched(stores)) === 0, 600_000, 'the backlog to be matched');
     matchedPerSecond = (options.changes * 1000) / (Date.now() - started);
+    backlog = {
+      alertsPerChange: Number(((await alertCount(stores)) / options.changes).toFixed(1)),
+      statementsPerChange: Number((counter.statements / options.changes).toFixed(2)),
+    };
 
     const since = new Date();
     const steadyChanges = Math.max(1, Math.round(options.rate * 20));
@@ -224,6 +255,13 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
     };
   } finally {
     await worker!.stop();
+    await counter.close();
   }
-  return { searches: options.searches, candidatesPerChange, matchedPerSecond: Math.round(matchedPerSecond), steady };
+  return {
+    searches: options.searches,
+    candidatesPerChange,
+    matchedPerSecond: Math.round(matchedPerSecond),
+    ...backlog,
+    steady,
+  };
 }

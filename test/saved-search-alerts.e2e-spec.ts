@@ -95,6 +95,24 @@ describe('saved search alerts', () => {
     expect(seen.map((alert) => alert.data.object.pet)).toEqual([available, back]);
   });
 
+  it('alerts about each transition of changes matched in one batch, by every filter a status or companion list makes', async () => {
+    const adopter = await signUp(app.http);
+    await save(adopter, 'status=available,pending&goodWith=dogs,cats&tag=batched');
+    // The changes wait for a worker started after them: the matcher takes them in one batch.
+    await worker!.stop('SIGKILL');
+    const pet = await createPet(app.http, lister, { name: 'Batch', status: 'sold', tags: ['batched'] });
+    const pending = await patch(pet, { status: 'pending', environment: { dogs: true, cats: true } });
+    await patch(pet, { environment: { dogs: true, cats: false } });
+    const back = await patch(pet, { environment: { dogs: true, cats: true } });
+    await patch(pet, { status: 'sold' });
+    const last = await patch(pet, { status: 'available' });
+    worker = await startWorker(ENV);
+    await settled(adopter, { tags: ['batched'], environment: { dogs: true, cats: true } });
+
+    const seen = await alertsFor(adopter, pet);
+    expect(seen.map((alert) => alert.data.object.pet)).toEqual([pending, back, last]);
+  });
+
   it('matches q with listPets’ text rules and near within the radius', async () => {
     const adopter = await signUp(app.http);
     await save(adopter, 'q=frohlich%20BEAGLE&near=52.52,13.405&radiusKm=20');

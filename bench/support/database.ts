@@ -12,10 +12,13 @@ export interface Stores {
   redisUrl: string;
 }
 
+/** The database and Redis db named, on the servers of `BENCH_POSTGRES` and `BENCH_REDIS` (`host:port`). */
 export function storesFor(database: string, redisDb: number): Stores {
+  const postgres = process.env.BENCH_POSTGRES ?? '127.0.0.1:5432';
+  const redis = process.env.BENCH_REDIS ?? '127.0.0.1:6379';
   return {
-    databaseUrl: `postgres://postgres@127.0.0.1:5432/${database}`,
-    redisUrl: `redis://127.0.0.1:6379/${redisDb}`,
+    databaseUrl: `postgres://postgres@${postgres}/${database}`,
+    redisUrl: `redis://${redis}/${redisDb}`,
   };
 }
 

@@ -24,15 +24,34 @@ export function cpuCount(): number {
   return Number(spawnSync('nproc').stdout?.toString().trim()) || 1;
 }
 
-/** A port free at this moment; a process that then fails to bind it is retried by `onFreePorts`. */
-export async function freePort(): Promise<number> {
+/** `BENCH_PORTS` (`from-to`): the ports the bench's listeners take, on a machine that gives each user a range. */
+const PORT_RANGE = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? '');
+let nextInRange = 0;
+
+/** Whether `port` (0: any) could be bound on 127.0.0.1 this moment; the one bound. */
+async function tryPort(port: number): Promise<number | undefined> {
   const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (!listening) return undefined;
+  const bound = (server.address() as { port: number }).port;
   server.close();
   await once(server, 'close');
-  return port;
+  return bound;
+}
+
+/** A port free at this moment; a process that then fails to bind it is retried by `onFreePorts`. */
+export async function freePort(): Promise<number> {
+  if (!PORT_RANGE) return (await tryPort(0))!;
+  const [from, to] = [Number(PORT_RANGE[1]), Number(PORT_RANGE[2])];
+  for (let tried = 0; tried <= to - from; tried++) {
+    // Round the range, so that a port just handed out is not handed out again before it is bound.
+    const port = from + (nextInRange++ % (to - from + 1));
+    if ((await tryPort(port)) !== undefined) return port;
+  }
+  throw new Error(`no free port in BENCH_PORTS ${process.env.BENCH_PORTS}`);
 }
 
 /**

@@ -172,6 +172,8 @@ export function markdown(results: BenchResults): string {
         [
           'candidates per change (mean, p99)',
           'backlog matched/s',
+          'alerts per change',
+          'worker statements per change',
           'steady changes',
           'steady rate/s',
           'change → alert p50 ms',
@@ -181,6 +183,8 @@ export function markdown(results: BenchResults): string {
           [
             `${fixed(searches.candidatesPerChange.mean)}, ${fixed(searches.candidatesPerChange.p99)}`,
             fixed(searches.matchedPerSecond),
+            fixed(searches.alertsPerChange, 1),
+            fixed(searches.statementsPerChange, 2),
             fixed(searches.steady.changes),
             fixed(searches.steady.perSecond),
             fixed(searches.steady.alertMedianMs),

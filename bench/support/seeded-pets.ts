@@ -116,6 +116,8 @@ export interface SeededPet {
   categoryId: number;
   status: string;
   sex: string;
+  /** Seeded pets have none. */
+  photos: [];
   createdAt: string;
   updatedAt: string;
   description?: string;
@@ -164,6 +166,7 @@ export function seededPet(id: number): SeededPet {
     categoryId: 1 + (id % 7),
     status: STATUSES[id % 10]!,
     sex: sex < 45 ? 'male' : sex < 90 ? 'female' : 'unknown',
+    photos: [],
     createdAt: new Date(seededCreatedAt(id)).toISOString(),
     updatedAt: new Date(seededCreatedAt(id) + changedMinutes * 60_000).toISOString(),
   };

@@ -68,16 +68,16 @@ describe('faults: saved-search alerts across a killed worker and a PostgreSQL re
     return {
       release: () => client.query('COMMIT').finally(() => client.end()),
       /**
-       * Whether a batch waits for the lock, its events claimed. Asked on a connection of its own: a
-       * transaction reads pg_stat_activity as it was at its first look.
+       * Whether a batch waits for the lock, its events claimed (by the lock it waits for: pg_stat_activity
+       * cuts a long statement's text short). Asked on a connection of its own: a transaction reads the
+       * server's activity as it was at its first look.
        */
       waiting: async () => {
         const observer = new Client({ connectionString: postgres.url });
         await observer.connect();
         try {
           const { rows } = await observer.query<{ n: string }>(
-            `SELECT count(*) AS n FROM pg_stat_activity
-              WHERE wait_event_type = 'Lock' AND query LIKE '%FROM saved_search_matches%' AND pid <> pg_backend_pid()`,
+            `SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND relation = 'saved_search_matches'::regclass`,
           );
           return Number(rows[0]!.n) > 0;
         } finally {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
-import { EventsRepository, NewEvent } from './events.repository';
+import type { EventType } from './event-types';
+import { EventsRepository, NewEvent, SharingEvent } from './events.repository';
 
 /** `evt_` and 24 base64url characters (144 bits from the CSPRNG): ids never collide. */
 export function newEventId(): string {
@@ -25,11 +26,30 @@ export class EventsRecorder {
 
   /** Every event with one INSERT. Throws outside `sql.transaction`: an event alone could outlive its change. */
   async recordAll(events: readonly NewEvent[]): Promise<void> {
-    if (!this.sql.inTransaction) throw new Error('events are recorded inside the transaction of their change');
+    this.assertInTransaction();
     if (events.length === 0) return;
     await this.events.insert(
       events.map(() => newEventId()),
       events,
     );
+  }
+
+  /**
+   * Many events of one type about a few objects (a pet's alerts to hundreds of saved searches), with one
+   * INSERT that sends each object once. Throws outside `sql.transaction`, as recordAll.
+   */
+  async recordSharing(type: EventType, shared: readonly object[], events: readonly SharingEvent[]): Promise<void> {
+    this.assertInTransaction();
+    if (events.length === 0) return;
+    await this.events.insertSharing(
+      events.map(() => newEventId()),
+      type,
+      shared,
+      events,
+    );
+  }
+
+  private assertInTransaction(): void {
+    if (!this.sql.inTransaction) throw new Error('events are recorded inside the transaction of their change');
   }
 }

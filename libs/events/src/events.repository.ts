@@ -15,6 +15,13 @@ export interface NewEvent {
   createdAt?: string;
 }
 
+/** An event of many about a few objects: its object is `shared[shared]` with the members of `own` added. */
+export interface SharingEvent {
+  recipientAccountId: number;
+  shared: number;
+  own: object;
+}
+
 export interface EventRow {
   id: string;
   seq: string;
@@ -67,6 +74,36 @@ export class EventsRepository {
           SELECT id, account_id, type, object::jsonb, coalesce(created_at, now())
             FROM unnest(${ids}::text[], ${accountIds}::bigint[], ${types}::text[], ${objects}::text[],
                         ${times}::timestamptz[]) AS t (id, account_id, type, object, created_at)`,
+    );
+  }
+
+  /** One INSERT for all of them, each shared object sent once; on the caller's transaction. */
+  @GenerateSql({
+    params: [
+      ['evt_1', 'evt_2'],
+      'saved_search.matched',
+      [{ pet: { id: 1 } }],
+      [
+        { recipientAccountId: 1, shared: 0, own: { savedSearchId: 'srch_1' } },
+        { recipientAccountId: 2, shared: 0, own: { savedSearchId: 'srch_2' } },
+      ],
+    ],
+  })
+  async insertSharing(
+    ids: string[],
+    type: EventType,
+    shared: readonly object[],
+    events: readonly SharingEvent[],
+  ): Promise<void> {
+    await this.sql.query(
+      sql`INSERT INTO events (id, account_id, type, object)
+          SELECT e.id, e.account_id, ${type}, s.object || e.own::jsonb
+            FROM unnest(${ids}::text[], ${events.map((event) => event.recipientAccountId)}::bigint[],
+                        ${events.map((event) => event.shared + 1)}::int[], ${events.map((event) => JSON.stringify(event.own))}::text[])
+                 WITH ORDINALITY AS e (id, account_id, shared, own, n)
+            JOIN unnest(${shared.map((object) => JSON.stringify(object))}::jsonb[]) WITH ORDINALITY AS s (object, n)
+              ON s.n = e.shared
+           ORDER BY e.n`,
     );
   }
 

@@ -2,10 +2,9 @@ import type { PetDto } from '@app/pets';
 import {
   EVERY_PET_TERM,
   filtersOf,
-  needsDatabase,
-  passesFilters,
   petTerms,
   SavedSearchFilters,
+  searchClauses,
   searchTerms,
 } from './saved-search-filters';
 
@@ -44,21 +43,58 @@ const pet = (fields: Partial<PetDto>): PetDto => ({
   ...fields,
 });
 
+/** Whether the pet passes the filters but `q` and `near`, written out field by field as `listPets` decides them. */
+function passes(candidate: PetDto, filters: SavedSearchFilters): boolean {
+  return (
+    (filters.categoryId === undefined || candidate.categoryId === filters.categoryId) &&
+    (filters.status === undefined || filters.status.includes(candidate.status)) &&
+    (filters.sex === undefined || candidate.sex === filters.sex) &&
+    (filters.ageGroup === undefined || candidate.ageGroup === filters.ageGroup) &&
+    (filters.size === undefined || candidate.size === filters.size) &&
+    (filters.tag === undefined || (candidate.tags ?? []).includes(filters.tag)) &&
+    (filters.goodWith === undefined ||
+      filters.goodWith.every((companion) => candidate.environment?.[companion] === true))
+  );
+}
+
+/** Whether the pet passes them by its own terms and the search's clauses, as the matcher's statement decides. */
+function passesClauses(candidate: PetDto, filters: SavedSearchFilters): boolean {
+  const own = new Set(petTerms(candidate).own);
+  const { required, choices } = searchClauses(filters);
+  return (
+    required.every((term) => own.has(term)) && (choices ?? []).every((choice) => choice.some((term) => own.has(term)))
+  );
+}
+
 describe('saved search filters', () => {
   it('files a search under pairs of its two rarest filters, which a matching pet carries', () => {
     const filters: SavedSearchFilters = { categoryId: 2, status: ['available', 'pending'], sex: 'female' };
     expect(searchTerms(filters)).toEqual(['categoryId=2&sex=female']);
     const matching = pet({ categoryId: 2, sex: 'female', status: 'pending' });
-    expect(passesFilters(matching, filters)).toBe(true);
-    expect(petTerms(matching)).toContain('categoryId=2&sex=female');
-    expect(petTerms(pet({ categoryId: 3, sex: 'female' }))).not.toContain('categoryId=2&sex=female');
+    expect(passesClauses(matching, filters)).toBe(true);
+    expect(petTerms(matching).lookup).toContain('categoryId=2&sex=female');
+    expect(petTerms(pet({ categoryId: 3, sex: 'female' })).lookup).not.toContain('categoryId=2&sex=female');
+  });
+
+  it('decides a filter of several values by a choice, and one of several companions by a term each', () => {
+    expect(searchClauses({ categoryId: 2, status: ['available', 'pending'], sex: 'female' })).toEqual({
+      required: ['categoryId=2', 'sex=female'],
+      choices: [['status=available', 'status=pending']],
+    });
+    expect(searchClauses({ goodWith: ['dogs', 'cats'], status: ['sold'] })).toEqual({
+      required: ['goodWith=dogs', 'goodWith=cats', 'status=sold'],
+      choices: null,
+    });
+    expect(petTerms(pet({ environment: { dogs: true, cats: false } })).own).toContain('goodWith=dogs');
+    expect(petTerms(pet({ environment: { dogs: true, cats: false } })).own).not.toContain('goodWith=cats');
   });
 
   it('files a search with no pruning filter under the term every pet carries', () => {
     expect(searchTerms({ q: 'beagle' })).toEqual([EVERY_PET_TERM]);
-    expect(petTerms(pet({}))).toContain(EVERY_PET_TERM);
-    expect(needsDatabase({ q: 'beagle' })).toBe(true);
-    expect(needsDatabase({ tag: 'calm' })).toBe(false);
+    expect(petTerms(pet({})).lookup).toContain(EVERY_PET_TERM);
+    expect(petTerms(pet({})).own).not.toContain(EVERY_PET_TERM);
+    // `q` and `near` are PostgreSQL's to decide: no clause.
+    expect(searchClauses({ q: 'beagle', near: '52.52,13.405', radiusKm: 10 })).toEqual({ required: [], choices: null });
   });
 
   it('files a circle under the grid cells it overlaps, and a very wide one by its other filters', () => {
@@ -71,7 +107,7 @@ describe('saved search filters', () => {
     expect(searchTerms({ near: '89.9,0', radiusKm: 50 })).toEqual([EVERY_PET_TERM]);
   });
 
-  it('never prunes a search that a pet matches (random searches and pets)', () => {
+  it('decides as listPets and never prunes a search that a pet matches (random searches and pets)', () => {
     const next = random(42);
     const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
     const maybe = <T>(value: () => T): T | undefined => (next() < 0.5 ? value() : undefined);
@@ -87,6 +123,7 @@ describe('saved search filters', () => {
           ageGroup: maybe(() => pick(['baby', 'adult'] as const)),
           size: maybe(() => pick(['small', 'large'] as const)),
           tag: maybe(() => pick(['calm', 'shy'])),
+          goodWith: maybe(() => pick([['dogs'], ['dogs', 'cats']] as const).slice()),
           ...(next() < 0.7 && { near: `${centre.latitude},${centre.longitude}`, radiusKm }),
         }).filter(([, value]) => value !== undefined),
       );
@@ -101,12 +138,18 @@ describe('saved search filters', () => {
         ageGroup: maybe(() => pick(['baby', 'adult'] as const)),
         size: maybe(() => pick(['small', 'large'] as const)),
         tags: maybe(() => [pick(['calm', 'shy', 'old'])]),
+        environment: maybe(() => ({ dogs: next() < 0.5, cats: next() < 0.5 })),
         location,
       });
+      expect({ filters, candidate, passes: passesClauses(candidate, filters) }).toEqual({
+        filters,
+        candidate,
+        passes: passes(candidate, filters),
+      });
       const inCircle = filters.near === undefined || kilometresBetween(centre, location) <= radiusKm * 0.999;
-      if (!passesFilters(candidate, filters) || !inCircle) continue;
+      if (!passes(candidate, filters) || !inCircle) continue;
       matched++;
-      const carried = new Set(petTerms(candidate));
+      const carried = new Set(petTerms(candidate).lookup);
       expect({ filters, terms: searchTerms(filters).filter((term) => carried.has(term)).length > 0 }).toEqual({
         filters,
         terms: true,

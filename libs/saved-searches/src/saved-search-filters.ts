@@ -36,10 +36,11 @@ interface FilterPredicate<P extends FilterParameter> {
   /** The pet's terms for this filter: a search's term it lacks rules the search out. */
   petTerms?(pet: PetDto): string[];
   /**
-   * Whether the pet passes, or `database` for the filters PostgreSQL decides with the very expressions
-   * `listPets` runs (the text configuration, the earth's distance): SavedSearchMatchesRepository.
+   * How the filter decides: `terms`, the pet passes when it carries one of them; `clauses`, when it carries
+   * one term of each clause; `database`, PostgreSQL decides with the very expressions `listPets` runs (the
+   * text configuration, the earth's distance). SavedSearchMatchesRepository.match applies all three.
    */
-  test: ((pet: PetDto, value: NonNullable<SavedSearchFilters[P]>) => boolean) | 'database';
+  decides: 'terms' | { clauses(value: NonNullable<SavedSearchFilters[P]>): string[][] } | 'database';
 }
 
 const term = (parameter: string, value: unknown) => `${parameter}=${String(value)}`;
@@ -49,7 +50,7 @@ function equality<P extends FilterParameter>(field: keyof PetDto & P): FilterPre
   return {
     terms: (value) => [term(field, value)],
     petTerms: (pet) => (pet[field] === undefined ? [] : [term(field, pet[field])]),
-    test: (pet, value) => pet[field] === value,
+    decides: 'terms',
   };
 }
 
@@ -61,7 +62,7 @@ function attribute<P extends 'houseTrained' | 'spayedNeutered' | 'specialNeeds'>
       const value = pet.attributes?.[flag];
       return value === undefined || value === null ? [] : [term(flag, value)];
     },
-    test: (pet, value) => pet.attributes?.[flag] === value,
+    decides: 'terms',
   };
 }
 
@@ -99,18 +100,18 @@ export const FILTER_PREDICATES: { [P in FilterParameter]: FilterPredicate<P> } =
   tag: {
     terms: (tag) => [term('tag', tag)],
     petTerms: (pet) => (pet.tags ?? []).map((tag) => term('tag', tag)),
-    test: (pet, tag) => pet.tags?.includes(tag) ?? false,
+    decides: 'terms',
   },
   near: {
     terms: (near, filters) => cellsAround(near, filters.radiusKm ?? DEFAULT_RADIUS_KM),
     petTerms: (pet) => (pet.location ? [cellOf(pet.location.latitude, pet.location.longitude)] : []),
-    test: 'database',
+    decides: 'database',
   },
   organizationId: equality('organizationId'),
   color: {
     terms: (color) => [term('color', color.toLowerCase())],
     petTerms: (pet) => (pet.colors ?? []).map((color) => term('color', color.toLowerCase())),
-    test: (pet, color) => pet.colors?.some((own) => own.toLowerCase() === color.toLowerCase()) ?? false,
+    decides: 'terms',
   },
   coat: equality('coat'),
   categoryId: equality('categoryId'),
@@ -123,7 +124,8 @@ export const FILTER_PREDICATES: { [P in FilterParameter]: FilterPredicate<P> } =
       Object.entries(pet.environment ?? {}).flatMap(([companion, good]) =>
         good === true ? [term('goodWith', companion)] : [],
       ),
-    test: (pet, companions) => companions.every((companion) => pet.environment?.[companion] === true),
+    // Good with every companion named: a clause each.
+    decides: { clauses: (companions) => companions.map((companion) => [term('goodWith', companion)]) },
   },
   houseTrained: attribute('houseTrained'),
   spayedNeutered: attribute('spayedNeutered'),
@@ -131,11 +133,11 @@ export const FILTER_PREDICATES: { [P in FilterParameter]: FilterPredicate<P> } =
   status: {
     terms: (statuses) => statuses.map((status) => term('status', status)),
     petTerms: (pet) => [term('status', pet.status)],
-    test: (pet, statuses) => statuses.includes(pet.status),
+    decides: 'terms',
   },
   // Decided with `near`.
-  radiusKm: { test: () => true },
-  q: { test: 'database' },
+  radiusKm: { decides: 'database' },
+  q: { decides: 'database' },
 };
 
 const PARAMETERS = Object.keys(FILTER_PREDICATES) as FilterParameter[];
@@ -169,40 +171,53 @@ export function searchTerms(filters: SavedSearchFilters): string[] {
   return first.terms.flatMap((a) => second.terms.map((b) => pair(a, b)));
 }
 
-/**
- * Every term the pet carries: EVERY_PET_TERM, each pruning filter's own, and each pair of them in
- * FILTER_PREDICATES' order. Whatever search the pet matches is filed under one of them.
- */
-export function petTerms(pet: PetDto): string[] {
-  const own = PARAMETERS.flatMap((parameter) => {
+/** A pet's terms: `own`, each filter's terms of the pet, and `lookup`, what searches are looked up by. */
+export interface PetTerms {
+  own: string[];
+  /** EVERY_PET_TERM, `own`, and each pair of them in FILTER_PREDICATES' order: whatever search the pet matches is filed under one of them. */
+  lookup: string[];
+}
+
+export function petTerms(pet: PetDto): PetTerms {
+  const filters = PARAMETERS.flatMap((parameter) => {
     const terms = FILTER_PREDICATES[parameter].petTerms?.(pet);
     return terms && terms.length > 0 ? [{ parameter, terms }] : [];
   });
-  const terms = [EVERY_PET_TERM, ...own.flatMap(({ terms: single }) => single)];
-  own.forEach((first, index) => {
-    for (const second of own.slice(index + 1)) {
+  const own = filters.flatMap(({ terms }) => terms);
+  const lookup = [EVERY_PET_TERM, ...own];
+  filters.forEach((first, index) => {
+    for (const second of filters.slice(index + 1)) {
       for (const a of first.terms) {
-        for (const b of second.terms) terms.push(pair(a, b));
+        for (const b of second.terms) lookup.push(pair(a, b));
       }
     }
   });
-  return terms;
+  return { own, lookup };
 }
 
-/** Whether the pet passes every filter decided here; those of `database` are left to PostgreSQL. */
-export function passesFilters(pet: PetDto, filters: SavedSearchFilters): boolean {
-  return PARAMETERS.every((parameter) => {
+/**
+ * What a pet must carry among its own terms to pass the search's filters but `q` and `near`: every term of
+ * `required` (the clauses of one term) and one term of each of `choices` (the others; null when none).
+ */
+export interface SearchClauses {
+  required: string[];
+  choices: string[][] | null;
+}
+
+export function searchClauses(filters: SavedSearchFilters): SearchClauses {
+  const clauses = PARAMETERS.flatMap((parameter) => {
     const value = filters[parameter];
-    const { test } = FILTER_PREDICATES[parameter] as FilterPredicate<FilterParameter>;
-    return value === undefined || test === 'database' || test(pet, value as never);
+    const predicate = FILTER_PREDICATES[parameter] as FilterPredicate<FilterParameter>;
+    if (value === undefined || predicate.decides === 'database') return [];
+    return predicate.decides === 'terms'
+      ? [predicate.terms!(value as never, filters)!]
+      : predicate.decides.clauses(value as never);
   });
-}
-
-/** Whether PostgreSQL has filters of the search left to decide. */
-export function needsDatabase(filters: SavedSearchFilters): boolean {
-  return PARAMETERS.some(
-    (parameter) => filters[parameter] !== undefined && FILTER_PREDICATES[parameter].test === 'database',
-  );
+  const choices = clauses.filter((clause) => clause.length > 1);
+  return {
+    required: clauses.filter((clause) => clause.length === 1).map(([only]) => only!),
+    choices: choices.length > 0 ? choices : null,
+  };
 }
 
 /** The filters of a validated query, without the defaults of paging and sort. */

@@ -1,6 +1,6 @@
 import { GenerateSql, Sql, sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
-import type { SavedSearchFilters } from './saved-search-filters';
+import type { SavedSearchFilters, SearchClauses } from './saved-search-filters';
 
 /**
  * Class of the advisory lock a search's creation takes on its account (the object is a hash of the account
@@ -22,14 +22,7 @@ export interface NewSavedSearch {
   query: string;
   filters: SavedSearchFilters;
   terms: string[];
-}
-
-/** What the matcher needs of a search it evaluates. */
-export interface CandidateSearch {
-  id: string;
-  accountId: number;
-  filters: SavedSearchFilters;
-  terms: string[];
+  clauses: SearchClauses;
 }
 
 interface SavedSearchRow {
@@ -52,7 +45,7 @@ function toSavedSearch(row: SavedSearchRow): SavedSearch {
   };
 }
 
-/** `saved_searches`: each account's searches, their parsed filters and the terms the matcher finds them by. */
+/** `saved_searches`: each account's searches, their parsed filters, the terms the matcher finds them by and the clauses it decides them by. */
 @Injectable()
 export class SavedSearchesRepository {
   constructor(private readonly sql: Sql) {}
@@ -67,6 +60,7 @@ export class SavedSearchesRepository {
         query: 'categoryId=2&tag=calm',
         filters: { categoryId: 2, tag: 'calm' },
         terms: ['tag=calm&categoryId=2'],
+        clauses: { required: ['tag=calm', 'categoryId=2'], choices: [['status=available', 'status=pending']] },
       },
       20,
     ],
@@ -78,9 +72,9 @@ export class SavedSearchesRepository {
       );
       // A statement of its own after the lock, so that it counts what the previous holder committed.
       const rows = await this.sql.rows<SavedSearchRow>(
-        sql`INSERT INTO saved_searches (id, account_id, name, query, filters, terms)
+        sql`INSERT INTO saved_searches (id, account_id, name, query, filters, terms, required, choices)
             SELECT ${search.id}, ${accountId}, ${search.name ?? null}, ${search.query}, ${JSON.stringify(search.filters)}::jsonb,
-                   ${search.terms}::text[]
+                   ${search.terms}::text[], ${search.clauses.required}::text[], ${search.clauses.choices && JSON.stringify(search.clauses.choices)}::jsonb
              WHERE (SELECT count(*) FROM saved_searches WHERE account_id = ${accountId}) < ${max}
             RETURNING ${COLUMNS}`,
       );
@@ -110,22 +104,5 @@ export class SavedSearchesRepository {
   async delete(accountId: number, id: string): Promise<boolean> {
     const result = await this.sql.query(sql`DELETE FROM saved_searches WHERE id = ${id} AND account_id = ${accountId}`);
     return result.rowCount === 1;
-  }
-
-  /** The searches filed under any of `terms` (the GIN index on `terms` finds each term's). */
-  @GenerateSql({ params: [['*', 'tag=calm', 'tag=calm&categoryId=2']] })
-  async filedUnder(terms: string[]): Promise<CandidateSearch[]> {
-    const rows = await this.sql.rows<{ id: string; account_id: string; filters: SavedSearchFilters; terms: string[] }>(
-      // One index lookup per term: `terms && all of them` would check every term against every search found.
-      sql`SELECT DISTINCT ON (s.id) s.id, s.account_id, s.filters, s.terms
-            FROM unnest(${terms}::text[]) AS term JOIN saved_searches s ON s.terms @> ARRAY[term]
-           ORDER BY s.id`,
-    );
-    return rows.map((row) => ({
-      id: row.id,
-      accountId: Number(row.account_id),
-      filters: row.filters,
-      terms: row.terms,
-    }));
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PetsService } from '@app/pets';
 import { Injectable } from '@nestjs/common';
-import { searchTerms } from './saved-search-filters';
+import { searchClauses, searchTerms } from './saved-search-filters';
 import { parseSavedSearchQuery } from './saved-search-query';
 import { SavedSearchNotFoundError, TooManySavedSearchesError } from './saved-searches.errors';
 import { SavedSearch, SavedSearchesRepository } from './saved-searches.repository';
@@ -27,7 +27,14 @@ export class SavedSearchesService {
     if (filters.categoryId !== undefined) await this.pets.assertCategoryExists(filters.categoryId);
     const search = await this.searches.create(
       accountId,
-      { id: newSavedSearchId(), name: request.name, query: request.query, filters, terms: searchTerms(filters) },
+      {
+        id: newSavedSearchId(),
+        name: request.name,
+        query: request.query,
+        filters,
+        terms: searchTerms(filters),
+        clauses: searchClauses(filters),
+      },
       MAX_SAVED_SEARCHES,
     );
     if (!search) throw new TooManySavedSearchesError(MAX_SAVED_SEARCHES);

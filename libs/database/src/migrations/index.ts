@@ -14,6 +14,7 @@ import { Photos1796600000000 } from './1796600000000-photos';
 import { KeyScopes1796700000000 } from './1796700000000-key-scopes';
 import { SavedSearches1796800000000 } from './1796800000000-saved-searches';
 import { Organizations1796500000000 } from './1796500000000-organizations';
+import { SavedSearchClauses1797100000000 } from './1797100000000-saved-search-clauses';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   KeyScopes1796700000000,
   SavedSearches1796800000000,
   Organizations1796500000000,
+  SavedSearchClauses1797100000000,
 ];

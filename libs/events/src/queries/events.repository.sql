@@ -101,6 +101,20 @@ RETURNING
   object,
   created_at
 
+-- EventsRepository.insertSharing
+INSERT INTO
+  events (id, account_id, type, object)
+SELECT
+  e.id,
+  e.account_id,
+  $1,
+  s.object || e.own::jsonb
+FROM
+  unnest($2::text[], $3::bigint[], $4::int[], $5::text[]) WITH ORDINALITY AS e (id, account_id, shared, own, n)
+  JOIN unnest($6::jsonb[]) WITH ORDINALITY AS s (object, n) ON s.n = e.shared
+ORDER BY
+  e.n
+
 -- EventsRepository.list (first page)
 SELECT
   id,

@@ -5,14 +5,25 @@ SELECT
   pg_advisory_xact_lock($1, hashtext ($2::text))
 
 INSERT INTO
-  saved_searches (id, account_id, name, query, filters, terms)
+  saved_searches (
+    id,
+    account_id,
+    name,
+    query,
+    filters,
+    terms,
+    required,
+    choices
+  )
 SELECT
   $1,
   $2,
   $3,
   $4,
   $5::jsonb,
-  $6::text[]
+  $6::text[],
+  $7::text[],
+  $8::jsonb
 WHERE
   (
     SELECT
@@ -20,8 +31,8 @@ WHERE
     FROM
       saved_searches
     WHERE
-      account_id = $7
-  ) < $8
+      account_id = $9
+  ) < $10
 RETURNING
   id,
   account_id,
@@ -34,18 +45,6 @@ DELETE FROM saved_searches
 WHERE
   id = $1
   AND account_id = $2
-
--- SavedSearchesRepository.filedUnder
-SELECT DISTINCT
-  ON (s.id) s.id,
-  s.account_id,
-  s.filters,
-  s.terms
-FROM
-  unnest($1::text[]) AS term
-  JOIN saved_searches s ON s.terms @> ARRAY[term]
-ORDER BY
-  s.id
 
 -- SavedSearchesRepository.findOne
 SELECT
