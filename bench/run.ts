@@ -92,6 +92,9 @@ const APPS: Record<AppName, { app: 'api' | 'messages'; preload?: string; env?: R
   'mix-api': { app: 'api', env: LOOPBACK_ALLOWED },
 };
 
+/** Every server the run started, stopped when it fails wherever it is. */
+const runningServers = new Set<ServerProcess>();
+
 async function startApp(name: AppName, nodeFlags: string[] = []) {
   const { app, preload, env } = APPS[name];
   const port = await freePort();
@@ -103,6 +106,7 @@ async function startApp(name: AppName, nodeFlags: string[] = []) {
     logFile: join(logDir, `${name}.log`),
     nodeFlags: [...(preload ? ['--require', preload] : []), ...nodeFlags],
   });
+  runningServers.add(server);
   return { server, url: `http://127.0.0.1:${port}` };
 }
 
@@ -143,6 +147,7 @@ async function startBenchApp(
     ready: { url: `${url}${ready}` },
     logFile: join(logDir, `${name}.log`),
   });
+  runningServers.add(server);
   return { server, url, spec: { url, connections: CONNECTIONS, requests: [{ method: 'GET', path: ready }] } };
 }
 
@@ -380,9 +385,10 @@ async function main(): Promise<void> {
 main().then(
   // Clients (fetch keep-alive, Redis) may still hold the loop open.
   () => process.exit(0),
-  (error: Error) => {
+  async (error: Error) => {
     console.error(error.stack);
     console.error(`server logs kept in ${logDir}`);
+    await Promise.all([...runningServers].map((server) => server.stop()));
     process.exit(1);
   },
 );

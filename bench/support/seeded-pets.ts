@@ -116,6 +116,7 @@ export interface SeededPet {
   categoryId: number;
   status: string;
   sex: string;
+  photos: never[];
   createdAt: string;
   updatedAt: string;
   description?: string;
@@ -164,6 +165,8 @@ export function seededPet(id: number): SeededPet {
     categoryId: 1 + (id % 7),
     status: STATUSES[id % 10]!,
     sex: sex < 45 ? 'male' : sex < 90 ? 'female' : 'unknown',
+    // Photos are uploaded through the api (libs/photos); seeded pets have none.
+    photos: [],
     createdAt: new Date(seededCreatedAt(id)).toISOString(),
     updatedAt: new Date(seededCreatedAt(id) + changedMinutes * 60_000).toISOString(),
   };
