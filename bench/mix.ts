@@ -47,17 +47,15 @@ export interface MixStep {
   perSecond: number;
   p99Ms: { api: number; messages: number };
   met: boolean;
+  /** CPU per request of each process (api, messages, worker) and of PostgreSQL and Redis together. */
+  cpuMicrosPerRequest: Record<string, number>;
+  operations: Record<string, OperationResult & { share: number }>;
 }
 
 export interface MixResult {
   steps: MixStep[];
-  /** The highest step whose p99 stayed within MIX_P99_MS on both apps; none when no step did. */
-  chosen?: {
-    step: MixStep;
-    /** CPU per request of each process (api, messages, worker) and of PostgreSQL and Redis together. */
-    cpuMicrosPerRequest: Record<string, number>;
-    operations: Record<string, OperationResult & { share: number }>;
-  };
+  /** The step answering most whose p99 stayed within MIX_P99_MS on both apps; none when no step did. */
+  chosen?: number;
   /** Peak RSS of each process over every step. */
   peakRssMiB: Record<string, number>;
 }
@@ -292,7 +290,7 @@ export async function measureMix({ context, runSec, processes }: MixOptions): Pr
     });
     const ceiling = unbounded.perSecond / apiShare;
     const steps: MixStep[] = [];
-    let chosen: MixResult['chosen'];
+    let chosen: number | undefined;
     const peakRssMiB: Record<string, number> = {};
     for (const fraction of STEPS) {
       const offered = Math.round(ceiling * fraction);
@@ -306,14 +304,12 @@ export async function measureMix({ context, runSec, processes }: MixOptions): Pr
         perSecond: requests / Math.max(apiResult.seconds, messagesResult.seconds),
         p99Ms,
         met: p99Ms.api <= MIX_P99_MS && p99Ms.messages <= MIX_P99_MS,
+        cpuMicrosPerRequest: cpuPerRequest(usage, requests),
+        operations: operationsOf([apiResult, messagesResult], requests),
       };
+      if (measured.met && (chosen === undefined || measured.perSecond > steps[chosen]!.perSecond))
+        chosen = steps.length;
       steps.push(measured);
-      if (measured.met && (!chosen || measured.perSecond > chosen.step.perSecond))
-        chosen = {
-          step: measured,
-          cpuMicrosPerRequest: cpuPerRequest(usage, requests),
-          operations: operationsOf([apiResult, messagesResult], requests),
-        };
     }
     return { steps, chosen, peakRssMiB };
   } finally {
