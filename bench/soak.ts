@@ -192,10 +192,11 @@ async function main(): Promise<number> {
     ...processes.map(({ name }) => {
       const minutes = rssByMinute[name]!;
       const growth = minutes.length > 1 ? Math.max(...minutes.slice(1)) - minutes[0]! : 0;
+      const signed = `${growth >= 0 ? '+' : '−'}${Math.abs(growth).toFixed(0)}`;
       return (
         `${name}: RSS ${rssAtStart[name]!.toFixed(0)} MiB at start, ${rssAtEnd[name]!.toFixed(0)} MiB at end, ` +
         `peak ${peak[name]!.toFixed(0)} MiB; each minute ${minutes.map((rss) => rss.toFixed(0)).join(', ')} MiB ` +
-        `(at most ${growth.toFixed(0)} MiB above the first minute's); ${errorsLogged[name]} error log lines`
+        `(the later minutes' highest ${signed} MiB against the first's); ${errorsLogged[name]} error log lines`
       );
     }),
     `5xx answers: ${fiveHundreds}`,
