@@ -70,6 +70,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
+    // The bench's peer is the service as a team would write it with TypeORM's repositories.
+    files: ['bench/peers/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [THROUGH_LIBRARY_INDEX] }] },
+  },
+  {
     // The website widget: plain JavaScript that runs in shelters' pages, in any browser, as a classic script.
     files: ['libs/widget/src/widget.js'],
     ...tseslint.configs.disableTypeChecked,

@@ -2,7 +2,7 @@
 // LoadSpec as JSON on stdin, runs autocannon, prints one LoadResult as JSON on stdout.
 import autocannon from 'autocannon';
 import { text } from 'node:stream/consumers';
-import type { LoadRequest, LoadResult, LoadSpec } from './support/load';
+import type { LoadRequest, LoadResult, LoadSpec, OperationResult } from './support/load';
 
 const PREVIOUS_ID = '{previousId}';
 type AutocannonRequest = NonNullable<Parameters<typeof autocannon>[0]['requests']>[number];
@@ -20,7 +20,8 @@ function toAutocannon(request: LoadRequest, chained: boolean): AutocannonRequest
         ? { ...sent, path: request.path.replace(PREVIOUS_ID, String(context.previousId)) }
         : sent,
     onResponse: (_status, body, context) => {
-      context.previousId = (JSON.parse(body) as { id?: unknown }).id;
+      // Pages are arrays, a 304 has no body: only an object's id is a previous answer's.
+      if (body.startsWith('{')) context.previousId = (JSON.parse(body) as { id?: unknown }).id;
     },
   };
 }
@@ -46,9 +47,18 @@ class Latencies {
   }
 }
 
+/**
+ * The request a connection's answer belongs to. autocannon answers in order on a connection without
+ * pipelining and picks the connection's next request only after emitting `response`, so its request
+ * iterator still holds the one answered.
+ */
+const answered = (client: unknown) =>
+  (client as { requestIterator: { currentRequest: LoadRequest } }).requestIterator.currentRequest;
+
 async function main(): Promise<void> {
   const spec = JSON.parse(await text(process.stdin)) as LoadSpec;
   const latencies = new Latencies();
+  const byOperation = new Map<string, { latencies: Latencies; statuses: Record<string, number> }>();
   const statuses: Record<string, number> = {};
   const chained = spec.requests.some((request) => request.path.includes(PREVIOUS_ID));
   const requests = spec.requests.map((request) => toAutocannon(request, chained));
@@ -69,9 +79,16 @@ async function main(): Promise<void> {
         }
       : undefined,
   });
-  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+  const named = spec.requests.some((request) => request.operation);
+  instance.on('response', (client: unknown, status: number, _bytes: number, ms: number) => {
     statuses[status] = (statuses[status] ?? 0) + 1;
     latencies.add(ms);
+    if (!named) return;
+    const operation = answered(client).operation ?? 'unnamed';
+    if (!byOperation.has(operation)) byOperation.set(operation, { latencies: new Latencies(), statuses: {} });
+    const one = byOperation.get(operation)!;
+    one.statuses[status] = (one.statuses[status] ?? 0) + 1;
+    one.latencies.add(ms);
   });
   const result = await instance;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -84,6 +101,15 @@ async function main(): Promise<void> {
     errors: result.errors,
     timeouts: result.timeouts,
     latencyMs: latencies.percentiles(),
+    operations: named
+      ? Object.fromEntries(
+          [...byOperation].map(([name, one]): [string, OperationResult] => {
+            const { p50, p99 } = one.latencies.percentiles();
+            const requests = Object.values(one.statuses).reduce((sum, count) => sum + count, 0);
+            return [name, { requests, statuses: one.statuses, latencyMs: { p50, p99 } }];
+          }),
+        )
+      : undefined,
   };
   process.stdout.write(`${JSON.stringify(output)}\n`);
 }

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { checkBudget } from './budget';
 import { budgetProbes } from './budget-probes';
 import { measureDelivery } from './delivery';
+import { measureMix } from './mix';
 import { measureSavedSearches } from './saved-searches';
 import { LOOPBACK_ALLOWED, measureWebhooks } from './webhooks';
 import { measureWriteOrder } from './write-order';
@@ -15,7 +16,7 @@ import { CONNECTIONS, HTTP_SCENARIOS, HttpScenario, ScenarioContext } from './sc
 import { measuredTogether, targets } from './targets';
 import { monotonicMicros, ProfileSummary, summariseProfile } from './support/cpu-profile';
 import { createAccount, resetStores, seedAccounts, seedPets, storesFor } from './support/database';
-import type { DeliveryVariant } from './support/drains';
+import { DeliveryVariant, startWorkers } from './support/drains';
 import { describeMachine } from './support/machine';
 import { addUsage, Measured, measureInTurns, medianBy, runLoad, ScenarioRuns } from './support/load';
 import { BUILD_ROOT, freePort, ServerProcess, startServer } from './support/processes';
@@ -52,6 +53,7 @@ const settings: BenchSettings = {
 const SCENARIO_NAMES = [
   'ceiling',
   ...HTTP_SCENARIOS.map((scenario) => scenario.name),
+  'mix',
   'delivery',
   'webhooks',
   'saved-searches',
@@ -81,14 +83,19 @@ function log(message: string): void {
   console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 }
 
-type AppName = HttpScenario['server'] | 'webhooks-api';
+type AppName = Exclude<HttpScenario['server'], 'peer'> | 'webhooks-api' | 'mix-api';
 /** Which app each process the bench starts runs, and what it starts with beyond the bench's settings. */
 const APPS: Record<AppName, { app: 'api' | 'messages'; preload?: string; env?: Record<string, string> }> = {
   api: { app: 'api' },
   messages: { app: 'messages' },
   'api-no-outbox': { app: 'api', preload: join(BUILD_ROOT, 'bench', 'no-outbox.js') },
   'webhooks-api': { app: 'api', env: LOOPBACK_ALLOWED },
+  // A fresh process, so its peak RSS is the mix's.
+  'mix-api': { app: 'api', env: LOOPBACK_ALLOWED },
 };
+
+/** Every server the run started, stopped when it fails wherever it is. */
+const runningServers = new Set<ServerProcess>();
 
 async function startApp(name: AppName, nodeFlags: string[] = []) {
   const { app, preload, env } = APPS[name];
@@ -101,6 +108,7 @@ async function startApp(name: AppName, nodeFlags: string[] = []) {
     logFile: join(logDir, `${name}.log`),
     nodeFlags: [...(preload ? ['--require', preload] : []), ...nodeFlags],
   });
+  runningServers.add(server);
   return { server, url: `http://127.0.0.1:${port}` };
 }
 
@@ -109,31 +117,47 @@ interface Measurable {
   name: string;
   title: string;
   counted?: number;
+  spreadOf?: string;
+  peerOf?: string;
   load: Measured;
   check?: () => Promise<void>;
 }
 
-/** The reference app serving its static page, or with `fromStores` its page read through raw pg after one EVALSHA. */
-async function startReference(fromStores: boolean): Promise<{ server: ServerProcess; spec: Measured['spec'] }> {
+/** The apps of the bench's own: the reference, the ceiling and the peer, with the path that shows each serves. */
+const BENCH_APPS = {
+  reference: { entry: join('bench', 'reference-app.js'), ready: '/pets', stores: false },
+  ceiling: { entry: join('bench', 'reference-app.js'), ready: '/pets-from-stores', stores: true },
+  peer: { entry: join('bench', 'peers', 'peer-app.js'), ready: '/health', stores: true },
+};
+
+/**
+ * One of BENCH_APPS: the reference serving its static page, the ceiling (the reference reading its page
+ * through raw pg after one EVALSHA), or the peer; the load spec of the first two.
+ */
+async function startBenchApp(
+  name: keyof typeof BENCH_APPS,
+): Promise<{ server: ServerProcess; url: string; spec: Measured['spec'] }> {
+  const { entry, ready, stores } = BENCH_APPS[name];
   const port = await freePort();
-  const path = fromStores ? '/pets-from-stores' : '/pets';
-  const stores = { BENCH_DATABASE_URL: STORES.databaseUrl, BENCH_REDIS_URL: STORES.redisUrl };
-  const name = fromStores ? 'ceiling' : 'reference';
-  const server = await startServer(name, join('bench', 'reference-app.js'), {
+  const url = `http://127.0.0.1:${port}`;
+  const server = await startServer(name, entry, {
     core: 0,
-    env: { BENCH_PORT: String(port), ...(fromStores ? stores : {}) },
-    ready: { url: `http://127.0.0.1:${port}${path}` },
+    env: {
+      BENCH_PORT: String(port),
+      ...(stores ? { BENCH_DATABASE_URL: STORES.databaseUrl, BENCH_REDIS_URL: STORES.redisUrl } : {}),
+    },
+    ready: { url: `${url}${ready}` },
     logFile: join(logDir, `${name}.log`),
   });
-  return {
-    server,
-    spec: { url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, requests: [{ method: 'GET', path }] },
-  };
+  runningServers.add(server);
+  return { server, url, spec: { url, connections: CONNECTIONS, requests: [{ method: 'GET', path: ready }] } };
 }
 
 /** A CPU profile of a fresh server process while the scenario's load runs, start-up and warm-up left out. */
 async function profileDuring(scenario: HttpScenario, context: ScenarioContext): Promise<ProfileSummary> {
   const profileDir = join(logDir, `profile-${scenario.name}`);
+  if (scenario.server === 'peer')
+    throw new Error(`--profile profiles the service's apps; ${scenario.name} is the peer's`);
   const profiled = await startApp(scenario.server, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
   // The first second warms up, so the profile shows the steady state rather than the JIT at work.
   const window = { from: monotonicMicros() + 1_000_000, to: 0 };
@@ -163,8 +187,11 @@ async function main(): Promise<void> {
   const seededKeys = await seedAccounts(STORES, settings.seedAccounts);
   log(`seeded in ${Math.round((Date.now() - started) / 1000)} s`);
 
-  const reference = await startReference(false);
-  const ceiling = selected.has('ceiling') ? await startReference(true) : undefined;
+  const reference = await startBenchApp('reference');
+  const ceiling = selected.has('ceiling') ? await startBenchApp('ceiling') : undefined;
+  const peer = HTTP_SCENARIOS.some(({ name, server }) => server === 'peer' && selected.has(name))
+    ? await startBenchApp('peer')
+    : undefined;
   const api = await startApp('api');
   const messages = await startApp('messages');
   const noOutboxApi = selected.has('create-pet-no-outbox') ? await startApp('api-no-outbox') : undefined;
@@ -192,7 +219,7 @@ async function main(): Promise<void> {
       title: 'Ceiling: the reference reading its page with raw pg after one EVALSHA',
       load: ceiling,
     });
-  const apps = { api, messages, 'api-no-outbox': noOutboxApi };
+  const apps = { api, messages, 'api-no-outbox': noOutboxApi, peer };
   for (const scenario of HTTP_SCENARIOS.filter(({ name }) => selected.has(name))) {
     const { server, url } = apps[scenario.server]!;
     measurable.push({
@@ -227,7 +254,7 @@ async function main(): Promise<void> {
     await messages.server.stop();
     throw error;
   } finally {
-    await Promise.all([api.server.stop(), noOutboxApi?.server.stop(), reference.server.stop(), ceiling?.server.stop()]);
+    await Promise.all([api, noOutboxApi, reference, ceiling, peer].map((one) => one?.server.stop()));
   }
   const allReferenceRuns = referenceRuns.flatMap(({ runs }) => runs);
   const referenceResult = toResult(
@@ -240,8 +267,23 @@ async function main(): Promise<void> {
     'reference',
   );
 
+  let mix: BenchResults['mix'];
   let delivery: DeliveryVariant[] = [];
   try {
+    if (selected.has('mix')) {
+      log('mix');
+      const mixApi = await startApp('mix-api');
+      const workers = await startWorkers(1, { ...appEnv, ...LOOPBACK_ALLOWED }, logDir);
+      try {
+        mix = await measureMix({
+          context: { ...context, apiUrl: mixApi.url },
+          runSec: settings.runSec,
+          processes: [mixApi.server, messages.server, ...workers],
+        });
+      } finally {
+        await Promise.all([mixApi.server.stop(), ...workers.map((worker) => worker.stop())]);
+      }
+    }
     if (selected.has('delivery')) {
       log('delivery');
       delivery = await measureDelivery({
@@ -337,6 +379,7 @@ async function main(): Promise<void> {
     budget,
     savedSearches,
     writeOrder,
+    mix,
     targets: [],
     profiles,
   };
@@ -351,9 +394,10 @@ async function main(): Promise<void> {
 main().then(
   // Clients (fetch keep-alive, Redis) may still hold the loop open.
   () => process.exit(0),
-  (error: Error) => {
+  async (error: Error) => {
     console.error(error.stack);
     console.error(`server logs kept in ${logDir}`);
+    await Promise.all([...runningServers].map((server) => server.stop()));
     process.exit(1);
   },
 );

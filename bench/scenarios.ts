@@ -3,6 +3,9 @@ import { BenchAccount, listSeededPets, resetOrders, Stores, withClient } from '.
 import type { LoadRequest } from './support/load';
 import { nextLink, PATCH_SCENARIO, SEARCH_SCENARIOS, SEARCH_SPREAD_SCENARIO } from './search-scenarios';
 import { SHELTER_SCENARIOS } from './shelter-scenarios';
+import { bearer, createPet, json } from './support/requests';
+import { PEER_SCENARIOS } from './peers/peer-scenarios';
+import { SPREAD_REQUESTS, spreadFraction, spreadTwin } from './support/spread';
 
 /** The concurrent connections of every scenario's load. */
 export const CONNECTIONS = 50;
@@ -28,13 +31,20 @@ export interface ScenarioContext {
 export interface HttpScenario {
   name: string;
   title: string;
-  /** `api-no-outbox` is the api whose outbox INSERT is a no-op (bench/no-outbox.ts). */
-  server: 'api' | 'messages' | 'api-no-outbox';
+  /**
+   * `api-no-outbox` is the api whose outbox INSERT is a no-op (bench/no-outbox.ts); `peer`, the service as
+   * a team would write it with the stack's defaults (bench/peers/).
+   */
+  server: 'api' | 'messages' | 'api-no-outbox' | 'peer';
   /** Counts only answers with this status as the scenario's rate (the 429 scenario). */
   counted?: number;
   /** Deals the requests out among the connections (long lists) rather than each cycling through all. */
   dealt?: boolean;
   requests: (context: ScenarioContext) => LoadRequest[] | Promise<LoadRequest[]>;
+  /** The service's scenario that this peer's scenario does the same as. */
+  peerOf?: string;
+  /** The scenario whose one request this one's many distinct requests vary (bench/support/spread.ts). */
+  spreadOf?: string;
   /** Restores what a run used up, before each run (unmeasured). */
   prepare?: (context: ScenarioContext) => Promise<void>;
   /** After its runs: throws when they did not measure what the scenario says. */
@@ -57,80 +67,107 @@ const placeOrder = (key: string, petId: number): LoadRequest => ({
   body: JSON.stringify({ petId }),
 });
 
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 /** The website whose pages the publishable scenario's requests come from. */
 const BENCH_SITE = 'https://shelter.example';
-const json = (key: string) => ({ ...bearer(key), 'Content-Type': 'application/json' });
 const listFirstPage = (key: string): LoadRequest => ({
   method: 'GET',
   path: '/v1/pets?limit=20',
   headers: bearer(key),
 });
-export const createPet = (key: string): LoadRequest => ({
-  method: 'POST',
-  path: '/v1/pets',
-  headers: json(key),
-  body: JSON.stringify({ name: 'Bench', categoryId: 2, status: 'available' }),
+
+const publishableKeys = new WeakMap<ScenarioContext, Promise<string>>();
+/**
+ * A publishable key of the bench account for BENCH_SITE, made once through the api: what a shelter's widget
+ * sends. Its scopes, kind, origins and expiry come with the key's cached lookup.
+ */
+function publishableKey(context: ScenarioContext): Promise<string> {
+  if (!publishableKeys.has(context))
+    publishableKeys.set(
+      context,
+      (async () => {
+        const made = await fetch(`${context.apiUrl}/v1/keys`, {
+          method: 'POST',
+          headers: json(context.key),
+          body: JSON.stringify({ name: 'bench widget', kind: 'publishable', allowedOrigins: [BENCH_SITE] }),
+        });
+        if (made.status !== 201) throw new Error(`could not make a publishable key: ${made.status}`);
+        return ((await made.json()) as { key: string }).key;
+      })(),
+    );
+  return publishableKeys.get(context)!;
+}
+const fromWidget = (key: string, path: string): LoadRequest => ({
+  method: 'GET',
+  path,
+  headers: { ...bearer(key), Origin: BENCH_SITE },
 });
+
+/** The cursor of the i-th of the spread pages: within the catalogue's first tenth, or past 90 % (`deep`). */
+const pageAt = ({ seedPets }: ScenarioContext, i: number, deep: boolean) =>
+  encodeCursor(1 + Math.floor(seedPets * spreadFraction(i, deep)));
+
+const LIST_20: HttpScenario = {
+  name: 'list-20',
+  title: 'GET /v1/pets?limit=20 (first page)',
+  server: 'api',
+  requests: ({ key }) => [listFirstPage(key)],
+};
+const LIST_PUBLISHABLE: HttpScenario = {
+  name: 'list-20-publishable',
+  title: 'GET /v1/pets?limit=20 with a publishable key from an allowed Origin',
+  server: 'api',
+  // A widget's answer should cost what list-20's does, CORS headers aside.
+  requests: async (context) => [fromWidget(await publishableKey(context), '/v1/pets?limit=20')],
+};
+const DEEP_PAGE: HttpScenario = {
+  name: 'deep-page',
+  title: 'GET /v1/pets?limit=20, a Link followed from 90% deep',
+  server: 'api',
+  requests: async ({ apiUrl, key, seedPets }) => {
+    // The cursor of a page 90% into the catalogue, from the service's own encoder, then the page its
+    // Link leads to: what a client walking the catalogue would request there.
+    const deep = `${apiUrl}/v1/pets?limit=20&cursor=${encodeCursor(Math.floor(seedPets * 0.9))}`;
+    return [{ method: 'GET', path: await nextLink(deep, key), headers: bearer(key) }];
+  },
+};
+const AVAILABLE_100: HttpScenario = {
+  name: 'list-available-100',
+  title: 'GET /v1/pets?status=available&limit=100',
+  server: 'api',
+  requests: ({ key }) => [{ method: 'GET', path: '/v1/pets?status=available&limit=100', headers: bearer(key) }],
+};
+const STATUSES = ['available', 'pending', 'sold'];
 
 /** Every HTTP scenario, in the order they run, each in turns with the reference app (bench/run.ts). */
 export const HTTP_SCENARIOS: HttpScenario[] = [
+  LIST_20,
+  // The first page comes from every client alike, and requests for one page in a batch share its read:
+  // this shows what a page costs when no other request asks for it at the same time (the default
+  // 1,000,000 seeded give distinct cursors), none of them the first.
   {
-    name: 'list-20',
-    title: 'GET /v1/pets?limit=20 (first page)',
-    server: 'api',
-    requests: ({ key }) => [listFirstPage(key)],
-  },
-  {
-    name: 'list-20-publishable',
-    title: 'GET /v1/pets?limit=20 with a publishable key from an allowed Origin',
-    server: 'api',
-    // What a shelter's widget asks: its key's scopes, kind, origins and expiry come with the key's cached
-    // lookup, so the answer should cost what list-20's does, CORS headers aside.
-    requests: async ({ apiUrl, key }) => {
-      const made = await fetch(`${apiUrl}/v1/keys`, {
-        method: 'POST',
-        headers: json(key),
-        body: JSON.stringify({ name: 'bench widget', kind: 'publishable', allowedOrigins: [BENCH_SITE] }),
-      });
-      if (made.status !== 201) throw new Error(`could not make a publishable key: ${made.status}`);
-      const { key: publishable } = (await made.json()) as { key: string };
-      return [{ ...listFirstPage(publishable), headers: { ...bearer(publishable), Origin: BENCH_SITE } }];
-    },
-  },
-  {
-    name: 'deep-page',
-    title: 'GET /v1/pets?limit=20, a Link followed from 90% deep',
-    server: 'api',
-    requests: async ({ apiUrl, key, seedPets }) => {
-      // The cursor of a page 90% into the catalogue, from the service's own encoder, then the page its
-      // Link leads to: what a client walking the catalogue would request there.
-      const deep = `${apiUrl}/v1/pets?limit=20&cursor=${encodeCursor(Math.floor(seedPets * 0.9))}`;
-      return [{ method: 'GET', path: await nextLink(deep, key), headers: bearer(key) }];
-    },
-  },
-  {
+    ...spreadTwin(LIST_20, 'pages across the catalogue', (i, context) => ({
+      method: 'GET',
+      path: `/v1/pets?limit=20&cursor=${encodeCursor(1 + Math.floor((context.seedPets * i) / SPREAD_REQUESTS))}`,
+      headers: bearer(context.key),
+    })),
     name: 'pages-spread',
-    title: 'GET /v1/pets?limit=20, 1,000 pages across the catalogue (none read together)',
-    server: 'api',
-    dealt: true,
-    // The first page comes from every client alike, and requests for one page in a batch share its
-    // read: this shows what a page costs when no other request asks for it at the same time. Each
-    // connection gets its own 20 of the pages (from the default 1,000,000 seeded, distinct cursors),
-    // none of them the first.
-    requests: ({ key, seedPets }) =>
-      Array.from({ length: 1000 }, (_, i) => ({
-        method: 'GET',
-        path: `/v1/pets?limit=20&cursor=${encodeCursor(1 + Math.floor((seedPets * i) / 1000))}`,
-        headers: bearer(key),
-      })),
   },
-  {
-    name: 'list-available-100',
-    title: 'GET /v1/pets?status=available&limit=100',
-    server: 'api',
-    requests: ({ key }) => [{ method: 'GET', path: '/v1/pets?status=available&limit=100', headers: bearer(key) }],
-  },
+  LIST_PUBLISHABLE,
+  spreadTwin(LIST_PUBLISHABLE, 'pages of the catalogue’s first tenth', async (i, context) =>
+    fromWidget(await publishableKey(context), `/v1/pets?limit=20&cursor=${pageAt(context, i, false)}`),
+  ),
+  DEEP_PAGE,
+  spreadTwin(DEEP_PAGE, 'pages past 90 %', (i, context) => ({
+    method: 'GET',
+    path: `/v1/pets?limit=20&cursor=${pageAt(context, i, true)}`,
+    headers: bearer(context.key),
+  })),
+  AVAILABLE_100,
+  spreadTwin(AVAILABLE_100, 'each status, pages of the catalogue’s first tenth', (i, context) => ({
+    method: 'GET',
+    path: `/v1/pets?status=${STATUSES[i % STATUSES.length]}&limit=100&cursor=${pageAt(context, i, false)}`,
+    headers: bearer(context.key),
+  })),
   {
     name: 'create-pet',
     title: 'POST /v1/pets',
@@ -157,6 +194,7 @@ export const HTTP_SCENARIOS: HttpScenario[] = [
           );
       }),
   },
+  ...PEER_SCENARIOS,
   PATCH_SCENARIO,
   ...SEARCH_SCENARIOS,
   SEARCH_SPREAD_SCENARIO,

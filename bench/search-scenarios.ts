@@ -3,7 +3,8 @@ import { encodePetCursor, PetSort } from '@app/pets';
 import type { HttpScenario, ScenarioContext } from './scenarios';
 import { listedPetIds, listSeededPets } from './support/database';
 import type { LoadRequest } from './support/load';
-import { COMMON_WORD, RARE_WORD, seededCreatedAt } from './support/seeded-pets';
+import { BREEDS, CITIES, COMMON_WORD, RARE_WORD, seededCreatedAt, TAGS, TRAITS } from './support/seeded-pets';
+import { spreadFraction, spreadPoint, spreadTwin } from './support/spread';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 /** Berlin: most seeded cities within 500 km lie around it, and many pets near it. */
@@ -30,22 +31,55 @@ interface Search {
   sort?: PetSort;
   /** The cursor of a page 90 % deep; none for a search with too few matches to page through. */
   deep?: (context: ScenarioContext) => string | Promise<string>;
+  /**
+   * The filter of the i-th request of the spread twins, which start at `fromId` (by id; for other sorts,
+   * the pet at that place of the sort): other values of the same filter. The query's own when absent.
+   */
+  vary?: (i: number, fromId: number) => string;
+  /** The cursor at `fromId` for the spread twins, when the search pages through other ids than the catalogue's. */
+  cursorAt?: (context: ScenarioContext, fraction: number) => Promise<string | undefined>;
 }
 
 /** 90 % into the catalogue by id: past 90 % of the pets any filter keeps, which are spread over all ids. */
 const deepById = ({ seedPets }: ScenarioContext) => encodeCursor(Math.floor(seedPets * 0.9));
+/** The i-th of `values`: a filter that takes few values repeats them, its requests told apart by their cursors. */
+const oneOf =
+  (parameter: string, values: readonly string[]) =>
+  (i: number): string =>
+    `${parameter}=${values[i % values.length]}`;
+/** Words that many seeded pets carry in their description or breed. */
+const COMMON_WORDS = [...TRAITS, ...BREEDS.filter((breed) => !breed.includes(' '))];
+
+const listed = new WeakMap<ScenarioContext, Promise<number[]>>();
+/** The ids the bench account lists, read once for the 2,000 requests of the spread twins. */
+const listedByBench = (context: ScenarioContext) => {
+  if (!listed.has(context)) listed.set(context, listedPetIds(context.stores, context.accountId));
+  return listed.get(context)!;
+};
 
 const SEARCHES: Search[] = [
-  { name: 'status', query: 'status=pending', deep: deepById },
-  { name: 'statuses', query: 'status=pending,sold', deep: deepById },
-  { name: 'category', query: 'categoryId=3', deep: deepById },
-  { name: 'sex', query: 'sex=female', deep: deepById },
-  { name: 'age', query: 'ageGroup=senior', deep: deepById },
-  { name: 'size', query: 'size=xlarge', deep: deepById },
-  { name: 'tag', query: 'tag=calm', deep: deepById },
-  { name: 'rare-tag', query: 'tag=deaf', deep: deepById },
-  { name: 'q-common', query: `q=${COMMON_WORD}`, deep: deepById },
-  { name: 'q-rare', query: `q=${RARE_WORD}`, deep: deepById },
+  { name: 'status', query: 'status=pending', deep: deepById, vary: oneOf('status', ['pending', 'sold', 'available']) },
+  {
+    name: 'statuses',
+    query: 'status=pending,sold',
+    deep: deepById,
+    vary: oneOf('status', ['pending,sold', 'available,pending', 'available,sold']),
+  },
+  { name: 'category', query: 'categoryId=3', deep: deepById, vary: (i) => `categoryId=${1 + (i % 7)}` },
+  { name: 'sex', query: 'sex=female', deep: deepById, vary: oneOf('sex', ['female', 'male', 'unknown']) },
+  {
+    name: 'age',
+    query: 'ageGroup=senior',
+    deep: deepById,
+    vary: oneOf('ageGroup', ['senior', 'baby', 'young', 'adult']),
+  },
+  { name: 'size', query: 'size=xlarge', deep: deepById, vary: oneOf('size', ['xlarge', 'small', 'medium', 'large']) },
+  { name: 'tag', query: 'tag=calm', deep: deepById, vary: oneOf('tag', TAGS.slice(0, 10)) },
+  { name: 'rare-tag', query: 'tag=deaf', deep: deepById, vary: oneOf('tag', TAGS.slice(15)) },
+  { name: 'q-common', query: `q=${COMMON_WORD}`, deep: deepById, vary: oneOf('q', COMMON_WORDS) },
+  // Each seeded pet's name holds its number, a word no other pet's record has: 1,000 distinct rare words,
+  // each the number of a pet just past where its request starts.
+  { name: 'q-rare', query: `q=${RARE_WORD}`, deep: deepById, vary: (i, fromId) => `q=${fromId + 1 + (i % 20)}` },
   {
     name: 'listed-by-me',
     query: 'listedBy=me',
@@ -53,11 +87,27 @@ const SEARCHES: Search[] = [
       const ids = await listedPetIds(stores, accountId);
       return encodeCursor(ids[Math.floor(ids.length * 0.9)]!);
     },
+    cursorAt: async (context, fraction) => {
+      const ids = await listedByBench(context);
+      // An account that lists nothing (yet) has only a first page.
+      return ids.length === 0 ? undefined : encodeCursor(ids[Math.floor(ids.length * fraction)]!);
+    },
   },
-  // The last tenth of the catalogue's changes (the query is `updatedSince`, below).
-  { name: 'updated-since', query: '', deep: deepById },
-  { name: 'near-10km', query: `${NEAR}&radiusKm=10`, deep: deepById },
-  { name: 'near-500km', query: `${NEAR}&radiusKm=500`, deep: deepById },
+  // The last tenth of the catalogue's changes (the query is `updatedSince`, below); spread, instants from
+  // each request's own place.
+  { name: 'updated-since', query: '', deep: deepById, vary: (_, fromId) => `updatedSince=${sinceId(fromId)}` },
+  {
+    name: 'near-10km',
+    query: `${NEAR}&radiusKm=10`,
+    deep: deepById,
+    vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=10`,
+  },
+  {
+    name: 'near-500km',
+    query: `${NEAR}&radiusKm=500`,
+    deep: deepById,
+    vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=500`,
+  },
   {
     name: 'newest',
     query: 'sort=-createdAt',
@@ -81,19 +131,47 @@ const SEARCHES: Search[] = [
     query: `${NEAR}&radiusKm=500&sort=distance`,
     sort: 'distance',
     deep: () => encodePetCursor('distance', { key: String(chord(470)), id: 0 }),
+    vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=500&sort=distance`,
   },
 ];
 
+/** The deep page of a wide circle sorted by distance has no target (ADR 0020): the walk's guarantee wins. */
+export const UNTARGETED_SEARCHES = ['search-nearest-deep', 'search-nearest-deep-spread'];
+
+const sinceId = (id: number) => new Date(seededCreatedAt(id)).toISOString();
 /** `updatedSince` of the last tenth of the seeded catalogue's creation times. */
-const updatedSince = ({ seedPets }: ScenarioContext) =>
-  `updatedSince=${new Date(seededCreatedAt(Math.floor(seedPets * 0.9))).toISOString()}`;
+const updatedSince = ({ seedPets }: ScenarioContext) => `updatedSince=${sinceId(Math.floor(seedPets * 0.9))}`;
 
 const queryOf = (search: Search, context: ScenarioContext) =>
   search.name === 'updated-since' ? updatedSince(context) : search.query;
 
 /**
- * The search scenarios (CONTRACT 9): the first page and a page 90 % deep of each filter and sort. Each is
- * held to twice the server CPU per answer of the unfiltered first page (bench/targets.ts).
+ * The place `fraction` into the catalogue in the search's sort: its first pet's id, and the cursor that
+ * starts there (none at the very start).
+ */
+async function placeOf(search: Search, context: ScenarioContext, fraction: number) {
+  const { seedPets } = context;
+  const id = Math.max(1, Math.floor(seedPets * fraction));
+  if (search.cursorAt) return { id, cursor: await search.cursorAt(context, fraction) };
+  if (fraction === 0) return { id, cursor: undefined };
+  switch (search.sort) {
+    case '-createdAt': {
+      const newest = seedPets + 1 - id;
+      return { id: newest, cursor: encodePetCursor('-createdAt', { key: createdKey(newest), id: newest }) };
+    }
+    case 'updatedAt':
+      return { id, cursor: encodePetCursor('updatedAt', { key: createdKey(id), id }) };
+    case 'distance':
+      return { id, cursor: encodePetCursor('distance', { key: String(chord(500 * fraction)), id: 0 }) };
+    default:
+      return { id, cursor: encodeCursor(id) };
+  }
+}
+
+/**
+ * The search scenarios (CONTRACT 9): the first page and a page 90 % deep of each filter and sort, each
+ * with its spread twin. Held to twice the CPU per answer (the app's, PostgreSQL's and Redis's) of the
+ * unfiltered first page, and the twins to twice that of `pages-spread` (bench/targets.ts).
  */
 export const SEARCH_SCENARIOS: HttpScenario[] = SEARCHES.flatMap((search) => {
   const first: HttpScenario = {
@@ -104,21 +182,26 @@ export const SEARCH_SCENARIOS: HttpScenario[] = SEARCHES.flatMap((search) => {
       { method: 'GET', path: `/v1/pets?limit=20&${queryOf(search, context)}`, headers: bearer(context.key) },
     ],
   };
+  const twin = (shared: HttpScenario, deep: boolean) =>
+    spreadTwin(shared, 'other values and places', async (i, context) => {
+      const { id, cursor } = await placeOf(search, context, spreadFraction(i, deep));
+      const filter = search.vary?.(i, id) ?? queryOf(search, context);
+      const path = `/v1/pets?limit=20&${filter}${cursor ? `&cursor=${cursor}` : ''}`;
+      return { method: 'GET', path, headers: bearer(context.key) };
+    });
   const deep = search.deep;
-  if (!deep) return [first];
-  return [
-    first,
-    {
-      name: `search-${search.name}-deep`,
-      title: `${first.title}, a Link followed from 90% deep`,
-      server: 'api',
-      requests: async (context) => {
-        const cursor = await deep(context);
-        const url = `${context.apiUrl}/v1/pets?limit=20&${queryOf(search, context)}&cursor=${cursor}`;
-        return [{ method: 'GET', path: await nextLink(url, context.key), headers: bearer(context.key) }];
-      },
+  if (!deep) return [first, twin(first, false)];
+  const deepPage: HttpScenario = {
+    name: `search-${search.name}-deep`,
+    title: `${first.title}, a Link followed from 90% deep`,
+    server: 'api',
+    requests: async (context) => {
+      const cursor = await deep(context);
+      const url = `${context.apiUrl}/v1/pets?limit=20&${queryOf(search, context)}&cursor=${cursor}`;
+      return [{ method: 'GET', path: await nextLink(url, context.key), headers: bearer(context.key) }];
     },
-  ];
+  };
+  return [first, twin(first, false), deepPage, twin(deepPage, true)];
 });
 
 /** Filters of every kind that a page of SEARCH_SPREAD takes in turn. */
@@ -132,9 +215,8 @@ const SPREAD_FILTERS = [
 ];
 
 /**
- * Identical searches asked for together share one read, as the first page does, and the targets above
- * are measured so. This shows what a search costs when no other request asks for it at the same time:
- * 1,000 searches, each a filter of SPREAD_FILTERS from its own place in the catalogue. No target.
+ * The spread twins above each vary one filter; this mixes filters of every kind, 1,000 searches, each a
+ * filter of SPREAD_FILTERS from its own place in the catalogue. No target.
  */
 export const SEARCH_SPREAD_SCENARIO: HttpScenario = {
   name: 'search-spread',

@@ -1,11 +1,10 @@
 import { encodeCursor } from '@app/http';
 import type { HttpScenario, ScenarioContext } from './scenarios';
 import type { LoadRequest } from './support/load';
-import { COLORS, SEEDED_ORGANIZATIONS } from './support/seeded-pets';
+import { CITIES, COLORS, SEEDED_ORGANIZATIONS } from './support/seeded-pets';
+import { spreadFraction, spreadPoint, spreadTwin } from './support/spread';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-/** Requests of one scenario: each connection takes others (`dealt`), so no two share a page. */
-const SPREAD = 200;
 
 /** A filter of CONTRACT 13, and the values its requests take in turn. */
 interface ShelterFilter {
@@ -37,42 +36,65 @@ const FILTERS: ShelterFilter[] = [
   },
 ];
 
-/** The i-th request of a filter, from the start or from 90 % into the catalogue by id (past 90 % of its matches). */
-const search = (filter: ShelterFilter, context: ScenarioContext, i: number, deep: boolean): LoadRequest => {
-  const cursor = deep ? `&cursor=${encodeCursor(Math.floor(context.seedPets * 0.9) + i * 50)}` : '';
+/** The i-th request of a filter's spread twin: from the start or 90 % deep, each from a place of its own. */
+const spreadSearch = (filter: ShelterFilter, context: ScenarioContext, i: number, deep: boolean): LoadRequest => {
+  const from = Math.floor(context.seedPets * spreadFraction(i, deep));
+  const cursor = from > 0 ? `&cursor=${encodeCursor(from)}` : '';
   return { method: 'GET', path: `/v1/pets?limit=20&${filter.values(i)}${cursor}`, headers: bearer(context.key) };
 };
 
 /**
- * CONTRACT 13's filters: the first page and a page 90 % deep of each, with values that differ from request
- * to request, so that concurrent requests share no read. Held to twice the CPU per answer of the unfiltered
- * first page, the app's, PostgreSQL's and Redis's together (bench/targets.ts).
+ * CONTRACT 13's filters: the first page and a page 90 % deep (past 90 % of its matches, which are spread
+ * over all ids) of each with one value, and their spread twins, whose values and places differ from
+ * request to request, so that concurrent requests share no read. Held to twice the CPU per answer of the
+ * unfiltered first page, and the twins to twice that of `pages-spread`: the app's, PostgreSQL's and
+ * Redis's together (bench/targets.ts).
  */
 export const SHELTER_SEARCH_SCENARIOS: HttpScenario[] = FILTERS.flatMap((filter) =>
-  [false, true].map((deep): HttpScenario => ({
-    name: `search-${filter.name}${deep ? '-deep' : ''}`,
-    title: `GET /v1/pets?limit=20&${filter.title}${deep ? ', 90% deep' : ''} (${SPREAD} values)`,
-    server: 'api',
-    dealt: true,
-    requests: (context) => Array.from({ length: SPREAD }, (_, i) => search(filter, context, i, deep)),
-  })),
+  [false, true].flatMap((deep): HttpScenario[] => {
+    const shared: HttpScenario = {
+      name: `search-${filter.name}${deep ? '-deep' : ''}`,
+      title: `GET /v1/pets?limit=20&${filter.values(0)}${deep ? ', 90% deep' : ''}`,
+      server: 'api',
+      requests: ({ key, seedPets }) => [
+        {
+          method: 'GET',
+          path: `/v1/pets?limit=20&${filter.values(0)}${deep ? `&cursor=${encodeCursor(Math.floor(seedPets * 0.9))}` : ''}`,
+          headers: bearer(key),
+        },
+      ],
+    };
+    const twin = spreadTwin(
+      { ...shared, title: `GET /v1/pets?limit=20&${filter.title}${deep ? ', 90% deep' : ''}` },
+      'other values and places',
+      (i, context) => spreadSearch(filter, context, i, deep),
+    );
+    return [shared, twin];
+  }),
 );
 
 /** Points around which the seeded organisations lie: near the seeded cities. */
-const POINTS = ['52.52,13.405', '48.137,11.575', '50.11,8.682', '53.551,9.993', '48.856,2.352', '51.507,-0.128'];
+const POINTS = CITIES.slice(0, 6);
+
+const listOrganizationsNear = (key: string, point: string, radiusKm: number): LoadRequest => ({
+  method: 'GET',
+  path: `/v1/organizations?limit=20&near=${point}&radiusKm=${radiusKm}`,
+  headers: bearer(key),
+});
 
 export const LIST_ORGANIZATIONS_SCENARIO: HttpScenario = {
   name: 'organizations-near',
-  title: `GET /v1/organizations?near=…&radiusKm=25 (${POINTS.length} points, ${SEEDED_ORGANIZATIONS} organisations)`,
+  title: `GET /v1/organizations?near=…&radiusKm=25 (one point, ${SEEDED_ORGANIZATIONS} organisations)`,
   server: 'api',
-  dealt: true,
-  requests: ({ key }) =>
-    Array.from({ length: SPREAD }, (_, i) => ({
-      method: 'GET',
-      path: `/v1/organizations?limit=20&near=${POINTS[i % POINTS.length]}&radiusKm=${20 + (i % 10)}`,
-      headers: bearer(key),
-    })),
+  requests: ({ key }) => [listOrganizationsNear(key, POINTS[0]!.join(','), 25)],
 };
+
+/** Organisations near 1,000 distinct points around the seeded cities, within 20 to 29 km. */
+export const LIST_ORGANIZATIONS_SPREAD_SCENARIO = spreadTwin(
+  LIST_ORGANIZATIONS_SCENARIO,
+  'other points',
+  (i, { key }) => listOrganizationsNear(key, spreadPoint(POINTS, i), 20 + (i % 10)),
+);
 
 /**
  * The sync: each request creates or replaces the bench account's pet of its own external id, a record as
@@ -101,5 +123,6 @@ export const SYNC_PUT_SCENARIO: HttpScenario = {
 export const SHELTER_SCENARIOS: HttpScenario[] = [
   ...SHELTER_SEARCH_SCENARIOS,
   LIST_ORGANIZATIONS_SCENARIO,
+  LIST_ORGANIZATIONS_SPREAD_SCENARIO,
   SYNC_PUT_SCENARIO,
 ];

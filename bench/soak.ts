@@ -10,7 +10,8 @@ import { createAccount, resetStores, storesFor, withClient } from './support/dat
 import { LoadRequest, LoadResult, runLoad } from './support/load';
 import { freePort, ServerProcess, sleep, startServer, waitFor } from './support/processes';
 
-const STORES = storesFor('pet_adoption_soak', 10);
+// SOAK_DATABASE (a name ending in _soak) and SOAK_REDIS_DB keep a soak apart from another's on the machine.
+const STORES = storesFor(process.env.SOAK_DATABASE ?? 'pet_adoption_soak', Number(process.env.SOAK_REDIS_DB ?? 10));
 /** Well below what two cores serve, so the soak shows drift (memory, latency, lost work), not saturation. */
 const API_RATE = 300;
 const MESSAGES_RATE = 100;
@@ -120,7 +121,10 @@ async function main(): Promise<number> {
   log(`apps up; ${minutes} min of traffic at ${API_RATE}/s on the api and ${MESSAGES_RATE}/s on messages`);
 
   const durationSec = minutes * 60;
+  // RSS at the end of each minute: flat means no minute's above the first's (beyond noise).
+  const rssByMinute: Record<string, number[]> = Object.fromEntries(processes.map(({ name }) => [name, []]));
   const progress = setInterval(() => {
+    for (const process of processes) rssByMinute[process.name]!.push(process.rssMiB());
     log(`RSS MiB ${processes.map((process) => `${process.name} ${process.rssMiB().toFixed(0)}`).join(', ')}`);
   }, 60_000);
   let api: LoadResult;
@@ -185,11 +189,16 @@ async function main(): Promise<number> {
     summarise('messages', messages),
     `messages: ${accepted} accepted (202), ${final.stored} stored, ${final.sent} sent, ${final.failed} failed, ` +
       `${missing} missing; queue drained ${drainSec.toFixed(1)} s after the traffic stopped`,
-    ...processes.map(
-      ({ name }) =>
+    ...processes.map(({ name }) => {
+      const minutes = rssByMinute[name]!;
+      const growth = minutes.length > 1 ? Math.max(...minutes.slice(1)) - minutes[0]! : 0;
+      const signed = `${growth >= 0 ? '+' : '−'}${Math.abs(growth).toFixed(0)}`;
+      return (
         `${name}: RSS ${rssAtStart[name]!.toFixed(0)} MiB at start, ${rssAtEnd[name]!.toFixed(0)} MiB at end, ` +
-        `peak ${peak[name]!.toFixed(0)} MiB; ${errorsLogged[name]} error log lines`,
-    ),
+        `peak ${peak[name]!.toFixed(0)} MiB; each minute ${minutes.map((rss) => rss.toFixed(0)).join(', ')} MiB ` +
+        `(the later minutes' highest ${signed} MiB against the first's); ${errorsLogged[name]} error log lines`
+      );
+    }),
     `5xx answers: ${fiveHundreds}`,
   ];
   console.log(report.join('\n'));

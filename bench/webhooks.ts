@@ -2,11 +2,11 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { deliveryJobId, EventsSettings, WEBHOOKS_QUEUE } from '@app/events';
-import { createPet } from './scenarios';
+import { createPet } from './support/requests';
 import { Stores, withClient } from './support/database';
 import { bareWorker, DeliveryVariant, emptyQueues, measureDrains, startWorkers } from './support/drains';
 import { runLoad } from './support/load';
-import { waitFor } from './support/processes';
+import { portToListenOn, waitFor } from './support/processes';
 
 /**
  * Lets endpoints and deliveries use the loopback receiver (outside development both refuse it), at
@@ -27,7 +27,7 @@ interface WebhooksOptions {
 }
 
 /** The endpoint: answers each POST `204` once its body is in, and notes when each came. */
-async function startReceiver() {
+export async function startReceiver() {
   const arrivals: number[] = [];
   const server = createServer((request, response) => {
     request.resume();
@@ -36,7 +36,7 @@ async function startReceiver() {
       response.writeHead(204).end();
     });
   });
-  server.listen(0, '127.0.0.1');
+  server.listen(await portToListenOn(), '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
   return {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createAccount, listSeededPets, Stores, withClient } from './support/database';
 import { LoadRequest, LoadResult, medianBy, runLoad } from './support/load';
 import { BUILD_ROOT, freePort, ServerProcess, startServer } from './support/processes';
-import { createPet } from './scenarios';
+import { createPet } from './support/requests';
 
 const API_PROCESSES = 4;
 /** Connections per api process: enough that each process's batches fill while the lock is held elsewhere. */

@@ -25,7 +25,7 @@ export function storesFor(database: string, redisDb: number): Stores {
 /** Names that hold real data are never dropped by accident. */
 function assertDisposable(databaseUrl: string): string {
   const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
-  if (!/_(bench|soak)$/.test(name)) throw new Error(`refusing to reset ${name}: not a bench or soak database`);
+  if (!/_(bench|soak)(_\d+)?$/.test(name)) throw new Error(`refusing to reset ${name}: not a bench or soak database`);
   return name;
 }
 
@@ -113,7 +113,7 @@ export async function seedPets(stores: Stores, count: number): Promise<void> {
 }
 
 /** The secret of a seeded account's key: deterministic, in the key format, never used outside the bench. */
-const seededSecret = (accountId: number) =>
+export const seededSecret = (accountId: number) =>
   `pet_live_${createHash('md5').update(`bench-key-${accountId}`).digest('hex')}`;
 
 /**

@@ -8,6 +8,15 @@ export interface LoadRequest {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** What the request is, for latencies and statuses per operation in the result (the mix's). */
+  operation?: string;
+}
+
+/** The answers of one operation: how many, by status, and their latencies. */
+export interface OperationResult {
+  requests: number;
+  statuses: Record<string, number>;
+  latencyMs: { p50: number; p99: number };
 }
 
 /** What one autocannon run does: for `durationSec`, or until `amount` requests are answered. */
@@ -32,6 +41,8 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   latencyMs: { p50: number; p99: number; p999: number; max: number };
+  /** By `operation`, when the requests name theirs. */
+  operations?: Record<string, OperationResult>;
 }
 
 /** The core the load generator runs on: the other one than the servers' core 0, when there is one. */

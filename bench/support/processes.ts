@@ -24,34 +24,54 @@ export function cpuCount(): number {
   return Number(spawnSync('nproc').stdout?.toString().trim()) || 1;
 }
 
-/** `BENCH_PORTS` (`from-to`): the ports the bench's listeners take, on a machine that gives each user a range. */
-const PORT_RANGE = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORTS ?? '');
+/**
+ * BENCH_PORT_BASE confines the ports the bench listens on to BENCH_PORT_BASE .. +99, so runs of several
+ * people on one machine stay in ranges of their own; without it the system picks any free port.
+ */
+const PORT_BASE = process.env.BENCH_PORT_BASE === undefined ? undefined : Number(process.env.BENCH_PORT_BASE);
+if (PORT_BASE !== undefined && !(Number.isInteger(PORT_BASE) && PORT_BASE >= 1024 && PORT_BASE <= 65436))
+  throw new Error(`BENCH_PORT_BASE must be a port from 1024 to 65436, not ${process.env.BENCH_PORT_BASE}`);
+const PORT_RANGE = 100;
+/** Where the next search of the range starts: ports handed out lately are likely still about to be bound. */
 let nextInRange = 0;
 
-/** Whether `port` (0: any) could be bound on 127.0.0.1 this moment; the one bound. */
-async function tryPort(port: number): Promise<number | undefined> {
+async function isFree(port: number): Promise<boolean> {
   const server = createServer();
   const listening = await new Promise<boolean>((resolve) => {
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => resolve(true));
   });
-  if (!listening) return undefined;
-  const bound = (server.address() as { port: number }).port;
-  server.close();
-  await once(server, 'close');
-  return bound;
+  if (listening) {
+    server.close();
+    await once(server, 'close');
+  }
+  return listening;
 }
 
 /** A port free at this moment; a process that then fails to bind it is retried by `onFreePorts`. */
 export async function freePort(): Promise<number> {
-  if (!PORT_RANGE) return (await tryPort(0))!;
-  const [from, to] = [Number(PORT_RANGE[1]), Number(PORT_RANGE[2])];
-  for (let tried = 0; tried <= to - from; tried++) {
-    // Round the range, so that a port just handed out is not handed out again before it is bound.
-    const port = from + (nextInRange++ % (to - from + 1));
-    if ((await tryPort(port)) !== undefined) return port;
+  if (PORT_BASE !== undefined) {
+    for (let tried = 0; tried < PORT_RANGE; tried++) {
+      const port = PORT_BASE + ((nextInRange + tried) % PORT_RANGE);
+      if (await isFree(port)) {
+        nextInRange = (port - PORT_BASE + 1) % PORT_RANGE;
+        return port;
+      }
+    }
+    throw new Error(`no free port in BENCH_PORT_BASE's range ${PORT_BASE}..${PORT_BASE + PORT_RANGE - 1}`);
   }
-  throw new Error(`no free port in BENCH_PORTS ${process.env.BENCH_PORTS}`);
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** The port a server of the bench's own should bind: any (0) unless BENCH_PORT_BASE confines them. */
+export async function portToListenOn(): Promise<number> {
+  return PORT_BASE === undefined ? 0 : freePort();
 }
 
 /**

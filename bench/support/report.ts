@@ -1,3 +1,4 @@
+import { MIX, MIX_P99_MS, type MixResult } from '../mix';
 import type { SavedSearchesResult } from '../saved-searches';
 import type { BudgetResult } from '../budget';
 import type { WriteOrderVariant } from '../write-order';
@@ -13,6 +14,10 @@ export interface ScenarioResult {
   runsPerSecond: number[];
   /** The reference app's median answers per second over the runs measured in turns with this scenario. */
   referencePerSecond: number;
+  /** The shared scenario this one is the spread twin of (bench/support/spread.ts). */
+  spreadOf?: string;
+  /** The service's scenario this peer's scenario does the same as (bench/peers/). */
+  peerOf?: string;
   /** perSecond divided by referencePerSecond. */
   ratio: number;
   counted?: number;
@@ -64,9 +69,15 @@ export interface BenchResults {
   savedSearches?: SavedSearchesResult;
   /** Pet writes from 4 api processes, with and without the write order (bench/write-order.ts), when measured. */
   writeOrder?: WriteOrderVariant[];
+  /** `--scenario mix`, when measured. */
+  mix?: MixResult;
   targets: TargetResult[];
   profiles: Array<{ scenario: string; server: string; summary: ProfileSummary }>;
 }
+
+/** The CPU a scenario's answers cost: the server's, PostgreSQL's and Redis's, per answer. */
+export const allCpu = (scenario: Pick<ScenarioResult, 'cpuMicrosPerRequest' | 'storesCpuMicrosPerRequest'>) =>
+  scenario.cpuMicrosPerRequest + scenario.storesCpuMicrosPerRequest;
 
 const fixed = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -87,6 +98,7 @@ export function markdown(results: BenchResults): string {
     ms(scenario.latencyMs.p50),
     ms(scenario.latencyMs.p99),
     ms(scenario.latencyMs.p999),
+    fixed(allCpu(scenario)),
     fixed(scenario.cpuMicrosPerRequest),
     fixed(scenario.storesCpuMicrosPerRequest),
     fixed(scenario.peakRssMiB),
@@ -101,9 +113,9 @@ export function markdown(results: BenchResults): string {
       `${results.settings.warmUpSec} s each, then ${results.settings.runs} turns of one ${results.settings.runSec} s ` +
       "run each, the median run reported; its ratio is to the reference's median over the same turns, so both saw " +
       'the same machine (the first page, the deep page and the 1,000-account limiter run share their turns, since ' +
-      'targets compare them). Server CPU µs/req is the CPU time the server process ' +
-      'spent per answer over the runs: less moved by other work on the machine than req/s. PostgreSQL + Redis ' +
-      'CPU µs/req is what the stores spent meanwhile, per answer, on the same two cores.',
+      'targets compare them). All CPU µs/req is what the server process, PostgreSQL and Redis spent per ' +
+      'answer over the runs, the figure targets hold: less moved by other work on the machine than req/s. ' +
+      'Server CPU µs/req is the server process’s share of it, PostgreSQL + Redis CPU µs/req the stores’.',
     table(
       [
         'Scenario',
@@ -113,6 +125,7 @@ export function markdown(results: BenchResults): string {
         'p50 ms',
         'p99 ms',
         'p99.9 ms',
+        'all CPU µs/req',
         'server CPU µs/req',
         'PostgreSQL + Redis CPU µs/req',
         'peak RSS MiB',
@@ -121,6 +134,96 @@ export function markdown(results: BenchResults): string {
       http,
     ),
   ];
+  const byName = new Map(results.scenarios.map((scenario) => [scenario.name, scenario]));
+  const twins = results.scenarios.filter(({ spreadOf }) => spreadOf && byName.has(spreadOf));
+  if (twins.length > 0)
+    sections.push(
+      '### Spread (headline) and shared: 1,000 distinct requests against one request from every connection',
+      table(
+        ['Scenario', 'spread req/s', 'all CPU µs/req', 'p99 ms', 'shared req/s', 'all CPU µs/req', 'p99 ms'],
+        twins.map((twin) => {
+          const shared = byName.get(twin.spreadOf!)!;
+          return [
+            `${shared.title} (\`${twin.name}\`, \`${shared.name}\`)`,
+            ...[twin, shared].flatMap((one) => [fixed(one.perSecond), fixed(allCpu(one)), ms(one.latencyMs.p99)]),
+          ];
+        }),
+      ),
+    );
+  const peers = results.scenarios.filter(({ peerOf }) => peerOf && byName.has(peerOf));
+  if (peers.length > 0)
+    sections.push(
+      '### The service beside the peer (bench/peers/: NestJS, TypeORM repositories, @nestjs/throttler in Redis), same turns',
+      table(
+        [
+          'Scenario',
+          'req/s',
+          'all CPU µs/req',
+          'p99 ms',
+          'peak RSS MiB',
+          'peer req/s',
+          'all CPU µs/req',
+          'p99 ms',
+          'peak RSS MiB',
+        ],
+        peers.map((peer) => {
+          const ours = byName.get(peer.peerOf!)!;
+          return [
+            `${ours.title} (\`${ours.name}\`, \`${peer.name}\`)`,
+            ...[ours, peer].flatMap((one) => [
+              fixed(one.perSecond),
+              fixed(allCpu(one)),
+              ms(one.latencyMs.p99),
+              fixed(one.peakRssMiB),
+            ]),
+          ];
+        }),
+      ),
+    );
+  const mix = results.mix;
+  if (mix) {
+    // Without a step within the p99, the one answering most shows where the time went.
+    const shown =
+      mix.steps[
+        mix.chosen ?? mix.steps.reduce((best, step, i) => (step.perSecond > mix.steps[best]!.perSecond ? i : best), 0)
+      ]!;
+    sections.push(
+      `### Mix (${Object.entries(MIX)
+        .map(([operation, share]) => `${share} % ${operation}`)
+        .join(', ')}): offered rates stepped, the highest with p99 ≤ ${MIX_P99_MS} ms kept`,
+      table(
+        ['offered req/s', 'answered req/s', 'api p99 ms', 'messages p99 ms', `p99 ≤ ${MIX_P99_MS} ms`, 'CPU µs/req'],
+        mix.steps.map((step) => [
+          fixed(step.offeredPerSecond),
+          fixed(step.perSecond),
+          ms(step.p99Ms.api),
+          ms(step.p99Ms.messages),
+          step.met ? 'yes' : 'no',
+          Object.entries(step.cpuMicrosPerRequest)
+            .map(([name, micros]) => `${name} ${fixed(micros)}`)
+            .join(', '),
+        ]),
+      ),
+      (mix.chosen !== undefined
+        ? `Throughput at p99 ≤ ${MIX_P99_MS} ms: ${fixed(shown.perSecond)} req/s; its operations:`
+        : `No step kept p99 within ${MIX_P99_MS} ms; the operations of the step that answered most:`) +
+        ` (peak RSS MiB over every step: ${Object.entries(mix.peakRssMiB)
+          .map(([name, peak]) => `${name} ${fixed(peak)}`)
+          .join(', ')})`,
+      table(
+        ['Operation', 'share of requests', 'p50 ms', 'p99 ms', 'answers'],
+        Object.entries(shown.operations).map(([name, one]) => [
+          name,
+          `${fixed(one.share * 100, 1)} %`,
+          ms(one.latencyMs.p50),
+          ms(one.latencyMs.p99),
+          Object.entries(one.statuses)
+            .map(([status, count]) => `${status}: ${fixed(count)}`)
+            .join(', '),
+        ]),
+      ),
+    );
+  }
   const drains = (what: string, measured: string, unit: string, variants: DeliveryVariant[]) => {
     if (variants.length === 0) return;
     const { deliveryMessages, deliveryRuns } = results.settings;

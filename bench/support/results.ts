@@ -6,7 +6,7 @@ import { BenchResults, markdown, ScenarioResult } from './report';
 
 /** A scenario's figures, as a ratio to the reference's rate over the same turns (its own median when absent). */
 export function toResult(
-  scenario: { name: string; title: string; counted?: number },
+  scenario: { name: string; title: string; counted?: number; spreadOf?: string; peerOf?: string },
   measured: ScenarioRuns,
   server: string,
   reference?: ScenarioRuns,
@@ -23,6 +23,8 @@ export function toResult(
   return {
     name: scenario.name,
     title: scenario.title,
+    spreadOf: scenario.spreadOf,
+    peerOf: scenario.peerOf,
     perSecond: median,
     runsPerSecond: rates,
     referencePerSecond: reference?.median.perSecond ?? median,

@@ -7,7 +7,7 @@
 const STATUSES = 'available available available available available available available pending pending sold'.split(
   ' ',
 );
-const BREEDS = [
+export const BREEDS = [
   'Labrador',
   'Beagle',
   'Mixed',
@@ -30,7 +30,7 @@ const BREEDS = [
   'Bearded Dragon',
 ];
 /** Tags by popularity: the first are common, the last rare. */
-const TAGS = [
+export const TAGS = [
   'house-trained',
   'good-with-kids',
   'calm',
@@ -52,10 +52,10 @@ const TAGS = [
   'bonded-pair',
   'deaf',
 ];
-const TRAITS = ['friendly', 'gentle', 'playful', 'shy', 'curious', 'calm', 'energetic', 'loyal'];
+export const TRAITS = ['friendly', 'gentle', 'playful', 'shy', 'curious', 'calm', 'energetic', 'loyal'];
 const PASTIMES = ['long walks', 'naps in the sun', 'chasing balls', 'quiet evenings', 'meeting people'];
 /** Shelters' cities: most pets with a location are near one. */
-const CITIES: Array<[number, number]> = [
+export const CITIES: Array<[number, number]> = [
   [52.52, 13.405],
   [48.137, 11.575],
   [50.11, 8.682],
@@ -116,7 +116,7 @@ export interface SeededPet {
   categoryId: number;
   status: string;
   sex: string;
-  /** Seeded pets have none. */
+  /** Seeded pets have none: photos are uploaded through the api (libs/photos). */
   photos: [];
   createdAt: string;
   updatedAt: string;

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createConnection, createServer, Server, Socket } from 'node:net';
-import { freePort } from './processes';
+import { portToListenOn } from './processes';
 
 const SSL_REQUEST_CODE = 80877103;
 
@@ -24,7 +24,7 @@ export class SqlCounter {
   /** Starts listening on 127.0.0.1; returns the port. */
   async listen(): Promise<number> {
     this.server = createServer((client) => this.relay(client));
-    this.server.listen(await freePort(), '127.0.0.1');
+    this.server.listen(await portToListenOn(), '127.0.0.1');
     await once(this.server, 'listening');
     return (this.server.address() as { port: number }).port;
   }

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createConnection, createServer, Server, Socket } from 'node:net';
+import { portToListenOn } from './processes';
 
 /**
  * A TCP relay in front of PostgreSQL or Redis that a test can cut and restore, or freeze, to make the
@@ -30,7 +31,7 @@ export class TcpProxy {
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
-    this.server.listen(port || this.port, '127.0.0.1');
+    this.server.listen(port || this.port || (await portToListenOn()), '127.0.0.1');
     await once(this.server, 'listening');
     this.port = (this.server.address() as { port: number }).port;
     return this.port;
@@ -65,7 +66,7 @@ export async function blackHole(): Promise<{ port: number; close: () => Promise<
     sockets.add(socket);
     socket.on('error', () => undefined);
   });
-  server.listen(0, '127.0.0.1');
+  server.listen(await portToListenOn(), '127.0.0.1');
   await once(server, 'listening');
   return {
     port: (server.address() as { port: number }).port,
