@@ -20,6 +20,7 @@ export * from './concurrency/with-timeout';
 export * from './text/canonical-email';
 export * from './text/text.validators';
 export * from './queues/configured-processor';
+export * from './queues/queue-prefix';
 export * from './queues/periodic-job';
 export * from './queues/periodic-jobs.module';
 export * from './start-up/dependencies';

@@ -1,6 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { Redis } from 'ioredis';
-import { redisConnectionOptions } from '../redis/redis-connection';
+import { createRedisClient, describeRedisTarget, type RedisTarget } from '../redis/redis-connection';
 
 /** Why a process cannot start, in the one line it prints before it exits: what failed and what to do. */
 export class StartupFailure extends Error {
@@ -12,7 +11,8 @@ export interface Dependency {
   name: string;
   /** The setting that says where it is. */
   setting: string;
-  url: string;
+  /** Where it was looked for, as the failure names it (a host and port). */
+  where: string;
   /** Resolves once it answers; rejects with why it does not. */
   reach: () => Promise<void>;
 }
@@ -21,7 +21,9 @@ export interface Dependency {
 const RETRY_MS = 500;
 
 function reasonOf(error: unknown): string {
-  const failure = error as Error & { code?: string; errors?: Error[] };
+  const failure = error as Error & { code?: string; errors?: Error[]; lastNodeError?: Error };
+  // A cluster client says only that it could not learn the slots; its last node says why.
+  if (failure.lastNodeError) return `${failure.message} ${reasonOf(failure.lastNodeError)}`;
   // Node reports a refused `localhost` (tried on ::1, then 127.0.0.1) as an AggregateError without a message.
   return failure.message || failure.errors?.[0]?.message || failure.code || String(error);
 }
@@ -39,9 +41,8 @@ export async function waitForDependency(dependency: Dependency, waitMs: number):
     } catch (error) {
       const left = deadline - Date.now();
       if (left <= 0) {
-        const { host } = new URL(dependency.url);
         throw new StartupFailure(
-          `${dependency.name} at ${host} did not answer within ${waitMs} ms (${reasonOf(error)}): start ` +
+          `${dependency.name} at ${dependency.where} did not answer within ${waitMs} ms (${reasonOf(error)}): start ` +
             `${dependency.name} there, or set ${dependency.setting} to where it runs.`,
         );
       }
@@ -50,15 +51,17 @@ export async function waitForDependency(dependency: Dependency, waitMs: number):
   }
 }
 
-/** Redis at `REDIS_URL`, answering a PING. */
-export function redisDependency(url: string): Dependency {
+/**
+ * Redis at `REDIS_URL` answering a PING, or the cluster at `REDIS_CLUSTER_NODES` once its client has learnt
+ * which node serves each slot and a node answers a PING.
+ */
+export function redisDependency(target: RedisTarget): Dependency {
   return {
     name: 'Redis',
-    setting: 'REDIS_URL',
-    url,
+    setting: 'url' in target ? 'REDIS_URL' : 'REDIS_CLUSTER_NODES',
+    where: describeRedisTarget(target),
     reach: async () => {
-      const client = new Redis({
-        ...redisConnectionOptions(url),
+      const client = createRedisClient(target, {
         lazyConnect: true,
         connectTimeout: 2000,
         maxRetriesPerRequest: 0,
