@@ -5,7 +5,7 @@ import { uniqueEmail } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { freePort, waitFor } from './support/processes';
 import { TEST_DATABASE_URL } from './support/test-env';
-import { itOnOneRedis } from './support/redis';
+import { itOnOneRedis } from './support/redis-suites';
 
 const cli = (...args: string[]) => runCli({}, ...args);
 const cliWith = runCli;

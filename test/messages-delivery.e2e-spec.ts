@@ -17,7 +17,8 @@ import {
 import { AppProcess, freePort, waitFor } from './support/processes';
 import { TcpProxy } from '../bench/support/tcp-proxy';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './support/test-env';
-import { testQueue, describeOnOneRedis } from './support/redis';
+import { testQueue } from './support/redis';
+import { describeOnOneRedis } from './support/redis-suites';
 
 const SECRET = 'webhook-secret-for-the-e2e-tests';
 /** Shared by the messages app (job options) and the workers: short enough for tests, same semantics. */

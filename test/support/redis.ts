@@ -8,7 +8,6 @@ import {
   type RedisClient,
   workerConnection,
 } from '../../libs/core/src';
-import { TEST_REDIS_CLUSTER_NODES } from './test-env';
 
 /** The Redis the apps under test use: TEST_REDIS_URL's db, or the cluster of TEST_REDIS_CLUSTER_NODES. */
 export const testRedisTarget = () => loadSettings(CoreSettings, process.env).redis;
@@ -45,10 +44,3 @@ export function testQueue(name: string): Queue {
   };
   return queue;
 }
-
-/**
- * For tests of one Redis's outages (an unreachable address, a proxy cut between an app and Redis): the
- * cluster run leaves them to the single-Redis run, since a cluster's nodes announce their own addresses.
- */
-export const describeOnOneRedis = TEST_REDIS_CLUSTER_NODES ? describe.skip : describe;
-export const itOnOneRedis = TEST_REDIS_CLUSTER_NODES ? it.skip : it;

@@ -71,7 +71,9 @@ export class CoreSettings implements CrossFieldRules {
   violations(): string[] {
     // Either address may be the one meant: neither is chosen over the other in silence.
     return this.REDIS_URL && this.REDIS_CLUSTER_NODES
-      ? ['REDIS_URL and REDIS_CLUSTER_NODES are both set: set REDIS_URL for one Redis, or REDIS_CLUSTER_NODES for a cluster']
+      ? [
+          'REDIS_URL and REDIS_CLUSTER_NODES are both set: set REDIS_URL for one Redis, or REDIS_CLUSTER_NODES for a cluster',
+        ]
       : [];
   }
 }
