@@ -21,10 +21,10 @@ export function redisConnectionOptions(url: string): RedisOptions {
   };
 }
 
-/** Where `target` is, as a start-up failure names it. */
+/** Where `target` is, as a start-up failure names it: a host and port, or a cluster's seed nodes. */
 export function describeRedisTarget(target: RedisTarget): string {
   if ('url' in target) return new URL(target.url).host;
-  return `the cluster of ${target.clusterNodes.map(({ host, port }) => `${host}:${port}`).join(', ')}`;
+  return target.clusterNodes.map(({ host, port }) => `${host}:${port}`).join(', ');
 }
 
 /**

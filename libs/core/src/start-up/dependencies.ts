@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { createRedisClient, describeRedisTarget, type RedisTarget } from '../redis/redis-connection';
+import { Redis } from 'ioredis';
+import { describeRedisTarget, redisConnectionOptions, type RedisTarget } from '../redis/redis-connection';
 
 /** Why a process cannot start, in the one line it prints before it exits: what failed and what to do. */
 export class StartupFailure extends Error {
@@ -21,9 +22,7 @@ export interface Dependency {
 const RETRY_MS = 500;
 
 function reasonOf(error: unknown): string {
-  const failure = error as Error & { code?: string; errors?: Error[]; lastNodeError?: Error };
-  // A cluster client says only that it could not learn the slots; its last node says why.
-  if (failure.lastNodeError) return `${failure.message} ${reasonOf(failure.lastNodeError)}`;
+  const failure = error as Error & { code?: string; errors?: Error[] };
   // Node reports a refused `localhost` (tried on ::1, then 127.0.0.1) as an AggregateError without a message.
   return failure.message || failure.errors?.[0]?.message || failure.code || String(error);
 }
@@ -51,34 +50,60 @@ export async function waitForDependency(dependency: Dependency, waitMs: number):
   }
 }
 
+/** Connects once to the Redis at `url` and runs `ask`; rejects with why it could not connect, or `ask`'s failure. */
+async function askOnce(url: string, ask: (client: Redis) => Promise<void>): Promise<void> {
+  const client = new Redis({
+    ...redisConnectionOptions(url),
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // connect() rejects with "Connection is closed."; why it closed (ECONNREFUSED, ENOTFOUND…) comes as an event.
+  let cause: Error | undefined;
+  client.on('error', (error: Error) => (cause = error));
+  try {
+    await client.connect();
+    await ask(client);
+  } catch (error) {
+    throw cause ?? error;
+  } finally {
+    client.disconnect();
+  }
+}
+
 /**
- * Redis at `REDIS_URL` answering a PING, or the cluster at `REDIS_CLUSTER_NODES` once its client has learnt
- * which node serves each slot and a node answers a PING.
+ * Redis at `REDIS_URL` answering a PING; or the cluster at `REDIS_CLUSTER_NODES` serving every slot
+ * (`cluster_state:ok`) as the first seed node that answers says.
  */
 export function redisDependency(target: RedisTarget): Dependency {
+  const where = describeRedisTarget(target);
+  if ('url' in target) {
+    return {
+      name: 'Redis',
+      setting: 'REDIS_URL',
+      where,
+      reach: () => askOnce(target.url, async (c) => void (await c.ping())),
+    };
+  }
   return {
-    name: 'Redis',
-    setting: 'url' in target ? 'REDIS_URL' : 'REDIS_CLUSTER_NODES',
-    where: describeRedisTarget(target),
+    name: 'Redis Cluster',
+    setting: 'REDIS_CLUSTER_NODES',
+    where,
     reach: async () => {
-      const client = createRedisClient(target, {
-        lazyConnect: true,
-        connectTimeout: 2000,
-        maxRetriesPerRequest: 0,
-        enableOfflineQueue: false,
-        retryStrategy: () => null,
-      });
-      // connect() rejects with "Connection is closed."; why it closed (ECONNREFUSED, ENOTFOUND…) comes as an event.
-      let cause: Error | undefined;
-      client.on('error', (error: Error) => (cause = error));
-      try {
-        await client.connect();
-        await client.ping();
-      } catch (error) {
-        throw cause ?? error;
-      } finally {
-        client.disconnect();
+      let failure: unknown;
+      for (const { host, port } of target.clusterNodes) {
+        try {
+          return await askOnce(`redis://${host}:${port}`, async (client) => {
+            const state = /^cluster_state:(\w+)/m.exec(await client.cluster('INFO'))?.[1];
+            if (state !== 'ok') throw new Error(`${host}:${port} reports cluster_state:${state}`);
+          });
+        } catch (error) {
+          failure = error;
+        }
       }
+      throw failure;
     },
   };
 }
