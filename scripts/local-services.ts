@@ -1,6 +1,6 @@
 // `npm start` on a machine where nothing runs yet: an embedded PostgreSQL 15 and a `redis-server` from PATH,
 // started only when their setting is unset AND nothing answers at the default address. A development
-// convenience: production configures DATABASE_URL and REDIS_URL, which never fall back to these.
+// convenience: production configures DATABASE_URL and REDIS_URL (or REDIS_CLUSTER_NODES), which never fall back to these.
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -127,7 +127,7 @@ export async function startLocalServices(env: NodeJS.ProcessEnv, dir: string): P
           `(${postgres.url.replace(`:${LOCAL_PASSWORD}@`, '@')}, data in ${join(dir, 'postgres')}) for development`,
       );
     }
-    if (!env.REDIS_URL && !(await answers(DEFAULT_REDIS))) {
+    if (!env.REDIS_URL && !env.REDIS_CLUSTER_NODES && !(await answers(DEFAULT_REDIS))) {
       const redis = await startRedisServer(dir);
       started.push(redis.stop);
       settings.REDIS_URL = redis.url;

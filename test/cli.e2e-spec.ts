@@ -5,6 +5,7 @@ import { uniqueEmail } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { freePort, waitFor } from './support/processes';
 import { TEST_DATABASE_URL } from './support/test-env';
+import { itOnOneRedis } from './support/redis-suites';
 
 const cli = (...args: string[]) => runCli({}, ...args);
 const cliWith = runCli;
@@ -63,7 +64,7 @@ describe('operator CLI', () => {
     );
   });
 
-  it('makes the change and says on stderr when Redis cannot tell the running processes', async () => {
+  itOnOneRedis('makes the change and says on stderr when Redis cannot tell the running processes', async () => {
     const email = uniqueEmail('cli-no-redis');
     await cli('create-account', email);
     const issued = JSON.parse((await cli('issue-key', email)).stdout);

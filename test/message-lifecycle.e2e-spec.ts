@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { MESSAGES_QUEUE } from '@app/messaging';
-import { Backoffs, Queue } from 'bullmq';
+import { Backoffs } from 'bullmq';
 import { MessagesService } from '../libs/messaging/src/messages.service';
 import { withDatabase } from './support/database';
 import type { TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { createAccount, createMessagesApp, StoredMessage, storedMessage, waitForEnqueued } from './support/messages';
-import { TEST_REDIS_URL } from './support/test-env';
+import { testQueue } from './support/redis';
 
 const STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
 type Status = (typeof STATUSES)[number];
@@ -97,7 +97,7 @@ describe('message lifecycle', () => {
   it('gives each delivery job its attempts and an exponential backoff from MESSAGES_BACKOFF_MS', async () => {
     const accepted = await app.http.post('/messages').set(account.auth).send({ message: 'Max is home' }).expect(202);
     await waitForEnqueued(accepted.body.id);
-    const queue = new Queue(MESSAGES_QUEUE, { connection: { url: TEST_REDIS_URL } });
+    const queue = testQueue(MESSAGES_QUEUE);
     const job = (await queue.getJob(accepted.body.id))!;
     try {
       expect(job.opts.attempts).toBe(4);

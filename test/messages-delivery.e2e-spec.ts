@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { WEBHOOK_USER_AGENT } from '@app/events';
 import { MESSAGES_QUEUE } from '@app/messaging';
-import { Queue } from 'bullmq';
 import type { TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import {
@@ -18,6 +17,8 @@ import {
 import { AppProcess, freePort, waitFor } from './support/processes';
 import { TcpProxy } from '../bench/support/tcp-proxy';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from './support/test-env';
+import { testQueue } from './support/redis';
+import { describeOnOneRedis } from './support/redis-suites';
 
 const SECRET = 'webhook-secret-for-the-e2e-tests';
 /** Shared by the messages app (job options) and the workers: short enough for tests, same semantics. */
@@ -155,7 +156,7 @@ describe('message delivery by real worker processes (webhook transport)', () => 
     const proxy = new TcpProxy(Number(new URL(TEST_DATABASE_URL).port || 5432));
     const viaProxy = new URL(TEST_DATABASE_URL);
     viaProxy.port = String(await proxy.start());
-    const queue = new Queue(MESSAGES_QUEUE, { connection: { url: TEST_REDIS_URL } });
+    const queue = testQueue(MESSAGES_QUEUE);
     await worker!.stop();
     worker = await startWorker({ ...workerEnv, DATABASE_URL: viaProxy.toString() });
     try {
@@ -176,7 +177,7 @@ describe('message delivery by real worker processes (webhook transport)', () => 
     }
   });
 
-  describe('while Redis cannot be reached by the messages app (and no worker runs)', () => {
+  describeOnOneRedis('while Redis cannot be reached by the messages app (and no worker runs)', () => {
     beforeEach(async () => {
       await worker!.stop();
       worker = undefined;

@@ -1,5 +1,5 @@
 import { EXPIRE_ORDER_JOB, expiryJobId, ORDERS_QUEUE } from '@app/orders';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { createApiApp } from './support/api-app';
 import { cli } from './support/cli';
 import { withDatabase } from './support/database';
@@ -9,7 +9,7 @@ import type { OrderBody } from './support/orders';
 import { AppProcess, startServing, waitFor } from './support/processes';
 import { together } from './support/rate-limiting';
 import { startWorker } from './support/messages';
-import { TEST_REDIS_URL } from './support/test-env';
+import { testQueue } from './support/redis';
 
 const CALLERS = 50;
 const MAX_OPEN = 3;
@@ -183,7 +183,7 @@ describe('orders across processes', () => {
       app = await createApiApp({ env: { ORDER_HOLD_SECONDS: String(HOLD_SECONDS) } });
       // The sweep at its longest, so what expires sooner was the delayed job's doing.
       worker = await startWorker({ ORDERS_EXPIRY_SWEEP_INTERVAL_MS: '10000' });
-      queue = new Queue(ORDERS_QUEUE, { connection: { url: TEST_REDIS_URL } });
+      queue = testQueue(ORDERS_QUEUE);
     });
     afterAll(async () => {
       await queue.close();

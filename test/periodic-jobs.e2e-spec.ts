@@ -1,9 +1,8 @@
 import { CoreModule, PERIODIC_QUEUE, PeriodicJob, PeriodicJobsModule, RESCHEDULE_EVERY_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { Test, TestingModule } from '@nestjs/testing';
-import { Queue } from 'bullmq';
 import { waitFor } from './support/processes';
-import { TEST_REDIS_URL } from './support/test-env';
+import { testQueue } from './support/redis';
 
 const EVERY_MS = 400;
 const RUNS = 6;
@@ -51,7 +50,7 @@ async function startWorker(): Promise<TestingModule> {
 }
 
 describe('periodic jobs in two workers', () => {
-  const queue = new Queue(PERIODIC_QUEUE, { connection: { url: TEST_REDIS_URL } });
+  const queue = testQueue(PERIODIC_QUEUE);
   let workers: TestingModule[] = [];
 
   beforeAll(async () => {

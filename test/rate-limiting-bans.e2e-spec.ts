@@ -79,21 +79,21 @@ describe('rate limiting: the temporary ban', () => {
       await app.http.get('/v1/account').set(account.auth).expect(200);
       for (let i = 0; i < BAN_AFTER; i++)
         expect((await app.http.get('/v1/account').set(account.auth).expect(429)).body).toEqual(rateLimited);
-      expect(await refusalsLogged(account.keyId)).toBe(BAN_AFTER);
+      expect(await refusalsLogged(`account:${account.accountId}`, account.keyId)).toBe(BAN_AFTER);
       return account;
     }
 
     it('no longer counts refusals older than a minute towards the ban', async () => {
       const account = await refusedUpToTheBan();
-      await ageRefusals(account.keyId, 61_000);
+      await ageRefusals(`account:${account.accountId}`, account.keyId, 61_000);
       const refused = await app.http.get('/v1/account').set(account.auth).expect(429);
       expect(refused.body).toEqual(rateLimited);
-      expect(await refusalsLogged(account.keyId)).toBe(1);
+      expect(await refusalsLogged(`account:${account.accountId}`, account.keyId)).toBe(1);
     });
 
     it('bans on one more refusal when the earlier ones are less than a minute old', async () => {
       const account = await refusedUpToTheBan();
-      await ageRefusals(account.keyId, 59_000);
+      await ageRefusals(`account:${account.accountId}`, account.keyId, 59_000);
       const refused = await app.http.get('/v1/account').set(account.auth).expect(429);
       expect(refused.body).toEqual(banned);
     });

@@ -6,6 +6,7 @@ import type { TestHttpApp } from './support/http-app';
 import { AppProcess, startServing, waitFor } from './support/processes';
 import { together, windowWithRoom } from './support/rate-limiting';
 import { TEST_REDIS_URL } from './support/test-env';
+import { describeOnOneRedis } from './support/redis-suites';
 
 /**
  * Far above REDIS_COMMAND_TIMEOUT_MS and the connect timeout: an answer that takes longer means the
@@ -105,7 +106,7 @@ describe('rate limiting across processes and outages', () => {
     });
   });
 
-  describe('when Redis cannot be reached', () => {
+  describeOnOneRedis('when Redis cannot be reached', () => {
     let healthy: TestHttpApp;
     let account: TestAccount;
 

@@ -51,6 +51,31 @@ describe('a process that cannot start', () => {
           'start Redis there, or set REDIS_URL to where it runs.',
       ]);
     });
+
+    it('exits with 1 and one line naming the cluster and REDIS_CLUSTER_NODES when no node answers, starting no Redis of its own', async () => {
+      const { code, lines } = await exitOf(entry, {
+        REDIS_URL: '',
+        REDIS_CLUSTER_NODES: `127.0.0.1:${closedPort}`,
+        STARTUP_WAIT_MS: '300',
+      });
+      expect(code).toBe(1);
+      expect(lines).toEqual([
+        `Redis Cluster at 127.0.0.1:${closedPort} did not answer within 300 ms (connect ECONNREFUSED 127.0.0.1:${closedPort}): ` +
+          'start Redis Cluster there, or set REDIS_CLUSTER_NODES to where it runs.',
+      ]);
+    });
+  });
+
+  it('exits with 1 before connecting anywhere when REDIS_URL and REDIS_CLUSTER_NODES are both set', async () => {
+    const { code, lines } = await exitOf('scripts/start-all.js', {
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_CLUSTER_NODES: '127.0.0.1:7001',
+    });
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      'Invalid configuration:',
+      '  REDIS_URL and REDIS_CLUSTER_NODES are both set: set REDIS_URL for one Redis, or REDIS_CLUSTER_NODES for a cluster',
+    ]);
   });
 
   it.each([

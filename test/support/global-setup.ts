@@ -1,14 +1,14 @@
 import './library-aliases';
 import { Client, escapeIdentifier } from 'pg';
-import { Redis } from 'ioredis';
 import { loadSettings } from '../../libs/core/src';
 import { DatabaseSettings, prepareDatabase } from '../../libs/database/src';
 import { assertFreshBuild } from './fresh-build';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env';
+import { everyNode, withTestRedis } from './redis';
+import { TEST_DATABASE_URL } from './test-env';
 
 /**
  * Checks that the build is current, then recreates the test database from the migrations and empties
- * the test Redis db, once per run.
+ * the test Redis db (every node of a test cluster), once per run.
  */
 export default async function globalSetup(): Promise<void> {
   assertFreshBuild();
@@ -23,7 +23,9 @@ export default async function globalSetup(): Promise<void> {
   await admin.end();
   await prepareDatabase(loadSettings(DatabaseSettings, { DATABASE_URL: TEST_DATABASE_URL }));
 
-  const redis = new Redis(TEST_REDIS_URL);
-  await redis.flushdb();
-  redis.disconnect();
+  await withTestRedis(async (redis) => {
+    // A cluster client connects to its nodes as it learns them.
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+    await Promise.all(everyNode(redis).map((node) => node.flushdb()));
+  });
 }

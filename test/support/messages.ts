@@ -2,14 +2,13 @@ import { once } from 'node:events';
 import { createServer, IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { AccountsService } from '@app/accounts';
 import { MESSAGES_QUEUE } from '@app/messaging';
-import { Queue } from 'bullmq';
 import { MESSAGES_APP_OPTIONS } from '../../apps/messages/src/messages-app';
 import { MessagesModule } from '../../apps/messages/src/messages.module';
 import { withDatabase } from './database';
 import { TestAccount, uniqueEmail } from './factories';
 import { createTestHttpApp, TestAppOverrides, TestHttpApp } from './http-app';
 import { AppProcess, startServing, waitFor } from './processes';
-import { TEST_REDIS_URL } from './test-env';
+import { testQueue } from './redis';
 
 /** The real messages app module, served in-process on an ephemeral port. */
 export function createMessagesApp(overrides: TestAppOverrides = {}): Promise<TestHttpApp> {
@@ -73,7 +72,7 @@ export function storedMessage(id: string): Promise<StoredMessage | undefined> {
  * interval of the worker that set it, whatever the new worker's own interval.
  */
 export async function emptyMessagesQueue(): Promise<void> {
-  const queue = new Queue(MESSAGES_QUEUE, { connection: { url: TEST_REDIS_URL } });
+  const queue = testQueue(MESSAGES_QUEUE);
   try {
     await queue.obliterate({ force: true });
   } finally {

@@ -1,6 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { banKeys } from '../../libs/rate-limiting/src';
 import { waitFor } from './processes';
+import { withTestRedis } from './redis';
 import { TEST_REDIS_URL } from './test-env';
 
 /** The Error bodies of a request over a limit, and of a banned key's. */
@@ -14,35 +16,26 @@ export function randomIp(): string {
   return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 }
 
-async function withRedis<T>(use: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis(TEST_REDIS_URL);
-  try {
-    return await use(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
-
 /** Redis's clock, which the limiter's windows follow. */
 export function redisNowMs(): Promise<number> {
-  return withRedis(async (redis) => {
+  return withTestRedis(async (redis) => {
     const [seconds, micros] = await redis.time();
     return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
   });
 }
 
-/** How many refusals of an API key the limiter holds towards banning it. */
-export function refusalsLogged(keyId: number): Promise<number> {
-  return withRedis((redis) => redis.zcard(`rate-limit:refusals:key:${keyId}`));
+/** How many refusals of an API key the limiter holds towards banning it (`tracker`: its account, `account:<id>`). */
+export function refusalsLogged(tracker: string, keyId: number): Promise<number> {
+  return withTestRedis((redis) => redis.zcard(banKeys(tracker, keyId)[1]));
 }
 
 /**
- * Moves every refusal logged for an API key to `ageMs` before now (Redis's clock), as if they had been
+ * Moves every refusal logged for an API key (of the caller `tracker`) to `ageMs` before now (Redis's clock), as if they had been
  * that long ago: a clock the ban's look-back can be tested with.
  */
-export function ageRefusals(keyId: number, ageMs: number): Promise<void> {
-  return withRedis(async (redis) => {
-    const log = `rate-limit:refusals:key:${keyId}`;
+export function ageRefusals(tracker: string, keyId: number, ageMs: number): Promise<void> {
+  return withTestRedis(async (redis) => {
+    const [, log] = banKeys(tracker, keyId);
     const at = (await redisNowMs()) - ageMs;
     for (const refusal of await redis.zrange(log, 0, -1)) await redis.zadd(log, 'XX', at, refusal);
   });
@@ -73,7 +66,7 @@ export async function watchScripts(marker: string): Promise<ScriptWatch> {
     calls: async () => {
       // MONITOR shows commands in the order Redis runs them: once it shows this one, it has shown the rest.
       const sentinel = `sentinel-${randomUUID()}`;
-      await withRedis((redis) => redis.echo(sentinel));
+      await withTestRedis((redis) => redis.echo(sentinel));
       await waitFor(async () => echoed.has(sentinel), 10_000, 'MONITOR to show the commands sent so far');
       return calls;
     },

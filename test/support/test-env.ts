@@ -5,6 +5,15 @@ import { join } from 'node:path';
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pet_adoption_test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
+/**
+ * Set by CI's cluster run (`host:port`, comma-separated): the apps and the suites use this Redis Cluster
+ * instead of TEST_REDIS_URL. A cluster has only db 0, so it must serve the test run alone: global setup
+ * empties every node of it.
+ */
+export const TEST_REDIS_CLUSTER_NODES = process.env.TEST_REDIS_CLUSTER_NODES;
+
+/** Settings that point a process at one Redis at `url`, whichever Redis the suites use. */
+export const singleRedisAt = (url: string) => ({ REDIS_URL: url, REDIS_CLUSTER_NODES: '' });
 
 /**
  * Set by CI's pooler run: the apps under test reach PostgreSQL through PgBouncer in transaction mode, while
@@ -31,7 +40,9 @@ Object.assign(process.env, {
   DATABASE_URL: POOLED_DATABASE_URL ?? TEST_DATABASE_URL,
   ...(POOLED_DATABASE_URL && { DATABASE_POOL_MODE: 'transaction', DATABASE_DIRECT_URL: TEST_DATABASE_URL }),
   ...replicaSettings(TEST_DATABASE_URL),
-  REDIS_URL: TEST_REDIS_URL,
+  ...(TEST_REDIS_CLUSTER_NODES
+    ? { REDIS_CLUSTER_NODES: TEST_REDIS_CLUSTER_NODES, REDIS_URL: '' }
+    : { REDIS_URL: TEST_REDIS_URL, REDIS_CLUSTER_NODES: '' }),
   DATABASE_MIGRATE_ON_START: 'false',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   // Every suite calls from 127.0.0.1, so per-IP limits would couple them; the rate-limiting suites set their own.

@@ -1,5 +1,4 @@
 import { WEBHOOKS_QUEUE } from '@app/events';
-import { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 import type TestAgent from 'supertest/lib/agent';
 import { createApiApp } from './api-app';
@@ -7,7 +6,7 @@ import type { TestAccount } from './factories';
 import type { TestHttpApp } from './http-app';
 import { Delivery, startWorker, WebhookReceiver } from './messages';
 import { AppProcess, waitFor } from './processes';
-import { TEST_REDIS_URL } from './test-env';
+import { testQueue } from './redis';
 
 /** Short enough for tests, same semantics: shared by the api (job options) and the workers. */
 export const WEBHOOK_TEST_ENV = {
@@ -21,7 +20,7 @@ export const WEBHOOK_TEST_ENV = {
 
 /** Empties the test webhooks queue (and its stalled-check key) for a suite that starts workers. */
 export async function emptyWebhooksQueue(): Promise<void> {
-  const queue = new Queue(WEBHOOKS_QUEUE, { connection: { url: TEST_REDIS_URL } });
+  const queue = testQueue(WEBHOOKS_QUEUE);
   try {
     await queue.obliterate({ force: true });
   } finally {

@@ -1,5 +1,5 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AppError, NotFoundError, REDIS, ServiceUnavailableError } from '@app/core';
+import { AppError, NotFoundError, REDIS, type RedisClient, ServiceUnavailableError } from '@app/core';
 import { Sql, sql } from '@app/database';
 import { MessagesProcessor } from '@app/messaging';
 import {
@@ -10,7 +10,6 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { register } from 'prom-client';
 import { WorkerSettings } from './worker.settings';
 
@@ -37,7 +36,7 @@ export class WorkerHealthServer implements OnApplicationBootstrap, BeforeApplica
     private readonly settings: WorkerSettings,
     private readonly processor: MessagesProcessor,
     private readonly sql: Sql,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
   ) {}
 
   onApplicationBootstrap(): void {

@@ -21,6 +21,7 @@ export * from './text/canonical-email';
 export * from './text/text.validators';
 export * from './queues/configured-processor';
 export * from './queues/enqueue-outages';
+export * from './queues/queue-prefix';
 export * from './queues/periodic-job';
 export * from './queues/periodic-jobs.module';
 export * from './start-up/dependencies';

@@ -21,7 +21,7 @@ function postgresDependency(settings: DatabaseSettings): Dependency {
   return {
     name: 'PostgreSQL',
     setting: 'DATABASE_URL',
-    url: settings.DATABASE_URL,
+    where: new URL(settings.DATABASE_URL).host,
     reach: async () => {
       const client = new Client({ connectionString: url.toString(), connectionTimeoutMillis: 2000 });
       // An error after connecting (the server going away) would otherwise be unhandled.
@@ -48,7 +48,7 @@ export async function prepareStart(
   const core = loadSettings(CoreSettings, variables);
   const database = loadSettings(DatabaseSettings, variables);
   await Promise.all(
-    [postgresDependency(database), redisDependency(core.REDIS_URL)].map((dependency) =>
+    [postgresDependency(database), redisDependency(core.redis)].map((dependency) =>
       waitForDependency(dependency, core.STARTUP_WAIT_MS),
     ),
   );

@@ -1,8 +1,7 @@
 import { EventsModule } from '@app/events';
-import { RequestPathRedisModule, settingsModule } from '@app/core';
+import { queuePrefix, type RedisClient, RequestPathRedisModule, settingsModule } from '@app/core';
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { MESSAGES_QUEUE, QUEUE_REDIS } from './messages.queue';
 import { MessagesProducer } from './messages.producer';
 import { MessagesRepository } from './messages.repository';
@@ -17,8 +16,9 @@ const MESSAGES_QUEUE_MODULE = BullModule.registerQueueAsync({
   name: MESSAGES_QUEUE,
   imports: [QUEUE_REDIS_MODULE, settingsModule(MessagingSettings)],
   inject: [MessagingSettings, QUEUE_REDIS],
-  useFactory: (settings: MessagingSettings, redis: Redis) => ({
+  useFactory: (settings: MessagingSettings, redis: RedisClient) => ({
     connection: redis,
+    prefix: queuePrefix(MESSAGES_QUEUE),
     defaultJobOptions: {
       attempts: settings.MESSAGES_MAX_ATTEMPTS,
       backoff: { type: 'exponential', delay: settings.MESSAGES_BACKOFF_MS },

@@ -1,9 +1,8 @@
-import { RequestPathRedisModule, settingsModule } from '@app/core';
+import { queuePrefix, type RedisClient, RequestPathRedisModule, settingsModule } from '@app/core';
 import { EventsModule } from '@app/events';
 import { PetsModule } from '@app/pets';
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { InventoryRepository } from './inventory.repository';
 import { OrderExpiryScheduler } from './order-expiry.scheduler';
 import { OrderPlacingService } from './order-placing.service';
@@ -21,8 +20,9 @@ const ORDERS_QUEUE_MODULE = BullModule.registerQueueAsync({
   name: ORDERS_QUEUE,
   imports: [ORDERS_QUEUE_REDIS_MODULE],
   inject: [ORDERS_QUEUE_REDIS],
-  useFactory: (redis: Redis) => ({
+  useFactory: (redis: RedisClient) => ({
     connection: redis,
+    prefix: queuePrefix(ORDERS_QUEUE),
     defaultJobOptions: {
       // The sweep backs every job up, so a few quick retries are enough.
       attempts: 5,

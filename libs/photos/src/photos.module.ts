@@ -1,8 +1,7 @@
-import { RequestPathRedisModule, settingsModule } from '@app/core';
+import { queuePrefix, type RedisClient, RequestPathRedisModule, settingsModule } from '@app/core';
 import { EventsModule } from '@app/events';
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { MediaController } from './media.controller';
 import { PhotosController } from './photos.controller';
 import { PhotosProducer } from './photos.producer';
@@ -24,8 +23,9 @@ const PHOTOS_QUEUE_MODULE = BullModule.registerQueueAsync({
   name: PHOTOS_QUEUE,
   imports: [PHOTOS_QUEUE_REDIS_MODULE],
   inject: [PHOTOS_QUEUE_REDIS],
-  useFactory: (redis: Redis) => ({
+  useFactory: (redis: RedisClient) => ({
     connection: redis,
+    prefix: queuePrefix(PHOTOS_QUEUE),
     defaultJobOptions: {
       // Finished jobs only serve inspection; the photo's row is the record.
       removeOnComplete: { age: DAY_SECONDS, count: 10_000 },

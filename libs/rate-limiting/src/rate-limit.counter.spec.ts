@@ -12,7 +12,7 @@ const account = { tracker: 'account:3', principal };
 const address = { tracker: 'ip:10.0.0.1' };
 const addressWindow: WindowState = {
   name: 'minute',
-  key: 'rate-limit:minute:ip:10.0.0.1',
+  key: 'rate-limit:minute:{ip:10.0.0.1}',
   limit: 60,
   seconds: 60,
   count: 4,
@@ -42,8 +42,8 @@ describe('RateLimitCounter', () => {
     await counter.count(account);
     await counter.count(address);
     expect(windowKeys()).toEqual([
-      ['rate-limit:minute:account:3', 'rate-limit:day:account:3'],
-      ['rate-limit:minute:ip:10.0.0.1'],
+      ['rate-limit:minute:{account:3}', 'rate-limit:day:{account:3}'],
+      ['rate-limit:minute:{ip:10.0.0.1}'],
     ]);
     expect(consume.mock.calls.map((call: unknown[]) => call.slice(1))).toEqual([
       [7, undefined],
@@ -54,7 +54,7 @@ describe('RateLimitCounter', () => {
   it('counts a looked-up valid key against its account and gives the address back what it paid, in one step', async () => {
     const { counter, consume, windowKeys } = setUp();
     await counter.count({ ...account, paidForLookup: { decision: paid(true) } });
-    expect(windowKeys()).toEqual([['rate-limit:minute:account:3', 'rate-limit:day:account:3']]);
+    expect(windowKeys()).toEqual([['rate-limit:minute:{account:3}', 'rate-limit:day:{account:3}']]);
     expect(consume).toHaveBeenCalledWith(expect.any(Array), 7, [addressWindow]);
   });
 

@@ -40,21 +40,21 @@ const address = { tracker: 'ip:10.0.0.1' };
 describe('RateLimitPolicy', () => {
   it('gives an account its plan’s minute and day windows, keyed by the account, on any route', () => {
     const windows = [
-      { name: 'minute', key: 'rate-limit:minute:account:3', limit: 300, seconds: 60 },
-      { name: 'day', key: 'rate-limit:day:account:3', limit: 10_000, seconds: 86400 },
+      { name: 'minute', key: 'rate-limit:minute:{account:3}', limit: 300, seconds: 60 },
+      { name: 'day', key: 'rate-limit:day:{account:3}', limit: 10_000, seconds: 86400 },
     ];
     expect(policy.windowsFor(account, routeOf(AccountsRoutes, 'ownAccount'))).toEqual(windows);
     expect(policy.windowsFor(account, undefined)).toEqual(windows);
   });
 
   it('gives a caller by address the keyless minute window, and on sign-up the sign-up window too', () => {
-    const minute = { name: 'minute', key: 'rate-limit:minute:ip:10.0.0.1', limit: 5, seconds: 60 };
+    const minute = { name: 'minute', key: 'rate-limit:minute:{ip:10.0.0.1}', limit: 5, seconds: 60 };
     expect(policy.windowsFor(address, routeOf(AccountsRoutes, 'ownAccount'))).toEqual([minute]);
     expect(policy.windowsFor(address, routeOf(AccountsRoutes, 'openApi'))).toEqual([minute]);
     expect(policy.windowsFor(address, undefined)).toEqual([minute]);
     expect(policy.windowsFor(address, routeOf(AccountsRoutes, 'signUp'))).toEqual([
       minute,
-      { name: 'signup', key: 'rate-limit:signup:ip:10.0.0.1', limit: 3, seconds: 3600 },
+      { name: 'signup', key: 'rate-limit:signup:{ip:10.0.0.1}', limit: 3, seconds: 3600 },
     ]);
   });
 

@@ -2,12 +2,13 @@ import { IS_PUBLIC, SIGN_UP_RATE_LIMIT, SKIP_RATE_LIMIT } from '@app/http';
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { RateLimitCaller } from './rate-limit-caller';
+import { windowKey } from './rate-limit.keys';
 import { RateLimitSettings } from './rate-limit.settings';
 import { WindowSpec } from './rate-windows';
 
 const window = (name: string, tracker: string, limit: number, seconds: number): WindowSpec => ({
   name,
-  key: `rate-limit:${name}:${tracker}`,
+  key: windowKey(name, tracker),
   limit,
   seconds,
 });

@@ -13,7 +13,8 @@
  *
  * The clock is Redis's (`TIME`), so windows align across processes whatever their clocks say. Window
  * counters are keyed by their start (`<key>:<start>`), which the script derives, so they are named
- * in KEYS by prefix only: fine on one Redis, not on Redis Cluster.
+ * in KEYS by prefix only: on a Redis Cluster that is allowed because the derived name keeps the
+ * prefix's hash tag, and so its slot (see `rate-limit.keys.ts`).
  *
  * KEYS: for each request, its window counter prefixes, then, when its key is tracked for the ban, its
  *       ban flag and its refusal log, then the full names of the counters it gives a request back to.

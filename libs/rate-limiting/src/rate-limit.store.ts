@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Batcher, REDIS } from '@app/core';
+import { Batcher, REDIS, type RedisClient } from '@app/core';
 import { Inject, Injectable } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import { banKeys, trackerOf } from './rate-limit.keys';
 import { RATE_LIMIT_SCRIPT } from './rate-limit.script';
 import { RateLimitSettings } from './rate-limit.settings';
 import { RateLimitDecision, WindowSpec, WindowState } from './rate-windows';
@@ -21,10 +21,17 @@ interface DecisionRequest {
   refund: WindowState[];
 }
 
+/** What one script call decides: a request, or only the refund of one (`decides` undefined). */
+interface ScriptPart extends DecisionRequest {
+  /** The index of the request in its batch. */
+  decides?: number;
+}
+
 /**
  * Rate-limit state in Redis: one script call (EVALSHA) decides every window and ban of every request
  * that arrived together: one command, one reply and one command timeout for them all, where a call per
- * request cost the api most of its CPU on a 429. A call that fails fails all of its requests. Runs on the
+ * request cost the api most of its CPU on a 429. On a Redis Cluster, where a script's keys must share a
+ * slot, it is one call per caller of the batch instead, run at once. A batch whose call fails fails whole. Runs on the
  * shared request-path connection, which fails fast: no offline queue and a command timeout, so a dead or
  * frozen Redis surfaces as an error within REDIS_COMMAND_TIMEOUT_MS (twice that for requests that arrived
  * while the call before theirs was waiting).
@@ -32,6 +39,8 @@ interface DecisionRequest {
 @Injectable()
 export class RateLimitStore {
   private readonly decide: DecideCommand;
+  /** Which call of a batch a window's key goes in: its caller's on a cluster, the one call otherwise. */
+  private readonly callOf: (key: string) => string;
   private readonly batches = new Batcher<DecisionRequest, RateLimitDecision>(
     (requests) => this.decideAll(requests),
     0,
@@ -39,11 +48,12 @@ export class RateLimitStore {
   );
 
   constructor(
-    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS) redis: RedisClient,
     private readonly settings: RateLimitSettings,
   ) {
     redis.defineCommand(COMMAND, { lua: RATE_LIMIT_SCRIPT });
     this.decide = (redis as unknown as Record<string, DecideCommand>)[COMMAND]!.bind(redis);
+    this.callOf = redis.isCluster ? trackerOf : () => '';
   }
 
   /**
@@ -56,11 +66,41 @@ export class RateLimitStore {
   }
 
   private async decideAll(requests: DecisionRequest[]): Promise<RateLimitDecision[]> {
+    const calls = new Map<string, ScriptPart[]>();
+    const add = (call: string, part: ScriptPart) => {
+      const parts = calls.get(call);
+      if (parts) parts.push(part);
+      else calls.set(call, [part]);
+    };
+    requests.forEach((request, at) => {
+      const call = this.callOf(request.windows[0]!.key);
+      const refundCall = request.refund.length > 0 ? this.callOf(request.refund[0]!.key) : call;
+      if (refundCall === call) add(call, { ...request, decides: at });
+      else {
+        // The address that paid for a key's lookup is another caller: it gets its count back in its own call.
+        add(refundCall, { windows: [], refund: request.refund });
+        add(call, { ...request, refund: [], decides: at });
+      }
+    });
+    const decisions: RateLimitDecision[] = [];
+    await Promise.all(
+      [...calls.values()].map(async (parts) => {
+        const decided = await this.run(parts);
+        parts.forEach(({ decides }, index) => {
+          if (decides !== undefined) decisions[decides] = decided[index]!;
+        });
+      }),
+    );
+    return decisions;
+  }
+
+  /** One script call, whose keys share a slot on a cluster. */
+  private async run(requests: DecisionRequest[]): Promise<RateLimitDecision[]> {
     const keys: string[] = [];
     const perRequest: Array<string | number> = [];
     for (const { windows, keyId, refund } of requests) {
       for (const window of windows) keys.push(window.key);
-      if (keyId !== undefined) keys.push(`rate-limit:ban:key:${keyId}`, `rate-limit:refusals:key:${keyId}`);
+      if (keyId !== undefined) keys.push(...banKeys(trackerOf(windows[0]!.key), keyId));
       // The script names a window's counter after the window's start.
       for (const window of refund) keys.push(`${window.key}:${window.resetAt - window.seconds}`);
       perRequest.push(windows.length, keyId === undefined ? 0 : 1, refund.length);

@@ -3,7 +3,7 @@ import { bindingWindow, RateLimitDecision, rateLimitHeaders, retryAfterSeconds, 
 const NOW_MS = 1_800_000_030_250; // 30.25 s into a minute window that started at 1_800_000_000
 const minute = (count: number, limit = 60): WindowState => ({
   name: 'minute',
-  key: 'rate-limit:minute:account:1',
+  key: 'rate-limit:minute:{account:1}',
   limit,
   seconds: 60,
   count,
@@ -11,7 +11,7 @@ const minute = (count: number, limit = 60): WindowState => ({
 });
 const day = (count: number, limit = 1000): WindowState => ({
   name: 'day',
-  key: 'rate-limit:day:account:1',
+  key: 'rate-limit:day:{account:1}',
   limit,
   seconds: 86400,
   count,

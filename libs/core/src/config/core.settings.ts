@@ -1,5 +1,6 @@
-import { IsEnum, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { IntegerSetting, UrlSetting } from './settings';
+import { IsEnum, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import type { RedisTarget } from '../redis/redis-connection';
+import { CrossFieldRules, IntegerSetting, UrlSetting } from './settings';
 
 export enum AppEnv {
   Production = 'production',
@@ -10,8 +11,10 @@ export enum AppEnv {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
 /** What every process reads: where it runs, how much it logs, Redis, and how long it takes to stop. */
-export class CoreSettings {
+export class CoreSettings implements CrossFieldRules {
   @IsEnum(AppEnv)
   APP_ENV: AppEnv = AppEnv.Development;
 
@@ -19,8 +22,17 @@ export class CoreSettings {
   @IsIn(LOG_LEVELS)
   LOG_LEVEL?: LogLevel;
 
-  @UrlSetting(['redis', 'rediss'], 'redis://127.0.0.1:6379')
-  REDIS_URL = 'redis://127.0.0.1:6379';
+  /** One Redis; `redis://127.0.0.1:6379` when neither this nor `REDIS_CLUSTER_NODES` is set. */
+  @IsOptional()
+  @UrlSetting(['redis', 'rediss'], DEFAULT_REDIS_URL)
+  REDIS_URL?: string;
+
+  /** A Redis Cluster instead, by some of its nodes (`host:port`, comma-separated): the rest are discovered. */
+  @IsOptional()
+  @Matches(/^[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*$/, {
+    message: 'REDIS_CLUSTER_NODES must be host:port pairs separated by commas, such as 10.0.0.1:7001,10.0.0.2:7002',
+  })
+  REDIS_CLUSTER_NODES?: string;
 
   /** Upper bound for one Redis command on the request path, so a frozen Redis cannot hang requests. */
   @IntegerSetting()
@@ -44,4 +56,24 @@ export class CoreSettings {
   @Min(0)
   @Max(600000)
   STARTUP_WAIT_MS = 10000;
+
+  /** Where every connection of the process goes: the cluster when its nodes are set, else the one Redis. */
+  get redis(): RedisTarget {
+    if (!this.REDIS_CLUSTER_NODES) return { url: this.REDIS_URL ?? DEFAULT_REDIS_URL };
+    return {
+      clusterNodes: this.REDIS_CLUSTER_NODES.split(',').map((node) => {
+        const [host, port] = node.split(':');
+        return { host: host!, port: Number(port) };
+      }),
+    };
+  }
+
+  violations(): string[] {
+    // Either address may be the one meant: neither is chosen over the other in silence.
+    return this.REDIS_URL && this.REDIS_CLUSTER_NODES
+      ? [
+          'REDIS_URL and REDIS_CLUSTER_NODES are both set: set REDIS_URL for one Redis, or REDIS_CLUSTER_NODES for a cluster',
+        ]
+      : [];
+  }
 }

@@ -1,11 +1,10 @@
 import { BullModule, getQueueToken, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
-import type { Job, Queue } from 'bullmq';
-import { CoreSettings } from '../config/core.settings';
-import { settingsModule } from '../config/settings.module';
-import { workerRedisOptions } from '../redis/redis-connection';
+import type { ConnectionOptions, Job, Queue } from 'bullmq';
+import { WORKER_REDIS } from '../redis/redis.module';
 import { configuredProcessor } from './configured-processor';
+import { queuePrefix } from './queue-prefix';
 import { PERIODIC_QUEUE, PeriodicJob } from './periodic-job';
 
 /** Attempts of one tick's run: a run that keeps failing waits for the next tick. */
@@ -95,9 +94,8 @@ export class PeriodicJobsProcessor extends WorkerHost implements OnApplicationBo
 
 const PERIODIC_QUEUE_REGISTRATION = BullModule.registerQueueAsync({
   name: PERIODIC_QUEUE,
-  imports: [settingsModule(CoreSettings)],
-  inject: [CoreSettings],
-  useFactory: (core: CoreSettings) => ({ connection: workerRedisOptions(core.REDIS_URL) }),
+  inject: [WORKER_REDIS],
+  useFactory: (connection: ConnectionOptions) => ({ connection, prefix: queuePrefix(PERIODIC_QUEUE) }),
 });
 
 /** The periodic queue alone: for the queue dashboard, which shows its jobs without running them. */
@@ -106,14 +104,14 @@ export class PeriodicQueueModule {}
 
 /** The worker's periodic jobs: import it once in the worker app, beside the modules that provide the jobs. */
 @Module({
-  imports: [DiscoveryModule, settingsModule(CoreSettings), PeriodicQueueModule],
+  imports: [DiscoveryModule, PeriodicQueueModule],
   providers: [
     configuredProcessor({
       processor: PeriodicJobsProcessor,
       queue: PERIODIC_QUEUE,
-      inject: [DiscoveryService, CoreSettings, getQueueToken(PERIODIC_QUEUE)],
-      configure: (discovery: DiscoveryService, core: CoreSettings, queue: Queue) => ({
-        worker: { connection: workerRedisOptions(core.REDIS_URL), concurrency: CONCURRENCY },
+      inject: [DiscoveryService, getQueueToken(PERIODIC_QUEUE)],
+      configure: (discovery: DiscoveryService, queue: Queue) => ({
+        worker: { concurrency: CONCURRENCY },
         args: [discovery, queue] as [DiscoveryService, Queue],
       }),
     }),

@@ -1,19 +1,19 @@
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
-import type { CoreSettings } from '../config/core.settings';
+import { CoreSettings } from '../config/core.settings';
 import { RedisEvents } from './redis.module';
 
 // The subscription's own connection is not under test here.
 jest.mock('ioredis', () => {
   const { EventEmitter: Emitter } = jest.requireActual<typeof import('node:events')>('node:events');
-  return { Redis: jest.fn(() => Object.assign(new Emitter(), { status: 'wait' })) };
+  return { Redis: jest.fn(() => Object.assign(new Emitter(), { status: 'wait' })), Cluster: jest.fn() };
 });
 
 function commandConnection(status: string) {
   return Object.assign(new EventEmitter(), { status, publish: jest.fn().mockResolvedValue(1) });
 }
 
-const settings = { REDIS_URL: 'redis://127.0.0.1:6379/0', REDIS_COMMAND_TIMEOUT_MS: 500 } as CoreSettings;
+const settings = new CoreSettings();
 
 describe('RedisEvents.publish', () => {
   it('waits for a process’s first connection instead of losing the message', async () => {

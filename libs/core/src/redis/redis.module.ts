@@ -8,12 +8,19 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { once } from 'node:events';
-import { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
+import type { ConnectionOptions } from 'bullmq';
 import { CoreSettings } from '../config/core.settings';
-import { redisConnectionOptions } from './redis-connection';
+import { createRedisClient, type RedisClient, workerConnection } from './redis-connection';
 
-/** Injection token of the shared command connection. */
+/** Injection token of the shared command connection, a `RedisClient`. */
 export const REDIS = Symbol('REDIS');
+
+/**
+ * Injection token of what BullMQ workers and the periodic queue connect with (`workerConnection`): one
+ * cluster client shared by them all on a cluster, closed here once the workers have closed.
+ */
+export const WORKER_REDIS = Symbol('WORKER_REDIS');
 
 /**
  * Commands on the request path must fail fast rather than queue while Redis is away: no offline
@@ -24,11 +31,10 @@ export const REDIS = Symbol('REDIS');
  * commands and their replies alive through every young-generation collection until a full one.
  */
 export function createRequestPathRedis(
-  settings: Pick<CoreSettings, 'REDIS_URL' | 'REDIS_COMMAND_TIMEOUT_MS'>,
+  settings: Pick<CoreSettings, 'redis' | 'REDIS_COMMAND_TIMEOUT_MS'>,
   connectionName: string,
-): Redis {
-  const client = new Redis({
-    ...redisConnectionOptions(settings.REDIS_URL),
+): RedisClient {
+  const client = createRedisClient(settings.redis, {
     connectionName,
     commandTimeout: settings.REDIS_COMMAND_TIMEOUT_MS,
     connectTimeout: 2000,
@@ -57,7 +63,7 @@ const FIRST_CONNECTION_WAIT_MS = 2000;
  * command sent before then fails: an app that served its first requests that early would admit them
  * unlimited and queue no job, so apps wait for it before they listen.
  */
-export function firstReadiness(redis: Redis): Promise<void> {
+export function firstReadiness(redis: RedisClient): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
   return once(redis, 'ready', { signal: AbortSignal.timeout(FIRST_CONNECTION_WAIT_MS) }).then(
     () => undefined,
@@ -73,7 +79,11 @@ type Handler = (message: string) => void;
  */
 @Injectable()
 export class RedisEvents implements OnApplicationShutdown {
-  private readonly subscriber: Redis;
+  /**
+   * Classic pub/sub: on a cluster, a message published on any node reaches the subscribers of every node, and
+   * the cluster client moves its subscription to another node when its node fails.
+   */
+  private readonly subscriber: RedisClient;
   private readonly handlers = new Map<string, Handler[]>();
   private readonly reconnectHandlers: Array<() => void> = [];
   /**
@@ -83,7 +93,7 @@ export class RedisEvents implements OnApplicationShutdown {
   private readonly firstConnection: Promise<void>;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     settings: CoreSettings,
   ) {
     this.firstConnection = firstReadiness(redis);
@@ -136,12 +146,20 @@ export class RedisEvents implements OnApplicationShutdown {
       inject: [CoreSettings],
       useFactory: (settings: CoreSettings) => createRequestPathRedis(settings, 'commands'),
     },
+    {
+      provide: WORKER_REDIS,
+      inject: [CoreSettings],
+      useFactory: (settings: CoreSettings) => workerConnection(settings.redis),
+    },
     RedisEvents,
   ],
-  exports: [REDIS, RedisEvents],
+  exports: [REDIS, WORKER_REDIS, RedisEvents],
 })
 export class RedisModule implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(
+    @Inject(REDIS) private readonly redis: RedisClient,
+    @Inject(WORKER_REDIS) private readonly workers: ConnectionOptions,
+  ) {}
 
   onApplicationBootstrap(): Promise<void> {
     return firstReadiness(this.redis);
@@ -149,5 +167,7 @@ export class RedisModule implements OnApplicationBootstrap, OnApplicationShutdow
 
   async onApplicationShutdown(): Promise<void> {
     this.redis.disconnect();
+    // Workers close before the application shuts down (`beforeApplicationShutdown`).
+    if (this.workers instanceof Cluster) this.workers.disconnect();
   }
 }

@@ -1,6 +1,6 @@
 import { DynamicModule, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { CoreSettings } from '../config/core.settings';
+import type { RedisClient } from './redis-connection';
 import { createRequestPathRedis, firstReadiness } from './redis.module';
 
 /**
@@ -24,7 +24,7 @@ export class RequestPathRedisModule {
         {
           provide: `${connectionName} lifecycle`,
           inject: [token],
-          useFactory: (redis: Redis): OnApplicationBootstrap & OnApplicationShutdown => ({
+          useFactory: (redis: RedisClient): OnApplicationBootstrap & OnApplicationShutdown => ({
             onApplicationBootstrap: () => firstReadiness(redis),
             onApplicationShutdown: () => redis.disconnect(),
           }),

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { redisConnectionOptions } from '../redis/redis-connection';
+import { describeRedisTarget, redisConnectionOptions, type RedisTarget } from '../redis/redis-connection';
 
 /** Why a process cannot start, in the one line it prints before it exits: what failed and what to do. */
 export class StartupFailure extends Error {
@@ -12,7 +12,8 @@ export interface Dependency {
   name: string;
   /** The setting that says where it is. */
   setting: string;
-  url: string;
+  /** Where it was looked for, as the failure names it (a host and port). */
+  where: string;
   /** Resolves once it answers; rejects with why it does not. */
   reach: () => Promise<void>;
 }
@@ -39,9 +40,8 @@ export async function waitForDependency(dependency: Dependency, waitMs: number):
     } catch (error) {
       const left = deadline - Date.now();
       if (left <= 0) {
-        const { host } = new URL(dependency.url);
         throw new StartupFailure(
-          `${dependency.name} at ${host} did not answer within ${waitMs} ms (${reasonOf(error)}): start ` +
+          `${dependency.name} at ${dependency.where} did not answer within ${waitMs} ms (${reasonOf(error)}): start ` +
             `${dependency.name} there, or set ${dependency.setting} to where it runs.`,
         );
       }
@@ -50,32 +50,60 @@ export async function waitForDependency(dependency: Dependency, waitMs: number):
   }
 }
 
-/** Redis at `REDIS_URL`, answering a PING. */
-export function redisDependency(url: string): Dependency {
+/** Connects once to the Redis at `url` and runs `ask`; rejects with why it could not connect, or `ask`'s failure. */
+async function askOnce(url: string, ask: (client: Redis) => Promise<void>): Promise<void> {
+  const client = new Redis({
+    ...redisConnectionOptions(url),
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // connect() rejects with "Connection is closed."; why it closed (ECONNREFUSED, ENOTFOUND…) comes as an event.
+  let cause: Error | undefined;
+  client.on('error', (error: Error) => (cause = error));
+  try {
+    await client.connect();
+    await ask(client);
+  } catch (error) {
+    throw cause ?? error;
+  } finally {
+    client.disconnect();
+  }
+}
+
+/**
+ * Redis at `REDIS_URL` answering a PING; or the cluster at `REDIS_CLUSTER_NODES` serving every slot
+ * (`cluster_state:ok`) as the first seed node that answers says.
+ */
+export function redisDependency(target: RedisTarget): Dependency {
+  const where = describeRedisTarget(target);
+  if ('url' in target) {
+    return {
+      name: 'Redis',
+      setting: 'REDIS_URL',
+      where,
+      reach: () => askOnce(target.url, async (c) => void (await c.ping())),
+    };
+  }
   return {
-    name: 'Redis',
-    setting: 'REDIS_URL',
-    url,
+    name: 'Redis Cluster',
+    setting: 'REDIS_CLUSTER_NODES',
+    where,
     reach: async () => {
-      const client = new Redis({
-        ...redisConnectionOptions(url),
-        lazyConnect: true,
-        connectTimeout: 2000,
-        maxRetriesPerRequest: 0,
-        enableOfflineQueue: false,
-        retryStrategy: () => null,
-      });
-      // connect() rejects with "Connection is closed."; why it closed (ECONNREFUSED, ENOTFOUND…) comes as an event.
-      let cause: Error | undefined;
-      client.on('error', (error: Error) => (cause = error));
-      try {
-        await client.connect();
-        await client.ping();
-      } catch (error) {
-        throw cause ?? error;
-      } finally {
-        client.disconnect();
+      let failure: unknown;
+      for (const { host, port } of target.clusterNodes) {
+        try {
+          return await askOnce(`redis://${host}:${port}`, async (client) => {
+            const state = /^cluster_state:(\w+)/m.exec(await client.cluster('INFO'))?.[1];
+            if (state !== 'ok') throw new Error(`${host}:${port} reports cluster_state:${state}`);
+          });
+        } catch (error) {
+          failure = error;
+        }
       }
+      throw failure;
     },
   };
 }

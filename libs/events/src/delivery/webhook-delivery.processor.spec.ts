@@ -1,7 +1,6 @@
 import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import type { DeliverEventJobData } from '../events.queue';
 import { WebhookAttemptFailedError, WebhookDeliveryService } from './webhook-delivery.service';
-import { CoreSettings } from '@app/core';
 import { EventsSettings } from '../events.settings';
 import { WebhookDeliveryProcessor, webhookWorkerOptions } from './webhook-delivery.processor';
 
@@ -70,8 +69,7 @@ describe('webhookWorkerOptions', () => {
     'has a dead worker’s jobs run again within WEBHOOK_LOCK_DURATION_MS (%i ms), as the webhooks guide says',
     (setting) => {
       const settings = Object.assign(new EventsSettings(), { WEBHOOK_LOCK_DURATION_MS: setting });
-      const core = Object.assign(new CoreSettings(), { REDIS_URL: 'redis://127.0.0.1:6379/1' });
-      const { lockDuration, stalledInterval } = webhookWorkerOptions(settings, core);
+      const { lockDuration, stalledInterval } = webhookWorkerOptions(settings);
       // The lock expires at most lockDuration after the worker died; the check after the one that marked the
       // job (at most stalledInterval after the lock's last renewal) and after that expiry takes it over.
       const worstCase = Math.max(2 * stalledInterval!, lockDuration! + stalledInterval!);

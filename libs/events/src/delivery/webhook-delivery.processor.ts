@@ -1,4 +1,4 @@
-import { configuredProcessor, CoreSettings, isTemporaryFailure, workerRedisOptions } from '@app/core';
+import { configuredProcessor, isTemporaryFailure } from '@app/core';
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError, WorkerOptions } from 'bullmq';
@@ -65,9 +65,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplic
  * of half the setting, expired at most that long after the worker died, and a check every quarter, that is
  * within three quarters of it. A lock as long as the setting, checked as often, took up to three times it.
  */
-export function webhookWorkerOptions(settings: EventsSettings, core: CoreSettings): Partial<WorkerOptions> {
+export function webhookWorkerOptions(settings: EventsSettings): Partial<WorkerOptions> {
   return {
-    connection: workerRedisOptions(core.REDIS_URL),
     concurrency: settings.WEBHOOK_WORKER_CONCURRENCY,
     lockDuration: settings.WEBHOOK_LOCK_DURATION_MS / 2,
     stalledInterval: settings.WEBHOOK_LOCK_DURATION_MS / 4,
@@ -79,9 +78,9 @@ export function webhookWorkerOptions(settings: EventsSettings, core: CoreSetting
 export const webhookDeliveryProcessorProvider = configuredProcessor({
   processor: WebhookDeliveryProcessor,
   queue: WEBHOOKS_QUEUE,
-  inject: [WebhookDeliveryService, EventsSettings, CoreSettings],
-  configure: (delivery: WebhookDeliveryService, settings: EventsSettings, core: CoreSettings) => ({
-    worker: webhookWorkerOptions(settings, core),
+  inject: [WebhookDeliveryService, EventsSettings],
+  configure: (delivery: WebhookDeliveryService, settings: EventsSettings) => ({
+    worker: webhookWorkerOptions(settings),
     args: [delivery, settings.WEBHOOK_BACKOFF_MS] as [WebhookDeliveryService, number],
   }),
 });

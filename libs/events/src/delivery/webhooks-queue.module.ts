@@ -1,7 +1,6 @@
-import { RequestPathRedisModule } from '@app/core';
+import { queuePrefix, type RedisClient, RequestPathRedisModule } from '@app/core';
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { EventsModule } from '../events.module';
 import { WEBHOOKS_QUEUE } from '../events.queue';
 import { EventsSettings } from '../events.settings';
@@ -16,8 +15,9 @@ const WEBHOOKS_QUEUE_MODULE = BullModule.registerQueueAsync({
   name: WEBHOOKS_QUEUE,
   imports: [WEBHOOKS_QUEUE_REDIS_MODULE, EventsModule],
   inject: [EventsSettings, WEBHOOKS_QUEUE_REDIS],
-  useFactory: (settings: EventsSettings, redis: Redis) => ({
+  useFactory: (settings: EventsSettings, redis: RedisClient) => ({
     connection: redis,
+    prefix: queuePrefix(WEBHOOKS_QUEUE),
     defaultJobOptions: {
       attempts: settings.WEBHOOK_MAX_ATTEMPTS,
       backoff: { type: 'exponential', delay: settings.WEBHOOK_BACKOFF_MS },

@@ -1,10 +1,9 @@
 import { Controller, Get, Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { Redis } from 'ioredis';
 import { Public } from '../public.decorator';
 import { SkipRateLimit } from '../skip-rate-limit.decorator';
-import { REDIS } from '@app/core';
+import { REDIS, type RedisClient } from '@app/core';
 
 const CHECK_TIMEOUT_MS = 1500;
 
@@ -32,7 +31,7 @@ export class HealthController {
     private readonly indicators: HealthIndicatorService,
     private readonly postgres: TypeOrmHealthIndicator,
     private readonly drain: DrainState,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
   ) {}
 
   /** The process is up and its event loop turns. */

@@ -1,4 +1,4 @@
-import { configuredProcessor, CoreSettings, isTemporaryFailure, workerRedisOptions } from '@app/core';
+import { configuredProcessor, isTemporaryFailure } from '@app/core';
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { DelayedError, Job, WorkerOptions } from 'bullmq';
@@ -60,9 +60,8 @@ export class MessagesProcessor extends WorkerHost implements BeforeApplicationSh
 }
 
 /** The delivery worker's options, from the settings. */
-export function deliveryWorkerOptions(settings: MessagingSettings, core: CoreSettings): Partial<WorkerOptions> {
+export function deliveryWorkerOptions(settings: MessagingSettings): Partial<WorkerOptions> {
   return {
-    connection: workerRedisOptions(core.REDIS_URL),
     concurrency: settings.WORKER_CONCURRENCY,
     lockDuration: settings.WORKER_LOCK_DURATION_MS,
     stalledInterval: settings.WORKER_LOCK_DURATION_MS,
@@ -74,9 +73,9 @@ export function deliveryWorkerOptions(settings: MessagingSettings, core: CoreSet
 export const messagesProcessorProvider = configuredProcessor({
   processor: MessagesProcessor,
   queue: MESSAGES_QUEUE,
-  inject: [MessageDelivery, MessagingSettings, CoreSettings],
-  configure: (delivery: MessageDelivery, settings: MessagingSettings, core: CoreSettings) => ({
-    worker: deliveryWorkerOptions(settings, core),
+  inject: [MessageDelivery, MessagingSettings],
+  configure: (delivery: MessageDelivery, settings: MessagingSettings) => ({
+    worker: deliveryWorkerOptions(settings),
     args: [delivery, settings] as [MessageDelivery, MessagingSettings],
   }),
 });

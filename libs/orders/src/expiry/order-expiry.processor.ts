@@ -1,4 +1,4 @@
-import { configuredProcessor, CoreSettings, workerRedisOptions } from '@app/core';
+import { configuredProcessor } from '@app/core';
 import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
@@ -44,9 +44,9 @@ export class OrderExpiryProcessor extends WorkerHost implements BeforeApplicatio
 export const orderExpiryProcessorProvider = configuredProcessor({
   processor: OrderExpiryProcessor,
   queue: ORDERS_QUEUE,
-  inject: [OrdersService, CoreSettings],
-  configure: (orders: OrdersService, core: CoreSettings) => ({
-    worker: { connection: workerRedisOptions(core.REDIS_URL), concurrency: CONCURRENCY },
+  inject: [OrdersService],
+  configure: (orders: OrdersService) => ({
+    worker: { concurrency: CONCURRENCY },
     args: [orders] as [OrdersService],
   }),
 });

@@ -1,6 +1,6 @@
-import { CoreSettings, workerRedisOptions } from '@app/core';
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, FactoryProvider, Logger } from '@nestjs/common';
+import { configuredProcessor } from '@app/core';
+import { OnWorkerEvent, WorkerHost } from '@nestjs/bullmq';
+import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { PHOTOS_QUEUE, ProcessPhotoJobData } from '../photos.queue';
 import { PhotosSettings } from '../photos.settings';
@@ -42,22 +42,20 @@ export class PhotosProcessor extends WorkerHost implements BeforeApplicationShut
 }
 
 /**
- * The processor's worker options come from the settings, which `@Processor` cannot read: the factory
- * applies it to a subclass (as messagesProcessorProvider does). A job whose processing keeps killing
- * workers fails after a few stalls, and the sweep then fails its photo.
+ * The processor's worker options come from the settings. A job whose processing keeps killing workers fails
+ * after a few stalls, and the sweep then fails its photo.
  */
-export const photosProcessorProvider: FactoryProvider<PhotosProcessor> = {
-  provide: PhotosProcessor,
-  inject: [PhotoProcessing, PhotosSettings, CoreSettings],
-  useFactory: (processing: PhotoProcessing, settings: PhotosSettings, core: CoreSettings) => {
-    class ConfiguredPhotosProcessor extends PhotosProcessor {}
-    Processor(PHOTOS_QUEUE, {
-      connection: workerRedisOptions(core.REDIS_URL),
+export const photosProcessorProvider = configuredProcessor({
+  processor: PhotosProcessor,
+  queue: PHOTOS_QUEUE,
+  inject: [PhotoProcessing, PhotosSettings],
+  configure: (processing: PhotoProcessing, settings: PhotosSettings) => ({
+    worker: {
       concurrency: settings.PHOTO_WORKER_CONCURRENCY,
       lockDuration: settings.PHOTO_WORKER_LOCK_DURATION_MS,
       stalledInterval: settings.PHOTO_WORKER_LOCK_DURATION_MS,
       maxStalledCount: 3,
-    })(ConfiguredPhotosProcessor);
-    return new ConfiguredPhotosProcessor(processing, settings);
-  },
-};
+    },
+    args: [processing, settings] as [PhotoProcessing, PhotosSettings],
+  }),
+});
