@@ -9,8 +9,11 @@ jest.mock('ioredis', () => {
   return { Redis: jest.fn(() => Object.assign(new Emitter(), { status: 'wait' })) };
 });
 
-function commandConnection(status: string) {
-  return Object.assign(new EventEmitter(), { status, publish: jest.fn().mockResolvedValue(1) });
+function commandConnection(status: Redis['status']) {
+  return Object.assign(new EventEmitter(), {
+    status,
+    publish: jest.fn().mockResolvedValue(1),
+  } satisfies Partial<Redis>);
 }
 
 const settings = { REDIS_URL: 'redis://127.0.0.1:6379/0', REDIS_COMMAND_TIMEOUT_MS: 500 } as CoreSettings;
