@@ -59,6 +59,8 @@ describe('message delivery by real worker processes (webhook transport)', () => 
       MESSAGES_WEBHOOK_URL: url,
       MESSAGES_WEBHOOK_SECRET: SECRET,
       MESSAGES_WEBHOOK_TIMEOUT_MS: '10000',
+      // Its shutdown line tells when a SIGTERM was taken.
+      LOG_LEVEL: 'info',
     };
     app = await createMessagesApp({ env: DELIVERY_ENV });
     account = await createAccount(app);
@@ -127,7 +129,12 @@ describe('message delivery by real worker processes (webhook transport)', () => 
     const accepted = await send('deliver before you go');
     await waitFor(async () => answer !== undefined, 10000, 'the delivery to start');
     const stopping = worker!.stop('SIGTERM');
-    setTimeout(() => answer!(), 300);
+    await waitFor(
+      async () => worker!.output().includes('SIGTERM received: finishing running jobs'),
+      10000,
+      'the worker to take the SIGTERM',
+    );
+    answer!();
     await stopping;
     expect(worker!.child.exitCode).toBe(0);
     worker = undefined;

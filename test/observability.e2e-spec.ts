@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { AppProcess, startServing, waitFor } from './support/processes';
 import { windowWithRoom } from './support/rate-limiting';
@@ -138,33 +139,34 @@ describe('observability and graceful operation (real api process)', () => {
   it('lets an in-flight request finish on SIGTERM, then exits', async () => {
     const body = JSON.stringify({ name: 'Slowpoke', categoryId: 1 });
     const url = new URL(`${base}/v1/pets`);
-    const finished = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = httpRequest(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: url.pathname,
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${key}`,
-            'Content-Type': 'application/json',
-            'Content-Length': Buffer.byteLength(body),
-          },
-        },
-        (response) => {
-          let text = '';
-          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          response.on('end', () => resolve({ status: response.statusCode!, body: text }));
-        },
-      );
-      request.on('error', reject);
-      // Half the body now, the rest after the process has been told to stop.
-      request.write(body.slice(0, 10));
-      setTimeout(() => request.end(body.slice(10)), 2000);
+    const request = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+        // The server's 100 Continue tells that it has read the request's start.
+        Expect: '100-continue',
+      },
     });
-    // Time for the process to read the request's start before it is told to stop.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const headersRead = once(request, 'continue');
+    const finished = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      request.on('response', (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+      });
+      request.on('error', reject);
+    });
+    // Half the body now, the rest once the process drains.
+    request.write(body.slice(0, 10));
+    await headersRead;
     api.child.kill('SIGTERM');
+    await waitFor(async () => api.output().includes('SIGTERM received: draining'), 10000, 'the api to drain');
+    request.end(body.slice(10));
     const answer = await finished;
     expect(answer.status).toBe(201);
     expect(JSON.parse(answer.body)).toMatchObject({ name: 'Slowpoke' });

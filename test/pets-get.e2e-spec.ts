@@ -12,7 +12,9 @@ describe('fetching a pet and the categories', () => {
   const now = { value: new Date('2026-06-01T00:00:00Z') };
 
   beforeAll(async () => {
-    suite = await startPetsSuite('pets_get', [{ provide: Clock, useValue: { now: () => now.value } }]);
+    suite = await startPetsSuite('pets_get', [
+      { provide: Clock, useValue: { now: () => now.value } satisfies Partial<Clock> },
+    ]);
     ({ app, account } = suite);
   });
   afterAll(() => suite.close());

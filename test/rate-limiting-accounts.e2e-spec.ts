@@ -2,15 +2,8 @@ import { AccountsService } from '@app/accounts';
 import { createApiApp } from './support/api-app';
 import { signUp } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
-import { waitFor } from './support/processes';
-import {
-  rateLimited,
-  rateLimitHeadersOf,
-  redisNowMs,
-  retryAfterOf,
-  sleep,
-  windowWithRoom,
-} from './support/rate-limiting';
+import { sleep, waitFor } from './support/processes';
+import { rateLimited, rateLimitHeadersOf, redisNowMs, retryAfterOf, windowWithRoom } from './support/rate-limiting';
 
 describe('rate limiting per account', () => {
   describe('per account, with a 6-second minute window', () => {

@@ -128,9 +128,12 @@ describe('Sql.transaction on PostgreSQL', () => {
 
   it('refuses a statement made after its transaction ended, rather than run it on a connection in other hands', async () => {
     let late: Promise<unknown> | undefined;
+    const { promise: transactionEnded, resolve: ended } = Promise.withResolvers<void>();
     await sql.transaction(async () => {
-      late = new Promise((resolve) => setTimeout(resolve, 50)).then(() => insert('late'));
+      // Made in the transaction's context, run once it has ended.
+      late = transactionEnded.then(() => insert('late'));
     });
+    ended();
 
     await expect(late).rejects.toThrow('its transaction had ended');
     expect(await stored()).toEqual([]);

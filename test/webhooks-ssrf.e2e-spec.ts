@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { HOST_RESOLVER } from '@app/events';
+import { HOST_RESOLVER, type HostResolver } from '@app/events';
 import { createApiApp } from './support/api-app';
 import { signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
@@ -13,7 +13,7 @@ const NAMES: Record<string, string[]> = {
   'compatible.example.com': ['::7f00:1'],
   'metadata.example.com': ['169.254.169.254'],
 };
-const resolver = async (host: string) =>
+const resolver: HostResolver = async (host) =>
   NAMES[host] ?? (await lookup(host, { all: true })).map((entry) => entry.address);
 
 describe('webhook URLs outside development (APP_ENV=production)', () => {

@@ -1,4 +1,4 @@
-import { CoreModule, ENVIRONMENT_VARIABLES } from '@app/core';
+import { CoreModule, ENVIRONMENT_VARIABLES, type EnvironmentVariables } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { MessagesProcessor, MessagingWorkerModule } from '@app/messaging';
 import { Test, TestingModule } from '@nestjs/testing';
@@ -16,7 +16,7 @@ describe('the delivery worker’s options', () => {
         WORKER_CONCURRENCY: '7',
         WORKER_LOCK_DURATION_MS: '4321',
         MESSAGES_MAX_ATTEMPTS: '4',
-      })
+      } satisfies EnvironmentVariables)
       .compile();
     await worker.init();
   });

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { banKeys } from '../../libs/rate-limiting/src';
-import { waitFor } from './processes';
+import { sleep, waitFor } from './processes';
 import { withTestRedis } from './redis';
 import { TEST_REDIS_URL } from './test-env';
 
@@ -87,7 +87,12 @@ export async function windowWithRoom(windowSeconds: number, neededMs: number): P
   if (left < neededMs) await sleep(left + 50);
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits, by Redis's clock, until the fixed window of `windowSeconds` running now has ended. */
+export async function windowOver(windowSeconds: number): Promise<void> {
+  const windowMs = windowSeconds * 1000;
+  const end = (Math.floor((await redisNowMs()) / windowMs) + 1) * windowMs;
+  await waitFor(async () => (await redisNowMs()) >= end, windowMs + 10_000, `the ${windowSeconds} s window to end`);
+}
 
 /** Runs `count` calls at once and returns their results in order. */
 export function together<T>(count: number, call: (index: number) => Promise<T>): Promise<T[]> {

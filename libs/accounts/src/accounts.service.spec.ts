@@ -4,7 +4,9 @@ import type { AccountEvents } from './account-events';
 import { AccountNotFoundError, EmailTakenError } from './accounts.errors';
 import type { Account, AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
+import type { ApiKey } from './api-keys/api-keys.repository';
 import type { ApiKeysService } from './api-keys/api-keys.service';
+import type { Plan } from './plans';
 
 const ACCOUNT: Account = {
   id: 3,
@@ -15,41 +17,57 @@ const ACCOUNT: Account = {
   customPerDay: null,
   createdAt: new Date('2026-06-01T12:00:00.000Z'),
 };
+const KEY: ApiKey = {
+  id: 7,
+  accountId: ACCOUNT.id,
+  name: 'default',
+  prefix: 'pet_test_sec',
+  kind: 'secret',
+  scopes: ['*'],
+  expiresAt: null,
+  allowedOrigins: null,
+  publishableKey: null,
+  createdAt: ACCOUNT.createdAt,
+  lastUsedAt: null,
+  revokedAt: null,
+};
 
 function setUp() {
   /** Which calls ran inside the transaction. */
   const calls: string[] = [];
   let inTransaction = false;
   const sql = {
-    transaction: jest.fn(async (work: () => Promise<unknown>) => {
+    transaction: async <T>(work: () => Promise<T>) => {
       inTransaction = true;
       try {
         return await work();
       } finally {
         inTransaction = false;
       }
-    }),
-  };
+    },
+  } satisfies Partial<Sql>;
   const accounts = {
     insert: jest.fn(async () => {
       calls.push(`account inserted${inTransaction ? ' in the transaction' : ''}`);
       return ACCOUNT;
     }),
     findByEmail: jest.fn().mockResolvedValue(ACCOUNT),
-    updatePlan: jest.fn(async (id: number, plan: string, customPerMinute: unknown, customPerDay: unknown) => ({
-      ...ACCOUNT,
-      plan,
-      customPerMinute,
-      customPerDay,
-    })),
-  };
+    updatePlan: jest.fn(
+      async (id: number, plan: Plan, customPerMinute: number | null, customPerDay: number | null) => ({
+        ...ACCOUNT,
+        plan,
+        customPerMinute,
+        customPerDay,
+      }),
+    ),
+  } satisfies Partial<AccountsRepository>;
   const apiKeys = {
     issue: jest.fn(async () => {
       calls.push(`key issued${inTransaction ? ' in the transaction' : ''}`);
-      return { key: { id: 7 }, secret: 'pet_test_secret' };
+      return { key: KEY, secret: 'pet_test_secret' };
     }),
-  };
-  const events = { announce: jest.fn().mockResolvedValue(undefined) };
+  } satisfies Partial<ApiKeysService>;
+  const events = { announce: jest.fn().mockResolvedValue(undefined) } satisfies Partial<AccountEvents>;
   const service = new AccountsService(
     accounts as unknown as AccountsRepository,
     sql as unknown as Sql,
@@ -64,7 +82,7 @@ describe('AccountsService', () => {
     const { service, calls, accounts, apiKeys } = setUp();
     await expect(service.signUp('Alex@example.com')).resolves.toEqual({
       account: ACCOUNT,
-      apiKey: { key: { id: 7 }, secret: 'pet_test_secret' },
+      apiKey: { key: KEY, secret: 'pet_test_secret' },
     });
     expect(calls).toEqual(['account inserted in the transaction', 'key issued in the transaction']);
     expect(accounts.insert).toHaveBeenCalledWith({

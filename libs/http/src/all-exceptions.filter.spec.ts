@@ -5,7 +5,7 @@ import { AppError, UnauthorizedError } from '@app/core';
 import { AllExceptionsFilter, toAppError } from './all-exceptions.filter';
 import type { UnroutedRequestLimiter } from './unrouted-request-limiter';
 
-const request = { method: 'GET', originalUrl: '/v1/x?y=1', path: '/v1/x' } as Request;
+const request = { method: 'GET', originalUrl: '/v1/x?y=1', path: '/v1/x' } satisfies Partial<Request> as Request;
 const bodyParserError = (type: string) => Object.assign(new Error('parse'), { type, status: 400 });
 
 describe('toAppError', () => {
@@ -52,20 +52,27 @@ describe('toAppError', () => {
 describe('AllExceptionsFilter', () => {
   /** Catches `exception` for a request that no guard saw, with `limit` as the app's unrouted limiter. */
   async function answer(exception: unknown, limit: UnroutedRequestLimiter['limit'], asked: Partial<Request> = request) {
-    const sent = { status: 0, body: undefined as unknown, headers: {} as Record<string, string> };
-    const response = {
-      headersSent: false,
-      status: (status: number) => (sent.status = status),
-      setHeader: (name: string, value: string) => (sent.headers[name] = value),
-      json: (body: unknown) => (sent.body = body),
-    } as unknown as Response;
-    const host = {
-      switchToHttp: () => ({ getRequest: () => asked, getResponse: () => response }),
-    } as unknown as ArgumentsHost;
-    const moduleRef = { get: () => ({ limit }) } as unknown as ModuleRef;
-    const adapterHost = { httpAdapter: { getInstance: () => ({ router: { stack: routes } }) } } as HttpAdapterHost;
-    await new AllExceptionsFilter(moduleRef, adapterHost).catch(exception, host);
-    return sent;
+    const response = { headersSent: false, status: jest.fn(), setHeader: jest.fn(), json: jest.fn() };
+    const http = {
+      getRequest: jest.fn().mockReturnValue(asked),
+      getResponse: jest.fn().mockReturnValue(response satisfies Partial<Response>),
+      getNext: jest.fn(),
+    } satisfies ReturnType<ArgumentsHost['switchToHttp']>;
+    const host = { switchToHttp: () => http } satisfies Partial<ArgumentsHost>;
+    const limiter = { limit } satisfies Partial<UnroutedRequestLimiter>;
+    const moduleRef = { get: jest.fn().mockReturnValue(limiter) } satisfies Partial<ModuleRef>;
+    const httpAdapter = {
+      getInstance: jest.fn().mockReturnValue({ router: { stack: routes } }),
+    } satisfies Partial<HttpAdapterHost['httpAdapter']>;
+    await new AllExceptionsFilter(
+      moduleRef as unknown as ModuleRef,
+      { httpAdapter } as unknown as HttpAdapterHost,
+    ).catch(exception, host as unknown as ArgumentsHost);
+    return {
+      status: response.status.mock.lastCall?.[0],
+      body: response.json.mock.lastCall?.[0],
+      headers: Object.fromEntries(response.setHeader.mock.calls),
+    };
   }
 
   /** The app's route table: GET and POST on `/v1/pets`. */

@@ -1,16 +1,25 @@
 import type { CoreSettings } from '@app/core';
 import type { Queue } from 'bullmq';
+import { jobDouble } from '../../../test/support/doubles';
 import { MessagesProducer } from './messages.producer';
+import type { DeliverMessageJobData } from './messages.queue';
 
-function setUp(add: () => Promise<unknown>) {
-  const queue = { on: jest.fn(), add: jest.fn(add) };
+/** A producer whose queue adds a job once `redisAnswers` settles. */
+function setUp(redisAnswers: () => Promise<void>) {
+  const queue = {
+    on: jest.fn(),
+    add: jest.fn(async (name: string, data: DeliverMessageJobData) => {
+      await redisAnswers();
+      return jobDouble({ name, data });
+    }),
+  } satisfies Partial<Queue>;
   const producer = new MessagesProducer(queue as unknown as Queue, { REDIS_COMMAND_TIMEOUT_MS: 20 } as CoreSettings);
   return { producer, queue };
 }
 
 describe('MessagesProducer', () => {
   it('adds delivery jobs whose ids are the message ids, so enqueueing twice adds one job each', async () => {
-    const { producer, queue } = setUp(async () => []);
+    const { producer, queue } = setUp(async () => undefined);
     await expect(producer.enqueue(['msg_a', 'msg_b'])).resolves.toBe(true);
     expect(queue.add.mock.calls).toEqual([
       ['deliver', { messageId: 'msg_a' }, { jobId: 'msg_a' }],
@@ -30,7 +39,7 @@ describe('MessagesProducer', () => {
   });
 
   it('gives up after REDIS_COMMAND_TIMEOUT_MS when Redis does not answer', async () => {
-    const { producer } = setUp(() => new Promise(() => undefined));
+    const { producer } = setUp(() => new Promise<void>(() => undefined));
     await expect(producer.enqueue(['msg_a'])).resolves.toBe(false);
   });
 });

@@ -9,7 +9,7 @@ function setUp() {
     insert: jest.fn(async ({ id, text }: NewMessage) => ({
       id,
       message: text,
-      status: 'queued',
+      status: 'queued' as const,
       createdAt: CREATED_AT,
       attempts: 0,
       sentAt: null,
@@ -17,8 +17,8 @@ function setUp() {
     })),
     recordEnqueued: jest.fn(),
     recordError: jest.fn().mockResolvedValue(undefined),
-  };
-  const producer = { enqueue: jest.fn().mockResolvedValue(true) };
+  } satisfies Partial<MessagesRepository>;
+  const producer = { enqueue: jest.fn().mockResolvedValue(true) } satisfies Partial<MessagesProducer>;
   const service = new MessagesService(
     repository as unknown as MessagesRepository,
     producer as unknown as MessagesProducer,

@@ -1,5 +1,5 @@
 import { ForbiddenError } from '@app/core';
-import type { Sql } from '@app/database';
+import type { Sql, StatementBatcher } from '@app/database';
 import type { EventsRecorder } from '@app/events';
 import type { PetForOrder, PetHoldsRepository } from '@app/pets';
 import { decidePlacings, OrderPlacingService, Placing } from './order-placing.service';
@@ -58,21 +58,21 @@ describe('OrderPlacingService', () => {
 
   function setUp() {
     const sql = {
-      transaction: jest.fn((work: () => Promise<unknown>) => work()),
-      batched: jest.fn((batcher: { add: (item: Placing) => Promise<unknown> }, item: Placing) => batcher.add(item)),
-    };
+      transaction: <T>(work: () => Promise<T>) => work(),
+      batched: <T, R>(batcher: StatementBatcher<T, R>, item: T) => batcher.add(item),
+    } satisfies Partial<Sql>;
     const orders = {
       lockPlacings: jest.fn(),
       insertPlaced: jest.fn(async (placings: Placing[]): Promise<Array<StoredOrder | undefined>> =>
         placings.map((p, i) => order(100 + i, p.petId)),
       ),
       deleteUnheld: jest.fn(),
-    };
+    } satisfies Partial<OrdersRepository>;
     const pets = {
       findMany: jest.fn(async () => new Map([5, 6, 7].map((id) => [id, available]))),
       holdMany: jest.fn(async (holds: Array<{ petId: number }>) => new Set(holds.map((hold) => hold.petId))),
-    };
-    const events = { recordAll: jest.fn() };
+    } satisfies Partial<PetHoldsRepository>;
+    const events = { recordAll: jest.fn() } satisfies Partial<EventsRecorder>;
     const placements = new OrderPlacingService(
       sql as unknown as Sql,
       orders as unknown as OrdersRepository,

@@ -29,24 +29,24 @@ const stored = (changes: Partial<StoredOrder> = {}): StoredOrder => ({
 });
 
 function setUp() {
-  const sql = { transaction: jest.fn((work: () => Promise<unknown>) => work()) };
+  const sql = { transaction: <T>(work: () => Promise<T>) => work() } satisfies Partial<Sql>;
   const orders = {
     transition: jest.fn(),
     findById: jest.fn(),
     expire: jest.fn(),
-  };
+  } satisfies Partial<OrdersRepository>;
   const pets = {
     setHeldStatus: jest.fn(async () => true),
     setUnheldStatus: jest.fn(async () => true),
-  };
-  const expiry = { schedule: jest.fn() };
-  const placements = { place: jest.fn(async () => stored({ note: 'Hi' })) };
-  const events = { recordAll: jest.fn() };
+  } satisfies Partial<PetHoldsRepository>;
+  const expiry = { schedule: jest.fn() } satisfies Partial<OrderExpiryScheduler>;
+  const placements = { place: jest.fn(async () => stored({ note: 'Hi' })) } satisfies Partial<OrderPlacingService>;
+  const events = { recordAll: jest.fn() } satisfies Partial<EventsRecorder>;
   const service = new OrdersService(
     sql as unknown as Sql,
     orders as unknown as OrdersRepository,
     pets as unknown as PetHoldsRepository,
-    {} as InventoryRepository,
+    {} satisfies Partial<InventoryRepository> as InventoryRepository,
     placements as unknown as OrderPlacingService,
     expiry as unknown as OrderExpiryScheduler,
     events as unknown as EventsRecorder,

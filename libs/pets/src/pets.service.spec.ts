@@ -19,17 +19,18 @@ function setUp() {
     readPage: jest.fn(),
     update: jest.fn(),
     delete: jest.fn(),
-  };
-  const finder = { search: jest.fn(), categoryExists: jest.fn() };
-  const sql = { transaction: jest.fn((work: () => Promise<unknown>) => work()) };
-  const events = { recordAll: jest.fn().mockResolvedValue(undefined) };
+  } satisfies Partial<PetsRepository>;
+  const finder = { search: jest.fn(), categoryExists: jest.fn() } satisfies Partial<PetSearchRepository>;
+  const sql = { transaction: <T>(work: () => Promise<T>) => work() } satisfies Partial<Sql>;
+  const transaction = jest.spyOn(sql, 'transaction');
+  const events = { recordAll: jest.fn().mockResolvedValue(undefined) } satisfies Partial<EventsRecorder>;
   const service = new PetsService(
     repository as unknown as PetsRepository,
     finder as unknown as PetSearchRepository,
     sql as unknown as Sql,
     events as unknown as EventsRecorder,
   );
-  return { repository, finder, service, sql, events };
+  return { repository, finder, service, transaction, events };
 }
 
 describe('PetsService', () => {
@@ -147,7 +148,7 @@ describe('PetsService', () => {
   });
 
   it('records the event of a removal the statement applied, to the lister, in its transaction', async () => {
-    const { service, repository, sql, events } = setUp();
+    const { service, repository, transaction, events } = setUp();
     const removed: StoredPet = {
       pet: { id: 7 } as StoredPet['pet'],
       version: '101',
@@ -155,7 +156,7 @@ describe('PetsService', () => {
       hasOpenOrder: false,
     };
     let inTransaction = false;
-    sql.transaction.mockImplementation(async (work) => {
+    transaction.mockImplementation(async (work) => {
       inTransaction = true;
       return work().finally(() => (inTransaction = false));
     });

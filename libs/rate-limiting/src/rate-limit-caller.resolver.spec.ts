@@ -3,6 +3,7 @@ import { AuthenticatedRequest, Principal } from '@app/core';
 import { Public } from '@app/http';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { RateLimitCallerResolver } from './rate-limit-caller.resolver';
 import type { RateLimitCounter } from './rate-limit.counter';
 import { RateLimitPolicy } from './rate-limit.policy';
@@ -15,8 +16,8 @@ class Routes {
 
   pets(): void {}
 }
-const routeOf = (handler: keyof Routes) =>
-  ({ getClass: () => Routes, getHandler: () => Routes.prototype[handler] }) as unknown as ExecutionContext;
+const routeOf = (handler: keyof Routes): ExecutionContext =>
+  new ExecutionContextHost([], Routes, Routes.prototype[handler]);
 
 const principal: Principal = { accountId: 3, keyId: 7, limits: { perMinute: 60, perDay: 1000 }, scopes: ['*'] };
 const decisionOf = (admitted: boolean): RateLimitDecision => ({ admitted, banMs: 0, nowMs: 0, windows: [] });
@@ -44,20 +45,23 @@ function setUp({
       request.principal = stored;
       return stored;
     }),
-  };
+  } satisfies Partial<ApiKeyAuthenticator>;
   const counter = {
     count: jest.fn(async ({ tracker }: { tracker: string }) => {
       steps.push(`count ${tracker}`);
       return addressDecision;
     }),
-  };
+  } satisfies Partial<RateLimitCounter>;
   const policy = new RateLimitPolicy(new Reflector(), new RateLimitSettings());
   const resolver = new RateLimitCallerResolver(
     authenticator as unknown as ApiKeyAuthenticator,
     policy,
     counter as unknown as RateLimitCounter,
   );
-  const request = { ip: '::ffff:10.0.0.1', headers: { authorization: 'Bearer some-key' } } as AuthenticatedRequest;
+  const request = {
+    ip: '::ffff:10.0.0.1',
+    headers: { authorization: 'Bearer some-key' },
+  } satisfies Partial<AuthenticatedRequest> as AuthenticatedRequest;
   return { resolver, authenticator, counter, steps, request };
 }
 

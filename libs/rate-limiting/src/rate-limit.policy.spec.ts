@@ -1,6 +1,7 @@
 import { Public, SignUpRateLimit, SkipRateLimit } from '@app/http';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { RateLimitPolicy } from './rate-limit.policy';
 import { RateLimitSettings } from './rate-limit.settings';
 
@@ -20,8 +21,8 @@ class HealthRoutes {
   live(): void {}
 }
 
-const routeOf = <T extends object>(controller: new () => T, handler: keyof T) =>
-  ({ getClass: () => controller, getHandler: () => controller.prototype[handler] }) as unknown as ExecutionContext;
+const routeOf = <T extends object>(controller: new () => T, handler: keyof T): ExecutionContext =>
+  new ExecutionContextHost([], controller, controller.prototype[handler]);
 
 const settings = Object.assign(new RateLimitSettings(), {
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: 5,

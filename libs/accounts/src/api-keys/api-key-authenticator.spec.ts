@@ -3,11 +3,11 @@ import type { AccountEvent, AccountEvents } from '../account-events';
 import { generateApiKey, hashApiKey } from './api-key-secret';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import type { ApiKeySettings } from './api-key.settings';
-import type { ApiKeysRepository } from './api-keys.repository';
+import type { ApiKeysRepository, KeyGrant } from './api-keys.repository';
 import type { LastUsedRecorder } from './last-used-recorder';
 
 function setUp(expiresAt: Date | null = null) {
-  const grant = {
+  const grant: KeyGrant = {
     keyId: 7,
     accountId: 3,
     plan: 'pro',
@@ -22,11 +22,16 @@ function setUp(expiresAt: Date | null = null) {
   const findGrant = jest.fn(async (hash: Buffer) => (hash.equals(hashApiKey(secret)) ? grant : undefined));
   let publish: (event: AccountEvent) => void = () => undefined;
   let reconnect: () => void = () => undefined;
-  const redisEvents = { listening: true, onReconnect: (handler: () => void) => (reconnect = handler) };
-  const events = { subscribe: (handler: (event: AccountEvent) => void) => (publish = handler) };
-  const lastUsed = { record: jest.fn() };
+  const redisEvents = {
+    listening: true as boolean,
+    onReconnect: (handler: () => void) => (reconnect = handler),
+  } satisfies Partial<RedisEvents>;
+  const events = {
+    subscribe: (handler: (event: AccountEvent) => void) => (publish = handler),
+  } satisfies Partial<AccountEvents>;
+  const lastUsed = { record: jest.fn() } satisfies Partial<LastUsedRecorder>;
   const authenticator = new ApiKeyAuthenticator(
-    { findGrant } as unknown as ApiKeysRepository,
+    { findGrant } satisfies Partial<ApiKeysRepository> as unknown as ApiKeysRepository,
     events as unknown as AccountEvents,
     redisEvents as unknown as RedisEvents,
     lastUsed as unknown as LastUsedRecorder,

@@ -2,7 +2,7 @@ import { AppEnv, type Clock, type CoreSettings, type Principal, ValidationFailed
 import type { AccountEvents } from '../account-events';
 import { ApiKeyNotFoundError, InsufficientScopeError } from '../accounts.errors';
 import { hashApiKey } from './api-key-secret';
-import type { ApiKeysRepository } from './api-keys.repository';
+import type { ApiKey, ApiKeysRepository, NewApiKey } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -15,11 +15,17 @@ const caller = (scopes: string[]): Principal => ({
 
 function setUp() {
   const keys = {
-    insert: jest.fn(async (key: { accountId: number; name: string; prefix: string }) => ({ id: 7, ...key })),
+    insert: jest.fn(async ({ hash: _hash, ...key }: NewApiKey): Promise<ApiKey> => ({
+      id: 7,
+      ...key,
+      createdAt: NOW,
+      lastUsedAt: null,
+      revokedAt: null,
+    })),
     revoke: jest.fn().mockResolvedValue(true),
     findAccountId: jest.fn().mockResolvedValue(3),
-  };
-  const events = { announce: jest.fn().mockResolvedValue(undefined) };
+  } satisfies Partial<ApiKeysRepository>;
+  const events = { announce: jest.fn().mockResolvedValue(undefined) } satisfies Partial<AccountEvents>;
   const service = new ApiKeysService(
     keys as unknown as ApiKeysRepository,
     events as unknown as AccountEvents,

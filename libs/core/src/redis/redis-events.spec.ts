@@ -9,8 +9,11 @@ jest.mock('ioredis', () => {
   return { Redis: jest.fn(() => Object.assign(new Emitter(), { status: 'wait' })), Cluster: jest.fn() };
 });
 
-function commandConnection(status: string) {
-  return Object.assign(new EventEmitter(), { status, publish: jest.fn().mockResolvedValue(1) });
+function commandConnection(status: Redis['status']) {
+  return Object.assign(new EventEmitter(), {
+    status,
+    publish: jest.fn().mockResolvedValue(1),
+  } satisfies Partial<Redis>);
 }
 
 const settings = new CoreSettings();

@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import { jobDouble } from '../../../../test/support/doubles';
 import type { DeliverEventJobData, DeliveredAttempt } from '../events.queue';
 import type { EventsSettings } from '../events.settings';
 import { EventsReconciler, JOB_ENDED_UNHEARD } from './events.reconciler';
@@ -16,21 +17,24 @@ function setUp(pages: AttemptKey[][], jobs: Record<string, JobState>) {
   const attempts = {
     findStale: jest.fn(async () => pages.shift() ?? []),
     recordOutcome: jest.fn().mockResolvedValue(undefined),
-  };
-  const producer = { enqueue: jest.fn().mockResolvedValue(true) };
+  } satisfies Partial<WebhookAttemptsRepository>;
+  const producer = { enqueue: jest.fn().mockResolvedValue(true) } satisfies Partial<WebhookJobsProducer>;
   const removed: string[] = [];
   const queue = {
     getJob: jest.fn(async (id: string) => {
       const job = jobs[id];
       return (
-        job && {
+        job &&
+        jobDouble<DeliverEventJobData, DeliveredAttempt | null>({
           returnvalue: job.state === 'completed' ? job.returnvalue : null,
           getState: async () => job.state,
-          remove: async () => removed.push(id),
-        }
+          remove: async () => {
+            removed.push(id);
+          },
+        })
       );
     }),
-  };
+  } satisfies Partial<Queue<DeliverEventJobData>>;
   const reconciler = new EventsReconciler(
     attempts as unknown as WebhookAttemptsRepository,
     producer as unknown as WebhookJobsProducer,

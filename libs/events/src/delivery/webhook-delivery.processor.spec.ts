@@ -1,4 +1,5 @@
-import { DelayedError, Job, UnrecoverableError } from 'bullmq';
+import { DelayedError, UnrecoverableError } from 'bullmq';
+import { jobDouble } from '../../../../test/support/doubles';
 import type { DeliverEventJobData } from '../events.queue';
 import { WebhookAttemptFailedError, WebhookDeliveryService } from './webhook-delivery.service';
 import { EventsSettings } from '../events.settings';
@@ -9,14 +10,12 @@ describe('WebhookDeliveryProcessor', () => {
   const processor = new WebhookDeliveryProcessor(delivery as unknown as WebhookDeliveryService, 5000);
   const data: DeliverEventJobData = { eventId: 'evt_1', endpointId: 7 };
   const job = (attemptsStarted: number, attemptsMade: number) =>
-    ({
+    jobDouble<DeliverEventJobData>({
       data,
       attemptsStarted,
       attemptsMade,
       moveToDelayed: jest.fn().mockResolvedValue(undefined),
-    }) satisfies Partial<
-      Job<DeliverEventJobData> & { moveToDelayed: jest.Mock }
-    > as unknown as Job<DeliverEventJobData> & { moveToDelayed: jest.Mock };
+    });
 
   beforeEach(() => delivery.attempt.mockReset().mockResolvedValue(undefined));
 

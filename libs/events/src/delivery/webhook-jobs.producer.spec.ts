@@ -1,5 +1,5 @@
 import type { CoreSettings } from '@app/core';
-import type { Queue } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { DeliverEventJobData } from '../events.queue';
 import { WebhookJobsProducer } from './webhook-jobs.producer';
 
@@ -11,10 +11,12 @@ function setUp() {
   const queue = {
     on: jest.fn(),
     addBulk: jest.fn(
-      (_jobs: Array<{ data: DeliverEventJobData; opts: { jobId: string } }>) =>
-        new Promise<void>((resolve, reject) => answers.push((error) => (error ? reject(error) : resolve()))),
+      (_jobs: Parameters<Queue<DeliverEventJobData>['addBulk']>[0]) =>
+        new Promise<Job<DeliverEventJobData>[]>((resolve, reject) =>
+          answers.push((error) => (error ? reject(error) : resolve([]))),
+        ),
     ),
-  };
+  } satisfies Partial<Queue<DeliverEventJobData>>;
   const producer = new WebhookJobsProducer(
     queue as unknown as Queue<DeliverEventJobData>,
     {

@@ -1,4 +1,5 @@
-import { DelayedError, Job } from 'bullmq';
+import { DelayedError } from 'bullmq';
+import { jobDouble } from '../../../../test/support/doubles';
 import { DeliveryError } from '../messages.errors';
 import type { MessagingSettings } from '../messaging.settings';
 import type { DeliverMessageJobData } from '../messages.queue';
@@ -12,14 +13,12 @@ describe('MessagesProcessor', () => {
     { MESSAGES_BACKOFF_MS: 1000 } as MessagingSettings,
   );
   const job = (attemptsMade: number) =>
-    ({
+    jobDouble<DeliverMessageJobData>({
       data: { messageId: 'msg_a' },
       attemptsMade,
       opts: { attempts: 3 },
       moveToDelayed: jest.fn().mockResolvedValue(undefined),
-    }) satisfies Partial<
-      Job<DeliverMessageJobData> & { moveToDelayed: jest.Mock }
-    > as unknown as Job<DeliverMessageJobData> & { moveToDelayed: jest.Mock };
+    });
 
   beforeEach(() => delivery.attempt.mockReset().mockResolvedValue('sent'));
 

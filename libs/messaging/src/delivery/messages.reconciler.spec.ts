@@ -1,4 +1,6 @@
 import type { Queue } from 'bullmq';
+import { jobDouble } from '../../../../test/support/doubles';
+import type { DeliverMessageJobData } from '../messages.queue';
 import type { MessagesService } from '../messages.service';
 import type { MessagingSettings } from '../messaging.settings';
 import { MessagesReconciler } from './messages.reconciler';
@@ -10,14 +12,16 @@ function setUp() {
     enqueue: jest.fn().mockResolvedValue(true),
     flushEnqueued: jest.fn().mockResolvedValue(undefined),
     markFailed: jest.fn().mockResolvedValue(undefined),
-  };
+  } satisfies Partial<MessagesService>;
   const jobs = new Map<string, { failed: boolean; failedReason?: string }>();
   const queue = {
     getJob: jest.fn(async (id: string) => {
       const job = jobs.get(id);
-      return job && { failedReason: job.failedReason, isFailed: async () => job.failed };
+      return (
+        job && jobDouble<DeliverMessageJobData>({ failedReason: job.failedReason, isFailed: async () => job.failed })
+      );
     }),
-  };
+  } satisfies Partial<Queue>;
   const reconciler = new MessagesReconciler(
     messages as unknown as MessagesService,
     queue as unknown as Queue,
