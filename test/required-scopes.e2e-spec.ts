@@ -40,6 +40,10 @@ const CONTRACT_SCOPES: Record<string, { scope: string; publishable?: true }> = {
   createWebhookEndpoint: { scope: 'webhooks:write' },
   updateWebhookEndpoint: { scope: 'webhooks:write' },
   deleteWebhookEndpoint: { scope: 'webhooks:write' },
+  // The endpoint operations the service adds to the contract's (secret rotation, redelivery, a test event).
+  rotateWebhookEndpointSecret: { scope: 'webhooks:write' },
+  redeliverWebhookEvent: { scope: 'webhooks:write' },
+  testWebhookEndpoint: { scope: 'webhooks:write' },
   listMessages: { scope: 'messages:read' },
   getMessage: { scope: 'messages:read' },
   sendMessage: { scope: 'messages:write' },
@@ -51,6 +55,11 @@ const CONTRACT_SCOPES: Record<string, { scope: string; publishable?: true }> = {
   createKey: { scope: 'keys:write' },
   revokeKey: { scope: 'keys:write' },
   getAccount: { scope: 'account:read' },
+  // CONTRACT 16.
+  createSavedSearch: { scope: 'searches:write' },
+  listSavedSearches: { scope: 'searches:read' },
+  getSavedSearch: { scope: 'searches:read' },
+  deleteSavedSearch: { scope: 'searches:write' },
 };
 
 /** Every route handler of an app, as `Controller.method`, with what it declares. */

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { queuePrefix } from '@app/core';
 import { JobsOptions, Queue } from 'bullmq';
 import type { Stores } from './database';
 import { medianBy } from './load';
@@ -29,8 +30,12 @@ function redisConnection(redisUrl: string) {
 
 /** Removes every job of the app's queue and of the bare worker's, so a run starts from nothing. */
 export async function emptyQueues(stores: Stores, appQueue: string): Promise<void> {
-  for (const name of [appQueue, BARE_QUEUE]) {
-    const queue = new Queue(name, { connection: redisConnection(stores.redisUrl) });
+  // The app's queue under the apps' prefix; the bare worker's under BullMQ's default.
+  for (const [name, prefix] of [
+    [appQueue, queuePrefix(appQueue)],
+    [BARE_QUEUE, 'bull'],
+  ]) {
+    const queue = new Queue(name, { connection: redisConnection(stores.redisUrl), prefix });
     await queue.obliterate({ force: true });
     await queue.close();
   }

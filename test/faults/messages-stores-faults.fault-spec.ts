@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { queuePrefix } from '@app/core';
 import { MESSAGES_QUEUE } from '@app/messaging';
 import { Queue } from 'bullmq';
 import { Answer, MAX_ATTEMPTS, useDeliveryFaults, WORKER_CONCURRENCY, WORKERS } from '../support/delivery-faults';
@@ -63,7 +64,7 @@ describe('faults: message delivery through Redis and PostgreSQL outages', () => 
   });
 
   it('holds deliveries while PostgreSQL is down, without using up attempts, and sends them all once it is back', async () => {
-    const queue = new Queue(MESSAGES_QUEUE, { connection: { url: redis.url } });
+    const queue = new Queue(MESSAGES_QUEUE, { connection: { url: redis.url }, prefix: queuePrefix(MESSAGES_QUEUE) });
     const held: ServerResponse[] = [];
     for (const receiver of receivers) hold(receiver, held);
     try {

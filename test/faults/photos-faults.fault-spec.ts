@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
+import { queuePrefix } from '@app/core';
 import { PHOTOS_QUEUE } from '@app/photos';
 import { jpegWithLocation, ThrowawayS3 } from '../support/photos';
 import { AppProcess, startServing, waitFor } from '../support/processes';
@@ -94,7 +95,7 @@ describe('faults: photos through a killed worker and an S3 store that goes away'
     worker = await startServing('worker', env());
     const ids = await uploadPhotos();
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
-    const queue = new Queue(PHOTOS_QUEUE, { connection });
+    const queue = new Queue(PHOTOS_QUEUE, { connection, prefix: queuePrefix(PHOTOS_QUEUE) });
     try {
       await waitFor(async () => (await queue.getActiveCount()) > 0, 30_000, 'a photo being processed');
     } finally {
