@@ -59,6 +59,10 @@ async function startEmbeddedPostgres(dir: string): Promise<{ url: string; stop: 
         'is not installed (npm ci installs it): start PostgreSQL 15 or set DATABASE_URL',
     );
   });
+  // On SIGINT and SIGTERM the package stops its PostgreSQL and exits the process at once (130, 143), which
+  // would cut the apps' drain short and race the launcher's own exit: the launcher handles those signals,
+  // and stops the embedded PostgreSQL once the apps have stopped.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
   const databaseDir = join(dir, 'postgres');
   const port = await freePort();
   const postgres = new EmbeddedPostgres({

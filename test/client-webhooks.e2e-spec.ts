@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createPetAdoptionClient, verifyWebhook, WebhookVerificationError, type PetAdoptionClient } from '@app/client';
 import { createApiApp } from './support/api-app';
+import { suiteDatabase, type SuiteDatabase } from './support/database';
 import { uniqueEmail } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { startWorker, WebhookReceiver } from './support/messages';
@@ -12,13 +13,18 @@ describe('the typed client’s verifyWebhook, on a delivery by a real worker pro
   let app: TestHttpApp;
   let worker: AppProcess | undefined;
   let client: PetAdoptionClient;
+  let database: SuiteDatabase | undefined;
   let receiverUrl: string;
 
   beforeAll(async () => {
+    // A database of its own: the worker dispatches every event of its database, and the shared one holds
+    // other suites' events for endpoints that no longer answer, which would queue ahead of this one's.
+    database = await suiteDatabase('client_webhooks');
+    const env = { ...WEBHOOK_TEST_ENV, DATABASE_URL: database.url };
     await emptyWebhooksQueue();
     receiverUrl = (await receiver.start()).replace(/\/hooks\/messages$/, '/hooks/client');
-    app = await createApiApp({ env: WEBHOOK_TEST_ENV });
-    worker = await startWorker(WEBHOOK_TEST_ENV);
+    app = await createApiApp({ env });
+    worker = await startWorker(env);
     await app.app.listen(0, '127.0.0.1');
     const baseUrl = `http://127.0.0.1:${(app.app.getHttpServer().address() as AddressInfo).port}/v1`;
     const signUp = await createPetAdoptionClient({ baseUrl }).api.POST('/accounts', {
@@ -30,6 +36,7 @@ describe('the typed client’s verifyWebhook, on a delivery by a real worker pro
     await worker?.stop('SIGKILL');
     await app.close();
     await receiver.stop();
+    await database?.drop();
   });
 
   it('verifies the pet.created delivery with the secret createWebhookEndpoint gave, and no other', async () => {
