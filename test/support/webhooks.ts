@@ -2,6 +2,7 @@ import { WEBHOOKS_QUEUE } from '@app/events';
 import { Webhook } from 'standardwebhooks';
 import type TestAgent from 'supertest/lib/agent';
 import { createApiApp } from './api-app';
+import { withDatabase } from './database';
 import type { TestAccount } from './factories';
 import type { TestHttpApp } from './http-app';
 import { Delivery, startWorker, WebhookReceiver } from './messages';
@@ -39,9 +40,23 @@ export interface WebhookStack {
   stop(): Promise<void>;
 }
 
+/**
+ * Settles what earlier suites left in the shared database: their events dispatched, their pending attempts
+ * failed. A worker dispatches every event not yet dispatched, and its reconciler enqueues every pending attempt
+ * again: deliveries to those suites' endpoints, long gone, would queue ahead of this suite's own.
+ */
+async function settleEarlierDeliveries(): Promise<void> {
+  await withDatabase(async (client) => {
+    await client.query('UPDATE events SET dispatched_at = now() WHERE dispatched_at IS NULL');
+    await client.query(
+      `UPDATE webhook_attempts SET status = 'failed', error = 'left by an earlier suite' WHERE status = 'pending'`,
+    );
+  });
+}
+
 /** Starts the stack for a suite, answering every delivery 204 until a test says otherwise. */
 export async function startWebhookStack(): Promise<WebhookStack> {
-  await emptyWebhooksQueue();
+  await Promise.all([emptyWebhooksQueue(), settleEarlierDeliveries()]);
   const receiver = new WebhookReceiver();
   const baseUrl = (await receiver.start()).replace(/\/hooks\/messages$/, '');
   const app = await createApiApp({ env: WEBHOOK_TEST_ENV });
