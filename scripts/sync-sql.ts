@@ -47,6 +47,15 @@ class RecordingSql {
     return (await this.query<Row>(statement)).rows;
   }
 
+  /** A read that may go to a replica is the same statement: recorded as any other. */
+  rowsMayLag<Row extends QueryResultRow>(statement: SqlFragment): Promise<Row[]> {
+    return this.rows<Row>(statement);
+  }
+
+  get readsMayLag(): boolean {
+    return false;
+  }
+
   async query<Row extends QueryResultRow>(statement: SqlFragment | string): Promise<QueryResult<Row>> {
     if (++this.calls > MAX_CALLS) throw new Error(`more than ${MAX_CALLS} statements in one call`);
     const text = statement instanceof SqlFragment ? statement.text : statement;
