@@ -136,7 +136,9 @@ describe('message delivery by real worker processes (webhook transport)', () => 
     );
     answer!();
     await stopping;
-    expect(worker!.child.exitCode).toBe(0);
+    // What the worker printed says why, should it not exit cleanly.
+    const { exitCode } = worker!.child;
+    if (exitCode !== 0) throw new Error(`the worker exited ${exitCode}:\n${worker!.output()}`);
     worker = undefined;
     expect(await storedMessage(accepted.id)).toMatchObject({ status: 'sent', attempts: 1 });
     expect(receiver.of(accepted.id)).toHaveLength(1);
