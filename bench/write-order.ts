@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import { createAccount, listSeededPets, Stores, withClient } from './support/database';
 import { LoadRequest, LoadResult, medianBy, runLoad } from './support/load';
-import { BUILD_ROOT, freePort, ServerProcess, startServer } from './support/processes';
+import { BUILD_ROOT, freePort, machineCpuTicks, ServerProcess, startServer } from './support/processes';
 import { createPet } from './support/requests';
 
 const API_PROCESSES = 4;
@@ -30,6 +30,12 @@ export interface WriteOrderVariant {
   median: number;
   /** Answers other than 201 and 200, over all runs: a variant that fails is no ceiling. */
   failed: number;
+  /**
+   * The share of the machine's CPU busy during the runs, and that CPU per write: a variant held back by
+   * waiting leaves CPU idle; one held back by its work spends more CPU per write.
+   */
+  machineBusy: number;
+  machineCpuMicrosPerWrite: number;
 }
 
 interface WriteOrderOptions {
@@ -108,17 +114,30 @@ export async function measureWriteOrder(options: WriteOrderOptions): Promise<Wri
       const clockBefore = await clockTime(stores);
       const runs: number[] = [];
       let failed = 0;
+      let writes = 0;
+      const cpuBefore = machineCpuTicks();
       for (let run = 0; run < options.runs; run++) {
         const answered = await loadAll(urls, loads, options.runSec);
         runs.push(answered.reduce((total, result) => total + written(result) / result.seconds, 0));
+        writes += answered.reduce((total, result) => total + written(result), 0);
         failed += answered.reduce((total, result) => total + result.requests - written(result), 0);
       }
+      const cpuAfter = machineCpuTicks();
+      const busyTicks = cpuAfter.busy - cpuBefore.busy;
       // Without this, a preload that stopped patching would have both variants measure the same thing.
       const clockMoved = (await clockTime(stores)) !== clockBefore;
       if (clockMoved !== !preload) {
         throw new Error(`write-order: the clock row ${clockMoved ? 'moved' : 'stood still'} ${variant}`);
       }
-      results.push({ variant, runs, median: medianBy(runs, (rate) => rate), failed });
+      results.push({
+        variant,
+        runs,
+        median: medianBy(runs, (rate) => rate),
+        failed,
+        machineBusy: busyTicks / (cpuAfter.all - cpuBefore.all),
+        // A tick is 10 ms of one core's time.
+        machineCpuMicrosPerWrite: (busyTicks * 10_000) / writes,
+      });
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
     }

@@ -241,6 +241,14 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
+/** The machine's CPU time so far, in 1/100 s ticks over all cores: busy (any work) and in all (idle too). */
+export function machineCpuTicks(): { busy: number; all: number } {
+  // The first line of /proc/stat: user nice system idle iowait irq softirq steal, summed over the cores.
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1, 9).map(Number);
+  const all = ticks.reduce((sum, value) => sum + value, 0);
+  return { busy: all - ticks[3]! - ticks[4]!, all };
+}
+
 /**
  * The processes of the stores the apps talk to, which share the machine's cores with them. Every
  * PostgreSQL and Redis process on the machine counts, the bench's own and any other's.

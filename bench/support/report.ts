@@ -257,12 +257,14 @@ export function markdown(results: BenchResults): string {
     sections.push(
       '### Pet writes from 4 api processes (creates and changes)',
       table(
-        ['variant', 'writes/s (median)', 'runs', 'failed'],
+        ['variant', 'writes/s (median)', 'runs', 'failed', 'machine CPU busy', 'machine CPU µs per write'],
         results.writeOrder.map((variant) => [
           variant.variant,
           fixed(variant.median),
           variant.runs.map((rate) => fixed(rate)).join(', '),
           fixed(variant.failed),
+          `${fixed(variant.machineBusy * 100)} %`,
+          fixed(variant.machineCpuMicrosPerWrite),
         ]),
       ),
     );
