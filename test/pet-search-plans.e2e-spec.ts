@@ -69,7 +69,8 @@ describe('the plans of searches', () => {
     ['a coat', { coat: 'wire' }, 'pets_pkey'],
     ['a rare coat', { coat: 'hairless' }, 'pets_coat_id_idx'],
     ['a deep page of a rare coat', { coat: 'hairless', after: deep }, 'pets_coat_id_idx'],
-    ['a rare colour', { color: 'SHADE17' }, 'pets_colors_idx'],
+    ['a colour', { color: 'black' }, 'pets_pkey'],
+    ['a rare colour', { color: 'SHADE17' }, 'pets_colors_lowered_idx'],
     ['an external id', { listerAccountId: 8, externalId: 'ext-7' }, 'pets_lister_external_id_key'],
   ])('reads %s through an index', async (_case, search, index) => {
     const root = await plan(search);
