@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { PetSearch } from '../libs/pets/src/pet-search.repository';
 import { searchStatement } from '../libs/pets/src/pet-search.repository';
 import { readPagesStatement } from '../libs/pets/src/pets.repository';
+import type { Sql, SqlFragment } from '../libs/database/src';
+import { OrganizationsRepository } from '../libs/organizations/src/organizations.repository';
 import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
 
 /** Every plan node's index names, depth first. */
@@ -69,7 +71,8 @@ describe('the plans of searches', () => {
     ['a coat', { coat: 'wire' }, 'pets_pkey'],
     ['a rare coat', { coat: 'hairless' }, 'pets_coat_id_idx'],
     ['a deep page of a rare coat', { coat: 'hairless', after: deep }, 'pets_coat_id_idx'],
-    ['a rare colour', { color: 'SHADE17' }, 'pets_colors_idx'],
+    ['a colour', { color: 'black' }, 'pets_pkey'],
+    ['a rare colour', { color: 'SHADE17' }, 'pets_colors_lowered_idx'],
     ['an external id', { listerAccountId: 8, externalId: 'ext-7' }, 'pets_lister_external_id_key'],
   ])('reads %s through an index', async (_case, search, index) => {
     const root = await plan(search);
@@ -85,5 +88,27 @@ describe('the plans of searches', () => {
       return (rows[0]['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan;
     }, database.url);
     expect(indexesOf(root)).toContain('pets_status_id_idx');
+  });
+
+  it('finds organisations near a point through the index of their places, the statement’s expression to the letter', async () => {
+    let statement: SqlFragment | undefined;
+    const record = (fragment: SqlFragment) => {
+      statement = fragment;
+      return Promise.resolve([]);
+    };
+    const sql = { inTransaction: true, readsMayLag: false, rows: record, rowsMayLag: record } satisfies Partial<Sql>;
+    await new OrganizationsRepository(sql as unknown as Sql).search({
+      near: { latitude: 40, longitude: 5 },
+      radiusKm: 25,
+      sort: 'name',
+      limit: 20,
+    });
+    const root = await withDatabase(async (client) => {
+      // A hundred organisations are read faster whole: only the index's expression is in question here.
+      await client.query('SET enable_seqscan = off');
+      const { rows } = await client.query(`EXPLAIN (FORMAT JSON) ${statement!.text}`, [...statement!.values]);
+      return (rows[0]['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan;
+    }, database.url);
+    expect(indexesOf(root)).toContain('organizations_place_idx');
   });
 });

@@ -104,10 +104,10 @@ export async function createAccount(
 /** Seeds `count` pets in one statement (SEED_PETS), as `seededPet` describes them; on an empty table their ids are 1..count. */
 export async function seedPets(stores: Stores, count: number): Promise<void> {
   await withClient(stores, async (client) => {
-    await client.query('SET synchronous_commit = off');
     await client.query(SEED_ORGANIZATIONS);
     await client.query(SEED_PETS, [count]);
-    // A table fresh from one bulk insert has no statistics or visibility map yet; a live one would.
+    // A table fresh from one bulk insert has no statistics or visibility map yet; a live one would. The
+    // inserts commit synchronously: VACUUM marks no page all-visible while its rows' commit is not yet flushed.
     await client.query('VACUUM ANALYZE pets, organizations, accounts');
   });
 }
@@ -122,7 +122,6 @@ export const seededSecret = (accountId: number) =>
  */
 export async function seedAccounts(stores: Stores, count: number): Promise<string[]> {
   return withClient(stores, async (client) => {
-    await client.query('SET synchronous_commit = off');
     const { rows } = await client.query<{ id: string }>(
       `INSERT INTO accounts (email, plan, custom_per_minute, custom_per_day)
        SELECT 'seeded-' || i || '@bench.example', 'enterprise', 1000000000, 2000000000

@@ -1,3 +1,4 @@
+import { SharedReads } from '@app/core';
 import { GenerateSql, Sql, sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { OrganizationSort } from './dto/list-organizations-query.dto';
@@ -15,8 +16,20 @@ const VERSION = sql`(extract(epoch FROM updated_at) * 1000000)::bigint`;
 /** A change's time: never before the last one, so that each version is new even if the clock stepped back. */
 const CHANGED_AT = sql`greatest(clock_timestamp(), updated_at + interval '1 microsecond')`;
 
-/** Where an organisation is, as `organizations_location_idx` holds it. */
-const PLACE = sql`ll_to_earth(latitude, longitude)`;
+/**
+ * `ll_to_earth(latitude, longitude)` written out, as `organizations_place_idx` holds it for the columns
+ * (migration 1797200100000-organization-places, to the letter): the same doubles, without a call of
+ * earthdistance's SQL functions per row, which no planner inlines (ADR 0059).
+ */
+const earthPoint = (latitude: SqlFragment, longitude: SqlFragment) =>
+  sql`cube(cube(cube(6378168::float8 * cos(radians(${latitude})) * cos(radians(${longitude}))),
+  6378168::float8 * cos(radians(${latitude})) * sin(radians(${longitude}))), 6378168::float8 * sin(radians(${latitude})))`;
+
+/** Where an organisation is. */
+const PLACE = earthPoint(sql`latitude`, sql`longitude`);
+
+/** `sec_to_gc(chord)`, the great-circle distance of a chord, written out: asin(1) is the half circle it caps at. */
+const arc = (chord: SqlFragment) => sql`2 * 6378168::float8 * asin(least(${chord} / (2 * 6378168::float8), 1))`;
 
 /** The profile's columns, in the order `profileValues` gives them. */
 const PROFILE_COLUMNS = sql`name, description, email, phone, website, adoption_policy, adoption_url, address, latitude,
@@ -164,6 +177,8 @@ const oneWhere = (condition: SqlFragment) =>
 /** Organisations in PostgreSQL: one per account, the pets' `organization_id` naming it while it is published. */
 @Injectable()
 export class OrganizationsRepository {
+  private readonly reads = new SharedReads<OrganizationPage>();
+
   constructor(private readonly sql: Sql) {}
 
   @GenerateSql({ params: [1] })
@@ -231,28 +246,36 @@ export class OrganizationsRepository {
     const { near, sort, limit } = search;
     const { orderBy, key, after } = order(sort, search.after);
     const radiusMetres = search.radiusKm * 1000;
-    const origin = sql`ll_to_earth(${near?.latitude ?? null}::float8, ${near?.longitude ?? null}::float8)`;
+    const origin = earthPoint(sql`${near?.latitude ?? null}::float8`, sql`${near?.longitude ?? null}::float8`);
+    // `earth_distance(origin, place)` and `earth_box(origin, radius)`.
+    const distance = arc(sql`cube_distance(${origin}, ${PLACE})`);
+    const box = sql`cube_enlarge(${origin}, gc_to_sec(${radiusMetres}::float8), 3)`;
     const filters = sql`${unlessNull(search.q, sql`${SEARCH_DOCUMENT} @@ plainto_tsquery('pet_search'::regconfig, ${search.q ?? null}::text)`)}
       AND ${unlessNull(search.country, sql`address ->> 'country' = ${search.country ?? null}::text`)}
-      AND ${unlessNull(
-        near,
-        sql`earth_box(${origin}, ${radiusMetres}::float8) @> ${PLACE} AND earth_distance(${origin}, ${PLACE}) <= ${radiusMetres}::float8`,
-      )}`;
-    const distanceKm = near ? sql`round((earth_distance(${origin}, ${PLACE}) / 1000)::numeric, 1)` : sql`NULL::numeric`;
+      AND ${unlessNull(near, sql`${box} @> ${PLACE} AND ${distance} <= ${radiusMetres}::float8`)}`;
+    const distanceKm = near ? sql`round((${distance} / 1000)::numeric, 1)` : sql`NULL::numeric`;
     const matching = sql`(SELECT *, ${PLACE} <-> ${origin} AS chord FROM organizations WHERE ${filters}) AS organizations`;
     const page = sql`SELECT *, ${key} AS sort_key, ${distanceKm} AS distance_km FROM ${matching}
                       WHERE ${after} ORDER BY ${orderBy} LIMIT ${limit + 1}`;
     // The first page may lag; the next pages of a walk are read on the primary (`PetSearchRepository.search`).
     const statement = withCounts(page, orderBy);
-    const rows = await (search.after === undefined
-      ? this.sql.rowsMayLag<OrganizationRow>(statement)
-      : this.sql.rows<OrganizationRow>(statement));
-    const pageRows = rows.slice(0, limit);
-    const last = pageRows.at(-1);
-    return {
-      organizations: pageRows.map(toOrganization),
-      next: rows.length > limit && last ? { key: last.sort_key, id: last.id } : undefined,
+    const mayLag = search.after === undefined;
+    const read = async (): Promise<OrganizationPage> => {
+      const rows = await (mayLag
+        ? this.sql.rowsMayLag<OrganizationRow>(statement)
+        : this.sql.rows<OrganizationRow>(statement));
+      const pageRows = rows.slice(0, limit);
+      const last = pageRows.at(-1);
+      return {
+        organizations: pageRows.map(toOrganization),
+        next: rows.length > limit && last ? { key: last.sort_key, id: last.id } : undefined,
+      };
     };
+    // Identical searches asked for together share one read, as the pets' do (ADR 0031); never within a
+    // transaction, whose reads see its own snapshot.
+    if (this.sql.inTransaction) return read();
+    const source = mayLag && this.sql.readsMayLag ? 'may lag' : 'primary';
+    return this.reads.read(`${source} ${statement.text} ${JSON.stringify(statement.values)}`, read);
   }
 }
 

@@ -79,8 +79,8 @@ function fragments(search: PetSearch) {
   AND ${unlessNull(
     search.color,
     TEXT,
-    // As `pets_colors_idx` holds them: the same expression, or the index would not serve the filter.
-    sql`pet_colors_folded(colors) @> ARRAY[lower(${search.color ?? null}::text)]`,
+    // As `pets_colors_lowered_idx` holds them: the same expression, or the index would not serve the filter.
+    sql`pet_colors_lowered(colors) @> ARRAY[lower(${search.color ?? null}::text)]`,
   )}
   AND ${unlessNull(search.organizationId, TEXT, sql`organization_id = ${search.organizationId ?? null}::text`)}
   AND ${unlessNull(search.externalId, TEXT, sql`external_id = ${search.externalId ?? null}::text`)}`;

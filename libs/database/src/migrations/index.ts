@@ -15,6 +15,8 @@ import { KeyScopes1796700000000 } from './1796700000000-key-scopes';
 import { SavedSearches1796800000000 } from './1796800000000-saved-searches';
 import { Organizations1796500000000 } from './1796500000000-organizations';
 import { SavedSearchClauses1797100000000 } from './1797100000000-saved-search-clauses';
+import { ColourFilterInlined1797200000000 } from './1797200000000-colour-filter-inlined';
+import { OrganizationPlaces1797200100000 } from './1797200100000-organization-places';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -35,4 +37,6 @@ export const MIGRATIONS = [
   SavedSearches1796800000000,
   Organizations1796500000000,
   SavedSearchClauses1797100000000,
+  ColourFilterInlined1797200000000,
+  OrganizationPlaces1797200100000,
 ];

@@ -216,7 +216,23 @@ FROM
       (
         SELECT
           *,
-          ll_to_earth (latitude, longitude) <-> ll_to_earth ($1::float8, $2::float8) AS chord
+          cube (
+            cube (
+              cube (
+                6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
+              ),
+              6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
+            ),
+            6378168::float8 * sin(radians(latitude))
+          ) <-> cube (
+            cube (
+              cube (
+                6378168::float8 * cos(radians($1::float8)) * cos(radians($2::float8))
+              ),
+              6378168::float8 * cos(radians($3::float8)) * sin(radians($4::float8))
+            ),
+            6378168::float8 * sin(radians($5::float8))
+          ) AS chord
         FROM
           organizations
         WHERE
@@ -226,14 +242,14 @@ FROM
       ) AS organizations
     WHERE
       (
-        $3::text IS NULL
-        OR (name, id) > ($4::text, $5::text)
+        $6::text IS NULL
+        OR (name, id) > ($7::text, $8::text)
       )
     ORDER BY
       name,
       id
     LIMIT
-      $6
+      $9
   ) AS page
   CROSS JOIN LATERAL (
     SELECT
@@ -282,27 +298,43 @@ FROM
       (
         SELECT
           *,
-          ll_to_earth (latitude, longitude) <-> ll_to_earth ($1::float8, $2::float8) AS chord
+          cube (
+            cube (
+              cube (
+                6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
+              ),
+              6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
+            ),
+            6378168::float8 * sin(radians(latitude))
+          ) <-> cube (
+            cube (
+              cube (
+                6378168::float8 * cos(radians($1::float8)) * cos(radians($2::float8))
+              ),
+              6378168::float8 * cos(radians($3::float8)) * sin(radians($4::float8))
+            ),
+            6378168::float8 * sin(radians($5::float8))
+          ) AS chord
         FROM
           organizations
         WHERE
           to_tsvector(
             'pet_search'::regconfig,
             name || ' ' || coalesce(address ->> 'city', '') || ' ' || coalesce(description, '')
-          ) @@ plainto_tsquery('pet_search'::regconfig, $3::text)
-          AND address ->> 'country' = $4::text
+          ) @@ plainto_tsquery('pet_search'::regconfig, $6::text)
+          AND address ->> 'country' = $7::text
           AND true
       ) AS organizations
     WHERE
       (
-        $5::text IS NULL
-        OR (created_at, id) < ($6::timestamptz, $7::text)
+        $8::text IS NULL
+        OR (created_at, id) < ($9::timestamptz, $10::text)
       )
     ORDER BY
       created_at DESC,
       id DESC
     LIMIT
-      $8
+      $11
   ) AS page
   CROSS JOIN LATERAL (
     SELECT
@@ -345,9 +377,30 @@ FROM
       chord::text AS sort_key,
       round(
         (
-          earth_distance (
-            ll_to_earth ($1::float8, $2::float8),
-            ll_to_earth (latitude, longitude)
+          2 * 6378168::float8 * asin(
+            least(
+              cube_distance (
+                cube (
+                  cube (
+                    cube (
+                      6378168::float8 * cos(radians($1::float8)) * cos(radians($2::float8))
+                    ),
+                    6378168::float8 * cos(radians($3::float8)) * sin(radians($4::float8))
+                  ),
+                  6378168::float8 * sin(radians($5::float8))
+                ),
+                cube (
+                  cube (
+                    cube (
+                      6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
+                    ),
+                    6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
+                  ),
+                  6378168::float8 * sin(radians(latitude))
+                )
+              ) / (2 * 6378168::float8),
+              1
+            )
           ) / 1000
         )::numeric,
         1
@@ -356,28 +409,85 @@ FROM
       (
         SELECT
           *,
-          ll_to_earth (latitude, longitude) <-> ll_to_earth ($3::float8, $4::float8) AS chord
+          cube (
+            cube (
+              cube (
+                6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
+              ),
+              6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
+            ),
+            6378168::float8 * sin(radians(latitude))
+          ) <-> cube (
+            cube (
+              cube (
+                6378168::float8 * cos(radians($6::float8)) * cos(radians($7::float8))
+              ),
+              6378168::float8 * cos(radians($8::float8)) * sin(radians($9::float8))
+            ),
+            6378168::float8 * sin(radians($10::float8))
+          ) AS chord
         FROM
           organizations
         WHERE
           true
           AND true
-          AND earth_box (ll_to_earth ($5::float8, $6::float8), $7::float8) @> ll_to_earth (latitude, longitude)
-          AND earth_distance (
-            ll_to_earth ($8::float8, $9::float8),
-            ll_to_earth (latitude, longitude)
-          ) <= $10::float8
+          AND cube_enlarge (
+            cube (
+              cube (
+                cube (
+                  6378168::float8 * cos(radians($11::float8)) * cos(radians($12::float8))
+                ),
+                6378168::float8 * cos(radians($13::float8)) * sin(radians($14::float8))
+              ),
+              6378168::float8 * sin(radians($15::float8))
+            ),
+            gc_to_sec ($16::float8),
+            3
+          ) @> cube (
+            cube (
+              cube (
+                6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
+              ),
+              6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
+            ),
+            6378168::float8 * sin(radians(latitude))
+          )
+          AND 2 * 6378168::float8 * asin(
+            least(
+              cube_distance (
+                cube (
+                  cube (
+                    cube (
+                      6378168::float8 * cos(radians($17::float8)) * cos(radians($18::float8))
+                    ),
+                    6378168::float8 * cos(radians($19::float8)) * sin(radians($20::float8))
+                  ),
+                  6378168::float8 * sin(radians($21::float8))
+                ),
+                cube (
+                  cube (
+                    cube (
+                      6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
+                    ),
+                    6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
+                  ),
+                  6378168::float8 * sin(radians(latitude))
+                )
+              ) / (2 * 6378168::float8),
+              1
+            )
+          ) <= $22::float8
       ) AS organizations
     WHERE
       (
-        $11::text IS NULL
-        OR (chord, id) > ($12::float8, $13::text)
+        $23::text IS NULL
+        OR (chord, id) > ($24::float8, $25::text)
       )
     ORDER BY
       chord,
       id
     LIMIT
-      $14
+      $26
   ) AS page
   CROSS JOIN LATERAL (
     SELECT

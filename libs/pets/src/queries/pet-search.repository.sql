@@ -138,7 +138,7 @@ WHERE
   )
   AND (
     $31::text IS NULL
-    OR pet_colors_folded (colors) @> ARRAY[lower($32::text)]
+    OR pet_colors_lowered (colors) @> ARRAY[lower($32::text)]
   )
   AND (
     $33::text IS NULL
@@ -289,7 +289,7 @@ WITH
           )
           AND (
             $31::text IS NULL
-            OR pet_colors_folded (colors) @> ARRAY[lower($32::text)]
+            OR pet_colors_lowered (colors) @> ARRAY[lower($32::text)]
           )
           AND (
             $33::text IS NULL
@@ -464,7 +464,7 @@ FROM
           )
           AND (
             $75::text IS NULL
-            OR pet_colors_folded (colors) @> ARRAY[lower($76::text)]
+            OR pet_colors_lowered (colors) @> ARRAY[lower($76::text)]
           )
           AND (
             $77::text IS NULL
@@ -626,7 +626,7 @@ WHERE
   )
   AND (
     $31::text IS NULL
-    OR pet_colors_folded (colors) @> ARRAY[lower($32::text)]
+    OR pet_colors_lowered (colors) @> ARRAY[lower($32::text)]
   )
   AND (
     $33::text IS NULL
@@ -778,7 +778,7 @@ WITH
           )
           AND (
             $31::text IS NULL
-            OR pet_colors_folded (colors) @> ARRAY[lower($32::text)]
+            OR pet_colors_lowered (colors) @> ARRAY[lower($32::text)]
           )
           AND (
             $33::text IS NULL
@@ -954,7 +954,7 @@ FROM
           )
           AND (
             $81::text IS NULL
-            OR pet_colors_folded (colors) @> ARRAY[lower($82::text)]
+            OR pet_colors_lowered (colors) @> ARRAY[lower($82::text)]
           )
           AND (
             $83::text IS NULL
@@ -1129,7 +1129,7 @@ FROM
       )
       AND (
         $33::text IS NULL
-        OR pet_colors_folded (colors) @> ARRAY[lower($34::text)]
+        OR pet_colors_lowered (colors) @> ARRAY[lower($34::text)]
       )
       AND (
         $35::text IS NULL
