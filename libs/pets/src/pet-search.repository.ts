@@ -7,10 +7,11 @@ import { PET_COLUMNS, PetRow, toPet } from './pet-row';
 import type { PetAgeGroup, PetCoat, PetCompanion, PetSex, PetSize, PetStatus } from './pet-status';
 
 /**
- * The words `q` searches, as the index `pets_search_idx` holds them (migration 1795500100000-pet-search):
- * the same expression to the letter, or the index would not serve the search.
+ * The words `q` searches, kept by a trigger from name, breed and description (migration
+ * 1797300000000-pet-search-document) and indexed by `pets_search_document_idx`: a walk along the primary key
+ * checks each pet against its stored words rather than parse its text again (ADR 0060).
  */
-const SEARCH_DOCUMENT = sql`to_tsvector('pet_search'::regconfig, name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, ''))`;
+const SEARCH_DOCUMENT = sql`search_document`;
 
 /** A pet's place, as `pets_location_idx` holds it. */
 const PLACE = sql`ll_to_earth(latitude, longitude)`;

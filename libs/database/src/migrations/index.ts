@@ -15,6 +15,7 @@ import { KeyScopes1796700000000 } from './1796700000000-key-scopes';
 import { SavedSearches1796800000000 } from './1796800000000-saved-searches';
 import { Organizations1796500000000 } from './1796500000000-organizations';
 import { SavedSearchClauses1797100000000 } from './1797100000000-saved-search-clauses';
+import { PetSearchDocument1797300000000 } from './1797300000000-pet-search-document';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   SavedSearches1796800000000,
   Organizations1796500000000,
   SavedSearchClauses1797100000000,
+  PetSearchDocument1797300000000,
 ];

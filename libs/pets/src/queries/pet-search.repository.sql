@@ -99,10 +99,7 @@ WHERE
   )
   AND (
     $16::text IS NULL
-    OR to_tsvector(
-      'pet_search'::regconfig,
-      name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-    ) @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+    OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
   )
   AND (
     $18::bigint IS NULL
@@ -250,10 +247,7 @@ WITH
           )
           AND (
             $16::text IS NULL
-            OR to_tsvector(
-              'pet_search'::regconfig,
-              name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-            ) @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
           )
           AND (
             $18::bigint IS NULL
@@ -425,10 +419,7 @@ FROM
           )
           AND (
             $60::text IS NULL
-            OR to_tsvector(
-              'pet_search'::regconfig,
-              name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-            ) @@ plainto_tsquery('pet_search'::regconfig, $61::text)
+            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $61::text)
           )
           AND (
             $62::bigint IS NULL
@@ -587,10 +578,7 @@ WHERE
   )
   AND (
     $16::text IS NULL
-    OR to_tsvector(
-      'pet_search'::regconfig,
-      name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-    ) @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+    OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
   )
   AND (
     $18::bigint IS NULL
@@ -739,10 +727,7 @@ WITH
           )
           AND (
             $16::text IS NULL
-            OR to_tsvector(
-              'pet_search'::regconfig,
-              name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-            ) @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
           )
           AND (
             $18::bigint IS NULL
@@ -915,10 +900,7 @@ FROM
           )
           AND (
             $66::text IS NULL
-            OR to_tsvector(
-              'pet_search'::regconfig,
-              name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-            ) @@ plainto_tsquery('pet_search'::regconfig, $67::text)
+            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $67::text)
           )
           AND (
             $68::bigint IS NULL
@@ -1090,10 +1072,7 @@ FROM
       )
       AND (
         $18::text IS NULL
-        OR to_tsvector(
-          'pet_search'::regconfig,
-          name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-        ) @@ plainto_tsquery('pet_search'::regconfig, $19::text)
+        OR search_document @@ plainto_tsquery('pet_search'::regconfig, $19::text)
       )
       AND (
         $20::bigint IS NULL
