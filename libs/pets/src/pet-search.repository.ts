@@ -94,7 +94,9 @@ function fragments(search: PetSearch) {
   const id = search.after?.id ?? 0;
   /** Per sort: the keyset condition after the previous page's last pet. */
   const after: Record<PetSort, SqlFragment> = {
-    id: sql`id > ${id}::bigint`,
+    // With words, the planner is not shown the cursor (it is an InitPlan's): knowing how few ids follow a deep
+    // one, it would intersect a rare word's few pets with the primary key's range of every id after it (ADR 0060).
+    id: search.q === undefined ? sql`id > ${id}::bigint` : sql`id > (SELECT ${id}::bigint)`,
     '-createdAt': unlessNull(key, sql`timestamptz`, sql`(created_at, id) < (${key}::timestamptz, ${id}::bigint)`),
     updatedAt: unlessNull(key, sql`timestamptz`, sql`(updated_at, id) > (${key}::timestamptz, ${id}::bigint)`),
     distance: unlessNull(key, sql`float8`, sql`(chord, id) > (${key}::float8, ${id}::bigint)`),
@@ -261,6 +263,7 @@ export class PetSearchRepository {
       name: 'newest first, since',
       params: [{ radiusKm: 50, sort: '-createdAt', updatedSince: '2026-01-01T00:00:00Z', limit: 20 }],
     },
+    { name: 'by id, words', params: [{ radiusKm: 50, sort: 'id', q: 'calm beagle', limit: 20 }] },
     { name: 'by updatedAt', params: [{ radiusKm: 50, sort: 'updatedAt', limit: 20 }] },
     {
       name: 'by id, near',
