@@ -50,8 +50,8 @@ const goodWith = (search: PetSearch, companion: PetCompanion, column: string) =>
  * The fragments of a search's statements, each carrying its own values. Each filter is a condition that an
  * absent (null) value turns off. Statements are planned for each call's values (`plan_cache_mode`), and the
  * planner folds a null value's condition away, so each call is planned as if it had only its own filters,
- * and takes the index that serves them; and a statement's text depends only on its sort and on whether it
- * walks, never on which filters a search has.
+ * and takes the index that serves them; and a statement's text depends only on its sort, on whether it
+ * walks and, by id, on whether it has words, never on which other filters a search has.
  */
 function fragments(search: PetSearch) {
   const { near } = search;
