@@ -8,6 +8,7 @@ import { IdempotencyWithoutSecrets1795400000000 } from '../libs/database/src/mig
 import { PetRecord1795500000000 } from '../libs/database/src/migrations/1795500000000-pet-record';
 import { Orders1795600000000 } from '../libs/database/src/migrations/1795600000000-orders';
 import { WebhookAttemptsOnly1795800000000 } from '../libs/database/src/migrations/1795800000000-webhook-attempts-only';
+import { PetSearchDocument1797300000000 } from '../libs/database/src/migrations/1797300000000-pet-search-document';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 /** A database of its own, migrated step by step, so that the shared test database is left alone. */
@@ -131,6 +132,44 @@ describe('migrations of data already stored', () => {
     expect(nullable).toEqual({ is_nullable: 'NO' });
     await expect(query(`UPDATE pets SET sex = 'other' WHERE id = 1`)).rejects.toMatchObject({ code: '23514' });
     await expect(query(`UPDATE pets SET latitude = 10 WHERE id = 1`)).rejects.toMatchObject({ code: '23514' });
+  });
+
+  it('gives existing pets their search document, which every later write keeps true, and reverts to the index', async () => {
+    const found = async (words: string) =>
+      (
+        await query<{ id: string }>(
+          `SELECT id FROM pets WHERE search_document @@ plainto_tsquery('pet_search', $1) ORDER BY id`,
+          [words],
+        )
+      ).map((pet) => Number(pet.id));
+    // 25,001 pets: the backfill's last batch holds one.
+    expect(await found('pet 25001')).toEqual([25001]);
+    expect(await found('12345')).toEqual([12345]);
+    const [nullable] = await query<{ is_nullable: string }>(
+      `SELECT is_nullable FROM information_schema.columns WHERE table_name = 'pets' AND column_name = 'search_document'`,
+    );
+    expect(nullable).toEqual({ is_nullable: 'NO' });
+
+    await query(`UPDATE pets SET description = 'Answers to Élodie', breed = 'Beagle' WHERE id = 3`);
+    expect(await found('elodie beagle')).toEqual([3]);
+    await query(`UPDATE pets SET name = 'Kiki', breed = NULL WHERE id = 3`);
+    expect(await found('kiki elodie')).toEqual([3]);
+    expect(await found('beagle')).toEqual([]);
+    const [added] = await query<{ id: string }>(
+      `INSERT INTO pets (name, category_id, description) VALUES ('Ölaf', 1, 'Tiny') RETURNING id`,
+    );
+    expect(await found('olaf tiny')).toEqual([Number(added!.id)]);
+    await query('DELETE FROM pets WHERE id = $1', [added!.id]);
+
+    await revertThrough(PetSearchDocument1797300000000);
+    const left = await query(
+      `SELECT 1 FROM information_schema.columns WHERE table_name = 'pets' AND column_name = 'search_document'
+       UNION ALL SELECT 1 FROM pg_trigger WHERE tgrelid = 'pets'::regclass AND tgname = 'pets_search_document'`,
+    );
+    expect(left).toEqual([]);
+    expect(await query(`SELECT to_regclass('pets_search_idx') IS NOT NULL AS indexed`)).toEqual([{ indexed: true }]);
+    await migrate();
+    expect(await found('kiki')).toEqual([3]);
   });
 
   it('turns webhook deliveries into their attempts, opening the next one of each pending delivery, and back', async () => {

@@ -44,7 +44,9 @@ describe('the plans of searches', () => {
   it.each<[string, Partial<PetSearch>, string]>([
     ['a category', { categoryId: 7 }, 'pets_pkey'],
     ['a tag', { tag: 'tag17' }, 'pets_tags_idx'],
-    ['a rare word', { q: 'zebra' }, 'pets_search_idx'],
+    ['a rare word', { q: 'zebra' }, 'pets_search_document_idx'],
+    ['a common word', { q: 'friendly' }, 'pets_pkey'],
+    ['a deep page of a common word', { q: 'friendly', after: deep }, 'pets_pkey'],
     ['listedBy', { listerAccountId: 42 }, 'pets_lister_account_id_id_idx'],
     [
       'updatedSince, recent',

@@ -114,6 +114,18 @@ describe('finding animals', () => {
     expect(walk.seen).toEqual(expected(match));
   });
 
+  it('finds a pet by the words of its text as last changed, and no longer by the words it lost', async () => {
+    const shelly = pets.find((pet) => pet.name === 'Shelly')!;
+    const change = (body: Record<string, unknown>) =>
+      app.http.patch(`/v1/pets/${shelly.id}`).set(account.auth).send(body).expect(200);
+    await change({ description: 'Slow but cheerful tortoise', breed: 'Hermann' });
+    expect((await find('q=cheerful%20hermann')).seen).toEqual([shelly.id]);
+    expect((await find('q=calm%20tortoise')).seen).toEqual([]);
+    await change({ description: 'Slow but calm tortoise', breed: null });
+    expect((await find('q=calm%20tortoise')).seen).toEqual([shelly.id]);
+    expect((await find('q=hermann')).seen).toEqual([]);
+  });
+
   it('keeps the filters in every next link', async () => {
     const response = await app.http.get('/v1/pets?limit=1&size=small&sort=-createdAt').set(account.auth);
     const link = response.headers.link as string;

@@ -17,6 +17,7 @@ import { Organizations1796500000000 } from './1796500000000-organizations';
 import { SavedSearchClauses1797100000000 } from './1797100000000-saved-search-clauses';
 import { ColourFilterInlined1797200000000 } from './1797200000000-colour-filter-inlined';
 import { OrganizationPlaces1797200100000 } from './1797200100000-organization-places';
+import { PetSearchDocument1797300000000 } from './1797300000000-pet-search-document';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   SavedSearchClauses1797100000000,
   ColourFilterInlined1797200000000,
   OrganizationPlaces1797200100000,
+  PetSearchDocument1797300000000,
 ];

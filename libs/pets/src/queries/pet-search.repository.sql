@@ -99,10 +99,7 @@ WHERE
   )
   AND (
     $16::text IS NULL
-    OR to_tsvector(
-      'pet_search'::regconfig,
-      name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-    ) @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+    OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
   )
   AND (
     $18::bigint IS NULL
@@ -250,10 +247,7 @@ WITH
           )
           AND (
             $16::text IS NULL
-            OR to_tsvector(
-              'pet_search'::regconfig,
-              name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-            ) @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
           )
           AND (
             $18::bigint IS NULL
@@ -425,10 +419,7 @@ FROM
           )
           AND (
             $60::text IS NULL
-            OR to_tsvector(
-              'pet_search'::regconfig,
-              name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-            ) @@ plainto_tsquery('pet_search'::regconfig, $61::text)
+            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $61::text)
           )
           AND (
             $62::bigint IS NULL
@@ -500,6 +491,148 @@ WHERE
     FROM
       walk
   ) < $87
+
+-- PetSearchRepository.search (by id, words)
+SELECT
+  id,
+  name,
+  category_id,
+  status,
+  description,
+  breed,
+  sex,
+  age_group,
+  size,
+  tags,
+  photo_urls,
+  latitude,
+  longitude,
+  photos,
+  created_at,
+  updated_at,
+  lister_account_id,
+  open_order_id IS NOT NULL AS has_open_order,
+  spayed_neutered,
+  house_trained,
+  declawed,
+  special_needs,
+  shots_current,
+  special_needs_notes,
+  good_with_children,
+  good_with_dogs,
+  good_with_cats,
+  coat,
+  colors,
+  secondary_breed,
+  mixed_breed,
+  external_id,
+  organization_id,
+  (
+    extract(
+      epoch
+      FROM
+        updated_at
+    ) * 1000000
+  )::bigint AS version,
+  id::text AS sort_key,
+  CASE
+    WHEN $1::float8 IS NOT NULL THEN round(
+      (
+        earth_distance (
+          ll_to_earth ($2::float8, $3::float8),
+          ll_to_earth (latitude, longitude)
+        ) / 1000
+      )::numeric,
+      1
+    )
+  END AS distance_km
+FROM
+  pets
+WHERE
+  (
+    $4::text[] IS NULL
+    OR status = ANY ($5::text[])
+  )
+  AND (
+    $6::bigint IS NULL
+    OR category_id = $7::bigint
+  )
+  AND (
+    $8::text IS NULL
+    OR sex = $9::text
+  )
+  AND (
+    $10::text IS NULL
+    OR age_group = $11::text
+  )
+  AND (
+    $12::text IS NULL
+    OR size = $13::text
+  )
+  AND (
+    $14::text IS NULL
+    OR tags @> ARRAY[$15::text]
+  )
+  AND (
+    $16::text IS NULL
+    OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+  )
+  AND (
+    $18::bigint IS NULL
+    OR lister_account_id = $19::bigint
+  )
+  AND (
+    $20::boolean IS NULL
+    OR "good_with_children"
+  )
+  AND (
+    $21::boolean IS NULL
+    OR "good_with_dogs"
+  )
+  AND (
+    $22::boolean IS NULL
+    OR "good_with_cats"
+  )
+  AND (
+    $23::boolean IS NULL
+    OR "house_trained" = $24::boolean
+  )
+  AND (
+    $25::boolean IS NULL
+    OR "spayed_neutered" = $26::boolean
+  )
+  AND (
+    $27::boolean IS NULL
+    OR "special_needs" = $28::boolean
+  )
+  AND (
+    $29::text IS NULL
+    OR coat = $30::text
+  )
+  AND (
+    $31::text IS NULL
+    OR pet_colors_folded (colors) @> ARRAY[lower($32::text)]
+  )
+  AND (
+    $33::text IS NULL
+    OR organization_id = $34::text
+  )
+  AND (
+    $35::text IS NULL
+    OR external_id = $36::text
+  )
+  AND (
+    $37::timestamptz IS NULL
+    OR updated_at >= $38::timestamptz
+  )
+  AND id > (
+    SELECT
+      $39::bigint
+  )
+ORDER BY
+  id
+LIMIT
+  $40
 
 -- PetSearchRepository.search (by updatedAt)
 SELECT
@@ -587,10 +720,7 @@ WHERE
   )
   AND (
     $16::text IS NULL
-    OR to_tsvector(
-      'pet_search'::regconfig,
-      name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-    ) @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+    OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
   )
   AND (
     $18::bigint IS NULL
@@ -739,10 +869,7 @@ WITH
           )
           AND (
             $16::text IS NULL
-            OR to_tsvector(
-              'pet_search'::regconfig,
-              name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-            ) @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
           )
           AND (
             $18::bigint IS NULL
@@ -915,10 +1042,7 @@ FROM
           )
           AND (
             $66::text IS NULL
-            OR to_tsvector(
-              'pet_search'::regconfig,
-              name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-            ) @@ plainto_tsquery('pet_search'::regconfig, $67::text)
+            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $67::text)
           )
           AND (
             $68::bigint IS NULL
@@ -1090,10 +1214,7 @@ FROM
       )
       AND (
         $18::text IS NULL
-        OR to_tsvector(
-          'pet_search'::regconfig,
-          name || ' ' || coalesce(breed, '') || ' ' || coalesce(description, '')
-        ) @@ plainto_tsquery('pet_search'::regconfig, $19::text)
+        OR search_document @@ plainto_tsquery('pet_search'::regconfig, $19::text)
       )
       AND (
         $20::bigint IS NULL
