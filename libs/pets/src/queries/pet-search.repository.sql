@@ -611,7 +611,7 @@ WHERE
   )
   AND (
     $31::text IS NULL
-    OR pet_colors_folded (colors) @> ARRAY[lower($32::text)]
+    OR pet_colors_lowered (colors) @> ARRAY[lower($32::text)]
   )
   AND (
     $33::text IS NULL
