@@ -278,7 +278,9 @@ describe('migrations of data already stored', () => {
     await query(`UPDATE pets SET status = 'sold' WHERE name LIKE 'Counted %' AND id % 2 = 0`);
     await query(`UPDATE pets SET organization_id = 'org_m4' WHERE organization_id = 'org_m1' AND status = 'available'`);
     await query(`UPDATE pets SET organization_id = NULL WHERE organization_id = 'org_m2' AND status = 'pending'`);
-    await query(`UPDATE pets SET organization_id = 'org_m1', status = 'pending' WHERE organization_id IS NULL AND name LIKE 'Counted %'`);
+    await query(
+      `UPDATE pets SET organization_id = 'org_m1', status = 'pending' WHERE organization_id IS NULL AND name LIKE 'Counted %'`,
+    );
     await query(`DELETE FROM pets WHERE organization_id = 'org_m3' AND status = 'sold'`);
     await query(
       `INSERT INTO pets (name, category_id, status, organization_id)

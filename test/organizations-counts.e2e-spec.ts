@@ -99,7 +99,10 @@ describe('organisations: animal counts', () => {
     // Sync: a PUT creates the pet, the next replaces it with another status, one without status keeps it.
     const externalId = `counts-${shelter.accountId}`;
     const synced = (body: object) =>
-      app.http.put(`/v1/pets/external/${externalId}`).set(shelter.auth).send({ name: 'Synced', categoryId: 1, ...body });
+      app.http
+        .put(`/v1/pets/external/${externalId}`)
+        .set(shelter.auth)
+        .send({ name: 'Synced', categoryId: 1, ...body });
     const created = await synced({ status: 'pending' }).expect(201);
     await expectCounts(organizationId, { available: 2, pending: 1, sold: 2 });
     await synced({ status: 'available' }).expect(200);
