@@ -7,6 +7,7 @@ import { CanonicalEmails1795400100000 } from '../libs/database/src/migrations/17
 import { IdempotencyWithoutSecrets1795400000000 } from '../libs/database/src/migrations/1795400000000-idempotency-without-secrets';
 import { PetRecord1795500000000 } from '../libs/database/src/migrations/1795500000000-pet-record';
 import { Orders1795600000000 } from '../libs/database/src/migrations/1795600000000-orders';
+import { OrganizationAnimalCounts1797400000000 } from '../libs/database/src/migrations/1797400000000-organization-animal-counts';
 import { WebhookAttemptsOnly1795800000000 } from '../libs/database/src/migrations/1795800000000-webhook-attempts-only';
 import { PetSearchDocument1797300000000 } from '../libs/database/src/migrations/1797300000000-pet-search-document';
 import { TEST_DATABASE_URL } from './support/test-env';
@@ -233,6 +234,83 @@ describe('migrations of data already stored', () => {
       { event_id: 'evt_m5', status: 'pending', attempts: 0 },
     ]);
     expect(await query(`SELECT 1 FROM webhook_attempts WHERE status = 'pending'`)).toEqual([]);
+    await migrate();
+  });
+
+  it('counts each organisation’s existing pets into its row, which every later write keeps true, and reverts', async () => {
+    type Counts = Array<{ organization_id: string; available: number; pending: number; sold: number }>;
+    const counts = () =>
+      query<Counts[number]>(
+        `SELECT organization_id, available::int, pending::int, sold::int FROM organization_animal_counts
+          WHERE available <> 0 OR pending <> 0 OR sold <> 0 ORDER BY organization_id`,
+      );
+    const recount = () =>
+      query<Counts[number]>(
+        `SELECT organization_id, count(*) FILTER (WHERE status = 'available')::int AS available,
+                count(*) FILTER (WHERE status = 'pending')::int AS pending,
+                count(*) FILTER (WHERE status = 'sold')::int AS sold
+           FROM pets WHERE organization_id IS NOT NULL GROUP BY organization_id ORDER BY organization_id`,
+      );
+    await revertThrough(OrganizationAnimalCounts1797400000000);
+    await query(
+      `INSERT INTO accounts (email, email_canonical)
+       SELECT 'shelter' || n || '@example.com', 'shelter' || n || '@example.com' FROM generate_series(1, 4) n`,
+    );
+    await query(
+      `INSERT INTO organizations (id, account_id, name)
+       SELECT 'org_m' || n, (SELECT id FROM accounts WHERE email = 'shelter' || n || '@example.com'), 'Shelter ' || n
+         FROM generate_series(1, 4) n`,
+    );
+    // Three organisations with pets of every status, one without pets, and pets of none.
+    await query(
+      `INSERT INTO pets (name, category_id, status, organization_id)
+       SELECT 'Counted ' || n, 1, (ARRAY['available', 'pending', 'sold'])[1 + n % 3],
+              CASE WHEN n % 4 < 3 THEN 'org_m' || (1 + n % 4) END
+         FROM generate_series(1, 100) n`,
+    );
+
+    await migrate();
+    const backfilled = await counts();
+    expect(backfilled).toEqual(await recount());
+    expect(backfilled.map((row) => row.organization_id)).toEqual(['org_m1', 'org_m2', 'org_m3']);
+    expect(backfilled.reduce((total, row) => total + row.available + row.pending + row.sold, 0)).toBe(75);
+
+    await query(`UPDATE pets SET status = 'sold' WHERE name LIKE 'Counted %' AND id % 2 = 0`);
+    await query(`UPDATE pets SET organization_id = 'org_m4' WHERE organization_id = 'org_m1' AND status = 'available'`);
+    await query(`UPDATE pets SET organization_id = NULL WHERE organization_id = 'org_m2' AND status = 'pending'`);
+    await query(
+      `UPDATE pets SET organization_id = 'org_m1', status = 'pending' WHERE organization_id IS NULL AND name LIKE 'Counted %'`,
+    );
+    await query(`DELETE FROM pets WHERE organization_id = 'org_m3' AND status = 'sold'`);
+    await query(
+      `INSERT INTO pets (name, category_id, status, organization_id)
+       SELECT 'Counted more ' || n, 1, 'available', 'org_m' || (1 + n % 4) FROM generate_series(1, 8) n`,
+    );
+    expect(await counts()).toEqual(await recount());
+    expect((await counts()).map((row) => row.organization_id)).toEqual(['org_m1', 'org_m2', 'org_m3', 'org_m4']);
+
+    // A TRUNCATE of the pets leaves no counts.
+    const runner = dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      await runner.query('TRUNCATE photos, pets');
+      expect(await runner.query('SELECT * FROM organization_animal_counts')).toEqual([]);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    await query(`DELETE FROM pets WHERE name LIKE 'Counted %'`);
+    expect(await counts()).toEqual([]);
+    // An organisation's counts go with it.
+    await query(`DELETE FROM organizations WHERE id = 'org_m4'`);
+    expect(await query(`SELECT 1 FROM organization_animal_counts WHERE organization_id = 'org_m4'`)).toEqual([]);
+
+    await revertThrough(OrganizationAnimalCounts1797400000000);
+    const left = await query(
+      `SELECT 1 FROM pg_trigger WHERE tgrelid = 'pets'::regclass AND tgname LIKE 'pets_organization_counts_%'
+       UNION ALL SELECT 1 FROM information_schema.tables WHERE table_name = 'organization_animal_counts'`,
+    );
+    expect(left).toEqual([]);
     await migrate();
   });
 

@@ -14,6 +14,13 @@ function indexesOf(plan: Record<string, unknown>): string[] {
   return [...own, ...children.flatMap(indexesOf)];
 }
 
+/** Every plan node's table names, depth first. */
+function relationsOf(plan: Record<string, unknown>): string[] {
+  const own = typeof plan['Relation Name'] === 'string' ? [plan['Relation Name']] : [];
+  const children = (plan.Plans as Array<Record<string, unknown>> | undefined) ?? [];
+  return [...own, ...children.flatMap(relationsOf)];
+}
+
 /**
  * CONTRACT 9: "an index serves each" filter and sort. On a seeded catalogue (statistics gathered), the plan
  * PostgreSQL chooses for each search, first page and deep, reads through the index meant for it.
@@ -92,7 +99,7 @@ describe('the plans of searches', () => {
     expect(indexesOf(root)).toContain('pets_status_id_idx');
   });
 
-  it('finds organisations near a point through the index of their places, the statement’s expression to the letter', async () => {
+  it('finds organisations near a point through the index of their places, the statement’s expression to the letter, and reads their counts', async () => {
     let statement: SqlFragment | undefined;
     const record = (fragment: SqlFragment) => {
       statement = fragment;
@@ -112,5 +119,9 @@ describe('the plans of searches', () => {
       return (rows[0]['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan;
     }, database.url);
     expect(indexesOf(root)).toContain('organizations_place_idx');
+    // Their animals are counted already: the page reads one row of counts per organisation, and no pet.
+    expect(relationsOf(root)).toContain('organization_animal_counts');
+    expect(relationsOf(root)).not.toContain('pets');
+    expect(indexesOf(root)).toContain('organization_animal_counts_pkey');
   });
 });

@@ -108,7 +108,7 @@ export async function seedPets(stores: Stores, count: number): Promise<void> {
     await client.query(SEED_PETS, [count]);
     // A table fresh from one bulk insert has no statistics or visibility map yet; a live one would. The
     // inserts commit synchronously: VACUUM marks no page all-visible while its rows' commit is not yet flushed.
-    await client.query('VACUUM ANALYZE pets, organizations, accounts');
+    await client.query('VACUUM ANALYZE pets, organizations, organization_animal_counts, accounts');
   });
 }
 

@@ -151,19 +151,16 @@ function order(sort: OrganizationSort, after: OrganizationPosition | undefined) 
 }
 
 /**
- * The organisations of the page, each with its animals counted by status: from the index of pets by
- * organisation alone (it holds each pet's status), so a count costs the organisation's pets' index entries.
+ * The organisations of the page, each with its animals by status: the row `organization_animal_counts` keeps
+ * for it, which the pets' statement triggers change in the transaction of each write (ADR 0062). An
+ * organisation none of whose pets was ever counted has no row, and no animals.
  */
 function withCounts(page: SqlFragment, orderBy: SqlFragment): SqlFragment {
   return sql`
-    SELECT page.*, ${VERSION} AS version, counts.*
+    SELECT page.*, ${VERSION} AS version, coalesce(counts.available, 0) AS available,
+           coalesce(counts.pending, 0) AS pending, coalesce(counts.sold, 0) AS sold
       FROM (${page}) AS page
-      CROSS JOIN LATERAL (
-        SELECT count(*) FILTER (WHERE p.status = 'available') AS available,
-               count(*) FILTER (WHERE p.status = 'pending') AS pending,
-               count(*) FILTER (WHERE p.status = 'sold') AS sold
-          FROM pets p WHERE p.organization_id = page.id
-      ) AS counts
+      LEFT JOIN organization_animal_counts counts ON counts.organization_id = page.id
      ORDER BY ${orderBy}`;
 }
 

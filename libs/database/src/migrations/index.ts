@@ -18,6 +18,7 @@ import { SavedSearchClauses1797100000000 } from './1797100000000-saved-search-cl
 import { ColourFilterInlined1797200000000 } from './1797200000000-colour-filter-inlined';
 import { OrganizationPlaces1797200100000 } from './1797200100000-organization-places';
 import { PetSearchDocument1797300000000 } from './1797300000000-pet-search-document';
+import { OrganizationAnimalCounts1797400000000 } from './1797400000000-organization-animal-counts';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   ColourFilterInlined1797200000000,
   OrganizationPlaces1797200100000,
   PetSearchDocument1797300000000,
+  OrganizationAnimalCounts1797400000000,
 ];

@@ -15,7 +15,9 @@ SELECT
         updated_at
     ) * 1000000
   )::bigint AS version,
-  counts.*
+  coalesce(counts.available, 0) AS available,
+  coalesce(counts.pending, 0) AS pending,
+  coalesce(counts.sold, 0) AS sold
 FROM
   (
     SELECT
@@ -27,25 +29,7 @@ FROM
     WHERE
       id = $1
   ) AS page
-  CROSS JOIN LATERAL (
-    SELECT
-      count(*) FILTER (
-        WHERE
-          p.status = 'available'
-      ) AS available,
-      count(*) FILTER (
-        WHERE
-          p.status = 'pending'
-      ) AS pending,
-      count(*) FILTER (
-        WHERE
-          p.status = 'sold'
-      ) AS sold
-    FROM
-      pets p
-    WHERE
-      p.organization_id = page.id
-  ) AS counts
+  LEFT JOIN organization_animal_counts counts ON counts.organization_id = page.id
 ORDER BY
   id
 
@@ -59,7 +43,9 @@ SELECT
         updated_at
     ) * 1000000
   )::bigint AS version,
-  counts.*
+  coalesce(counts.available, 0) AS available,
+  coalesce(counts.pending, 0) AS pending,
+  coalesce(counts.sold, 0) AS sold
 FROM
   (
     SELECT
@@ -71,25 +57,7 @@ FROM
     WHERE
       account_id = $1
   ) AS page
-  CROSS JOIN LATERAL (
-    SELECT
-      count(*) FILTER (
-        WHERE
-          p.status = 'available'
-      ) AS available,
-      count(*) FILTER (
-        WHERE
-          p.status = 'pending'
-      ) AS pending,
-      count(*) FILTER (
-        WHERE
-          p.status = 'sold'
-      ) AS sold
-    FROM
-      pets p
-    WHERE
-      p.organization_id = page.id
-  ) AS counts
+  LEFT JOIN organization_animal_counts counts ON counts.organization_id = page.id
 ORDER BY
   id
 
@@ -205,7 +173,9 @@ SELECT
         updated_at
     ) * 1000000
   )::bigint AS version,
-  counts.*
+  coalesce(counts.available, 0) AS available,
+  coalesce(counts.pending, 0) AS pending,
+  coalesce(counts.sold, 0) AS sold
 FROM
   (
     SELECT
@@ -251,25 +221,7 @@ FROM
     LIMIT
       $9
   ) AS page
-  CROSS JOIN LATERAL (
-    SELECT
-      count(*) FILTER (
-        WHERE
-          p.status = 'available'
-      ) AS available,
-      count(*) FILTER (
-        WHERE
-          p.status = 'pending'
-      ) AS pending,
-      count(*) FILTER (
-        WHERE
-          p.status = 'sold'
-      ) AS sold
-    FROM
-      pets p
-    WHERE
-      p.organization_id = page.id
-  ) AS counts
+  LEFT JOIN organization_animal_counts counts ON counts.organization_id = page.id
 ORDER BY
   name,
   id
@@ -284,7 +236,9 @@ SELECT
         updated_at
     ) * 1000000
   )::bigint AS version,
-  counts.*
+  coalesce(counts.available, 0) AS available,
+  coalesce(counts.pending, 0) AS pending,
+  coalesce(counts.sold, 0) AS sold
 FROM
   (
     SELECT
@@ -336,25 +290,7 @@ FROM
     LIMIT
       $11
   ) AS page
-  CROSS JOIN LATERAL (
-    SELECT
-      count(*) FILTER (
-        WHERE
-          p.status = 'available'
-      ) AS available,
-      count(*) FILTER (
-        WHERE
-          p.status = 'pending'
-      ) AS pending,
-      count(*) FILTER (
-        WHERE
-          p.status = 'sold'
-      ) AS sold
-    FROM
-      pets p
-    WHERE
-      p.organization_id = page.id
-  ) AS counts
+  LEFT JOIN organization_animal_counts counts ON counts.organization_id = page.id
 ORDER BY
   created_at DESC,
   id DESC
@@ -369,7 +305,9 @@ SELECT
         updated_at
     ) * 1000000
   )::bigint AS version,
-  counts.*
+  coalesce(counts.available, 0) AS available,
+  coalesce(counts.pending, 0) AS pending,
+  coalesce(counts.sold, 0) AS sold
 FROM
   (
     SELECT
@@ -489,25 +427,7 @@ FROM
     LIMIT
       $26
   ) AS page
-  CROSS JOIN LATERAL (
-    SELECT
-      count(*) FILTER (
-        WHERE
-          p.status = 'available'
-      ) AS available,
-      count(*) FILTER (
-        WHERE
-          p.status = 'pending'
-      ) AS pending,
-      count(*) FILTER (
-        WHERE
-          p.status = 'sold'
-      ) AS sold
-    FROM
-      pets p
-    WHERE
-      p.organization_id = page.id
-  ) AS counts
+  LEFT JOIN organization_animal_counts counts ON counts.organization_id = page.id
 ORDER BY
   chord,
   id
