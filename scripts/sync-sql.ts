@@ -56,6 +56,11 @@ class RecordingSql {
     return false;
   }
 
+  /** Every read runs, so that each of its statements is recorded. */
+  readShared<R>(_reads: unknown, _key: string, _mayLag: boolean, read: () => Promise<R>): Promise<R> {
+    return read();
+  }
+
   async query<Row extends QueryResultRow>(statement: SqlFragment | string): Promise<QueryResult<Row>> {
     if (++this.calls > MAX_CALLS) throw new Error(`more than ${MAX_CALLS} statements in one call`);
     const text = statement instanceof SqlFragment ? statement.text : statement;

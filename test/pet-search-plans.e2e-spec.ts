@@ -105,7 +105,11 @@ describe('the plans of searches', () => {
       statement = fragment;
       return Promise.resolve([]);
     };
-    const sql = { inTransaction: true, readsMayLag: false, rows: record, rowsMayLag: record } satisfies Partial<Sql>;
+    const sql = {
+      readShared: <R>(_reads: unknown, _key: string, _mayLag: boolean, read: () => Promise<R>) => read(),
+      rows: record,
+      rowsMayLag: record,
+    } satisfies Partial<Sql>;
     await new OrganizationsRepository(sql as unknown as Sql).search({
       near: { latitude: 40, longitude: 5 },
       radiusKm: 25,

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SharedReads } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
@@ -147,6 +148,16 @@ export class Sql {
   /** Whether `rowsMayLag` may use a replica here: reads shared between callers must agree on it. */
   get readsMayLag(): boolean {
     return !this.inTransaction && (this.replicas?.mayLag ?? false);
+  }
+
+  /**
+   * `read`, shared with the reads of the same `key` asked for together (`SharedReads`): never within a
+   * transaction, whose reads see its own snapshot, and never between a read that may lag (`mayLag`, run with
+   * `rowsMayLag`) and one that must see the primary.
+   */
+  readShared<R>(reads: SharedReads<R>, key: string, mayLag: boolean, read: () => Promise<R>): Promise<R> {
+    if (this.inTransaction) return read();
+    return reads.read(`${mayLag && this.readsMayLag ? 'may lag' : 'primary'} ${key}`, read);
   }
 
   /** Runs a statement written with the `sql` tag. */

@@ -268,11 +268,8 @@ export class OrganizationsRepository {
         next: rows.length > limit && last ? { key: last.sort_key, id: last.id } : undefined,
       };
     };
-    // Identical searches asked for together share one read, as the pets' do (ADR 0031); never within a
-    // transaction, whose reads see its own snapshot.
-    if (this.sql.inTransaction) return read();
-    const source = mayLag && this.sql.readsMayLag ? 'may lag' : 'primary';
-    return this.reads.read(`${source} ${statement.text} ${JSON.stringify(statement.values)}`, read);
+    // Identical searches asked for together share one read, as the pets' do (ADR 0031).
+    return this.sql.readShared(this.reads, `${statement.text} ${JSON.stringify(statement.values)}`, mayLag, read);
   }
 }
 

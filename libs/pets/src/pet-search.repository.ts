@@ -279,13 +279,11 @@ export class PetSearchRepository {
     // A walk's next pages are read on the primary: a replica behind the one that served the page before
     // could miss pets that page's cursor passed over. A first page may lag (Operations: read replicas).
     const mayLag = search.after === undefined;
-    // A transaction's reads see its own snapshot: never shared.
-    if (this.sql.inTransaction) return this.read(statement, search.limit, mayLag);
-    // The statement's text follows from its kind and sort; its values tell searches of one kind apart; reads
-    // that must see the primary share with none that may lag.
-    const source = mayLag && this.sql.readsMayLag ? 'may lag' : 'primary';
-    return this.reads.read(
-      `${search.sort} ${statementKind(search)} ${source} ${JSON.stringify(statement.values)}`,
+    // The statement's text follows from its kind and sort; its values tell searches of one kind apart.
+    return this.sql.readShared(
+      this.reads,
+      `${search.sort} ${statementKind(search)} ${JSON.stringify(statement.values)}`,
+      mayLag,
       () => this.read(statement, search.limit, mayLag),
     );
   }
