@@ -8,8 +8,10 @@ import { IdempotencyWithoutSecrets1795400000000 } from '../libs/database/src/mig
 import { PetRecord1795500000000 } from '../libs/database/src/migrations/1795500000000-pet-record';
 import { Orders1795600000000 } from '../libs/database/src/migrations/1795600000000-orders';
 import { OrganizationAnimalCounts1797400000000 } from '../libs/database/src/migrations/1797400000000-organization-animal-counts';
+import { OrganizationStoredPlace1797420000000 } from '../libs/database/src/migrations/1797420000000-organization-stored-place';
 import { WebhookAttemptsOnly1795800000000 } from '../libs/database/src/migrations/1795800000000-webhook-attempts-only';
 import { PetSearchDocument1797300000000 } from '../libs/database/src/migrations/1797300000000-pet-search-document';
+import { StoredLoweredColours1797410000000 } from '../libs/database/src/migrations/1797410000000-stored-lowered-colours';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 /** A database of its own, migrated step by step, so that the shared test database is left alone. */
@@ -53,6 +55,21 @@ describe('migrations of data already stored', () => {
       await dataSource.undoLastMigration({ transaction: 'each' });
       if (last?.name === migration.name) return;
     }
+  };
+
+  /**
+   * Reverts the applied migrations down to `migration`, which stored `table.column` kept by its trigger, and
+   * checks that both are gone and the index it replaced is back.
+   */
+  const revertKeptColumn = async (migration: { name: string }, table: string, column: string, index: string) => {
+    await revertThrough(migration);
+    const left = await query(
+      `SELECT 1 FROM information_schema.columns WHERE table_name = $1 AND column_name = $2
+       UNION ALL SELECT 1 FROM pg_trigger WHERE tgrelid = $1::regclass AND tgname = $1 || '_' || $2`,
+      [table, column],
+    );
+    expect(left).toEqual([]);
+    expect(await query('SELECT to_regclass($1) IS NOT NULL AS indexed', [index])).toEqual([{ indexed: true }]);
   };
 
   beforeAll(async () => {
@@ -162,15 +179,37 @@ describe('migrations of data already stored', () => {
     expect(await found('olaf tiny')).toEqual([Number(added!.id)]);
     await query('DELETE FROM pets WHERE id = $1', [added!.id]);
 
-    await revertThrough(PetSearchDocument1797300000000);
-    const left = await query(
-      `SELECT 1 FROM information_schema.columns WHERE table_name = 'pets' AND column_name = 'search_document'
-       UNION ALL SELECT 1 FROM pg_trigger WHERE tgrelid = 'pets'::regclass AND tgname = 'pets_search_document'`,
-    );
-    expect(left).toEqual([]);
-    expect(await query(`SELECT to_regclass('pets_search_idx') IS NOT NULL AS indexed`)).toEqual([{ indexed: true }]);
+    await revertKeptColumn(PetSearchDocument1797300000000, 'pets', 'search_document', 'pets_search_idx');
     await migrate();
     expect(await found('kiki')).toEqual([3]);
+  });
+
+  it('gives existing pets their colours lower-cased, which every later write keeps true, and reverts to the index', async () => {
+    await revertThrough(StoredLoweredColours1797410000000);
+    await query(`UPDATE pets SET colors = ARRAY['Black', 'White'] WHERE id = 7`);
+    // The backfill's last batch holds the last pet.
+    await query(`UPDATE pets SET colors = ARRAY['TAN'] WHERE id = 25001`);
+    await migrate();
+
+    const lowered = async (id: number) =>
+      (await query<{ colors_lowered: string[] | null }>('SELECT colors_lowered FROM pets WHERE id = $1', [id]))[0]!
+        .colors_lowered;
+    expect(await lowered(7)).toEqual(['black', 'white']);
+    expect(await lowered(25001)).toEqual(['tan']);
+    expect(await lowered(8)).toBeNull();
+    await query(`UPDATE pets SET colors = ARRAY['Grey', 'BROWN'] WHERE id = 8`);
+    expect(await lowered(8)).toEqual(['grey', 'brown']);
+    await query('UPDATE pets SET colors = NULL WHERE id = 7');
+    expect(await lowered(7)).toBeNull();
+    const [added] = await query<{ id: string }>(
+      `INSERT INTO pets (name, category_id, colors) VALUES ('Ziggy', 1, ARRAY['Ginger']) RETURNING id`,
+    );
+    expect(await lowered(Number(added!.id))).toEqual(['ginger']);
+    await query('DELETE FROM pets WHERE id = $1', [added!.id]);
+
+    await revertKeptColumn(StoredLoweredColours1797410000000, 'pets', 'colors_lowered', 'pets_colors_lowered_idx');
+    await migrate();
+    expect(await lowered(8)).toEqual(['grey', 'brown']);
   });
 
   it('turns webhook deliveries into their attempts, opening the next one of each pending delivery, and back', async () => {
@@ -312,6 +351,41 @@ describe('migrations of data already stored', () => {
     );
     expect(left).toEqual([]);
     await migrate();
+  });
+
+  it('stores each organisation’s place as ll_to_earth gives it, which every later write keeps true, and reverts', async () => {
+    await revertThrough(OrganizationStoredPlace1797420000000);
+    await query(
+      `INSERT INTO accounts (email, email_canonical) VALUES ('placed@example.com', 'placed@example.com'),
+         ('unplaced@example.com', 'unplaced@example.com')`,
+    );
+    await query(
+      `INSERT INTO organizations (id, account_id, name, latitude, longitude)
+       SELECT 'org_p' || n, (SELECT id FROM accounts WHERE email = e), 'Shelter ' || n, lat, lon
+         FROM (VALUES (1, 'placed@example.com', 52.52, 13.405), (2, 'unplaced@example.com', NULL, NULL))
+           AS o (n, e, lat, lon)`,
+    );
+    await migrate();
+
+    // Compared as text: the same doubles, not merely close ones.
+    const places = () =>
+      query<{ id: string; stored: string | null; computed: string | null }>(
+        `SELECT id, place::text AS stored, ll_to_earth(latitude, longitude)::text AS computed
+           FROM organizations WHERE id LIKE 'org_p%' ORDER BY id`,
+      );
+    expect(await places()).toEqual([
+      { id: 'org_p1', stored: expect.any(String), computed: expect.any(String) },
+      { id: 'org_p2', stored: null, computed: null },
+    ]);
+    for (const row of await places()) expect(row.stored).toBe(row.computed);
+    await query(`UPDATE organizations SET latitude = 48.137, longitude = 11.575 WHERE id = 'org_p2'`);
+    await query(`UPDATE organizations SET latitude = NULL, longitude = NULL WHERE id = 'org_p1'`);
+    expect((await places()).map((row) => row.stored === null)).toEqual([true, false]);
+    for (const row of await places()) expect(row.stored).toBe(row.computed);
+
+    await revertKeptColumn(OrganizationStoredPlace1797420000000, 'organizations', 'place', 'organizations_place_idx');
+    await migrate();
+    await query(`DELETE FROM organizations WHERE id LIKE 'org_p%'`);
   });
 
   it('counts the existing pets into the inventory, which then follows every change, and reverts', async () => {

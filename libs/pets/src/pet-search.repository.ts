@@ -80,8 +80,8 @@ function fragments(search: PetSearch) {
   AND ${unlessNull(
     search.color,
     TEXT,
-    // As `pets_colors_lowered_idx` holds them: the same expression, or the index would not serve the filter.
-    sql`pet_colors_lowered(colors) @> ARRAY[lower(${search.color ?? null}::text)]`,
+    // The colours as stored lower-cased (migration 1797410000000-stored-lowered-colours), indexed by `pets_colors_idx`.
+    sql`colors_lowered @> ARRAY[lower(${search.color ?? null}::text)]`,
   )}
   AND ${unlessNull(search.organizationId, TEXT, sql`organization_id = ${search.organizationId ?? null}::text`)}
   AND ${unlessNull(search.externalId, TEXT, sql`external_id = ${search.externalId ?? null}::text`)}`;

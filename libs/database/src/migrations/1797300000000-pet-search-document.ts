@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { addKeptColumn, backfillByIds, buildIndexConcurrently } from './kept-column';
 
 /**
  * The words `q` searches, as `pets.search_document` holds them: name, breed and description, folded by the
@@ -7,9 +8,6 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  */
 const searchDocument = (row: string) =>
   `strip(to_tsvector('pet_search'::regconfig, ${row}name || ' ' || coalesce(${row}breed, '') || ' ' || coalesce(${row}description, '')))`;
-
-/** Pets whose document one backfill statement writes: each batch holds its rows' locks only briefly. */
-const BACKFILL_BATCH = 10_000;
 
 /** Proves `search_document` has no NULL, so that SET NOT NULL need not scan the table under its exclusive lock. */
 const DOCUMENT_SET = 'pets_search_document_set';
@@ -37,20 +35,14 @@ export class PetSearchDocument1797300000000 implements MigrationInterface {
   transaction = false;
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const [{ added }] = await queryRunner.query(
-      `SELECT count(*) > 0 AS added FROM information_schema.columns
-        WHERE table_name = 'pets' AND column_name = 'search_document'`,
-    );
-    if (!added) await addColumn(queryRunner);
-
-    const [{ last }] = await queryRunner.query('SELECT coalesce(max(id), 0) AS last FROM pets');
-    for (let from = 0; from < Number(last); from += BACKFILL_BATCH) {
-      await queryRunner.query(
-        `UPDATE pets SET search_document = ${searchDocument('')}
-          WHERE id > $1 AND id <= $2 AND search_document IS NULL`,
-        [from, from + BACKFILL_BATCH],
-      );
-    }
+    await addKeptColumn(queryRunner, {
+      table: 'pets',
+      column: 'search_document',
+      type: 'tsvector',
+      value: searchDocument('NEW.'),
+      writtenWith: ['name', 'breed', 'description'],
+    });
+    await backfillByIds(queryRunner, 'pets', `search_document = ${searchDocument('')}`, 'search_document IS NULL');
     const [{ nullable }] = await queryRunner.query(
       `SELECT is_nullable = 'YES' AS nullable FROM information_schema.columns
         WHERE table_name = 'pets' AND column_name = 'search_document'`,
@@ -65,16 +57,12 @@ export class PetSearchDocument1797300000000 implements MigrationInterface {
       await queryRunner.query(`ALTER TABLE pets DROP CONSTRAINT ${DOCUMENT_SET}`);
     }
 
-    const [{ invalid }] = await queryRunner.query(
-      `SELECT count(*) > 0 AS invalid FROM pg_index
-        WHERE indexrelid = to_regclass('pets_search_document_idx') AND NOT indisvalid`,
-    );
-    if (invalid) await queryRunner.query('DROP INDEX CONCURRENTLY pets_search_document_idx');
     // Without a pending list (fastupdate), which every search through the index would read whole: each
     // pet written pays for its own words instead.
-    await queryRunner.query(
-      `CREATE INDEX CONCURRENTLY IF NOT EXISTS pets_search_document_idx ON pets
-         USING gin (search_document) WITH (fastupdate = off)`,
+    await buildIndexConcurrently(
+      queryRunner,
+      'pets_search_document_idx',
+      'pets USING gin (search_document) WITH (fastupdate = off)',
     );
     // The planner weighs a word by the column's statistics: without them it would take every word for a
     // rare one until autovacuum's next ANALYZE.
@@ -91,26 +79,5 @@ export class PetSearchDocument1797300000000 implements MigrationInterface {
     await queryRunner.query('DROP TRIGGER pets_search_document ON pets');
     await queryRunner.query('DROP FUNCTION pets_search_document()');
     await queryRunner.query('ALTER TABLE pets DROP COLUMN search_document');
-  }
-}
-
-async function addColumn(queryRunner: QueryRunner): Promise<void> {
-  await queryRunner.startTransaction();
-  try {
-    await queryRunner.query(`
-      ALTER TABLE pets ADD COLUMN search_document tsvector`);
-    await queryRunner.query(`
-      CREATE FUNCTION pets_search_document() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        NEW.search_document := ${searchDocument('NEW.')};
-        RETURN NEW;
-      END $$`);
-    await queryRunner.query(`
-      CREATE TRIGGER pets_search_document BEFORE INSERT OR UPDATE OF name, breed, description ON pets
-        FOR EACH ROW EXECUTE FUNCTION pets_search_document()`);
-    await queryRunner.commitTransaction();
-  } catch (error) {
-    await queryRunner.rollbackTransaction();
-    throw error;
   }
 }

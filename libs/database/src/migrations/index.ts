@@ -19,6 +19,8 @@ import { ColourFilterInlined1797200000000 } from './1797200000000-colour-filter-
 import { OrganizationPlaces1797200100000 } from './1797200100000-organization-places';
 import { PetSearchDocument1797300000000 } from './1797300000000-pet-search-document';
 import { OrganizationAnimalCounts1797400000000 } from './1797400000000-organization-animal-counts';
+import { StoredLoweredColours1797410000000 } from './1797410000000-stored-lowered-colours';
+import { OrganizationStoredPlace1797420000000 } from './1797420000000-organization-stored-place';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -43,4 +45,6 @@ export const MIGRATIONS = [
   OrganizationPlaces1797200100000,
   PetSearchDocument1797300000000,
   OrganizationAnimalCounts1797400000000,
+  StoredLoweredColours1797410000000,
+  OrganizationStoredPlace1797420000000,
 ];

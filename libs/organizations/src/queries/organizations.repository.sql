@@ -15,9 +15,14 @@ SELECT
         updated_at
     ) * 1000000
   )::bigint AS version,
-  coalesce(counts.available, 0) AS available,
-  coalesce(counts.pending, 0) AS pending,
-  coalesce(counts.sold, 0) AS sold
+  (
+    SELECT
+      ARRAY[counts.available, counts.pending, counts.sold]
+    FROM
+      organization_animal_counts counts
+    WHERE
+      counts.organization_id = page.id
+  ) AS animal_counts
 FROM
   (
     SELECT
@@ -29,7 +34,6 @@ FROM
     WHERE
       id = $1
   ) AS page
-  LEFT JOIN organization_animal_counts counts ON counts.organization_id = page.id
 ORDER BY
   id
 
@@ -43,9 +47,14 @@ SELECT
         updated_at
     ) * 1000000
   )::bigint AS version,
-  coalesce(counts.available, 0) AS available,
-  coalesce(counts.pending, 0) AS pending,
-  coalesce(counts.sold, 0) AS sold
+  (
+    SELECT
+      ARRAY[counts.available, counts.pending, counts.sold]
+    FROM
+      organization_animal_counts counts
+    WHERE
+      counts.organization_id = page.id
+  ) AS animal_counts
 FROM
   (
     SELECT
@@ -57,7 +66,6 @@ FROM
     WHERE
       account_id = $1
   ) AS page
-  LEFT JOIN organization_animal_counts counts ON counts.organization_id = page.id
 ORDER BY
   id
 
@@ -173,9 +181,14 @@ SELECT
         updated_at
     ) * 1000000
   )::bigint AS version,
-  coalesce(counts.available, 0) AS available,
-  coalesce(counts.pending, 0) AS pending,
-  coalesce(counts.sold, 0) AS sold
+  (
+    SELECT
+      ARRAY[counts.available, counts.pending, counts.sold]
+    FROM
+      organization_animal_counts counts
+    WHERE
+      counts.organization_id = page.id
+  ) AS animal_counts
 FROM
   (
     SELECT
@@ -186,15 +199,7 @@ FROM
       (
         SELECT
           *,
-          cube (
-            cube (
-              cube (
-                6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
-              ),
-              6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
-            ),
-            6378168::float8 * sin(radians(latitude))
-          ) <-> cube (
+          place <-> cube (
             cube (
               cube (
                 6378168::float8 * cos(radians($1::float8)) * cos(radians($2::float8))
@@ -221,7 +226,6 @@ FROM
     LIMIT
       $9
   ) AS page
-  LEFT JOIN organization_animal_counts counts ON counts.organization_id = page.id
 ORDER BY
   name,
   id
@@ -236,9 +240,14 @@ SELECT
         updated_at
     ) * 1000000
   )::bigint AS version,
-  coalesce(counts.available, 0) AS available,
-  coalesce(counts.pending, 0) AS pending,
-  coalesce(counts.sold, 0) AS sold
+  (
+    SELECT
+      ARRAY[counts.available, counts.pending, counts.sold]
+    FROM
+      organization_animal_counts counts
+    WHERE
+      counts.organization_id = page.id
+  ) AS animal_counts
 FROM
   (
     SELECT
@@ -252,15 +261,7 @@ FROM
       (
         SELECT
           *,
-          cube (
-            cube (
-              cube (
-                6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
-              ),
-              6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
-            ),
-            6378168::float8 * sin(radians(latitude))
-          ) <-> cube (
+          place <-> cube (
             cube (
               cube (
                 6378168::float8 * cos(radians($1::float8)) * cos(radians($2::float8))
@@ -290,7 +291,6 @@ FROM
     LIMIT
       $11
   ) AS page
-  LEFT JOIN organization_animal_counts counts ON counts.organization_id = page.id
 ORDER BY
   created_at DESC,
   id DESC
@@ -305,9 +305,14 @@ SELECT
         updated_at
     ) * 1000000
   )::bigint AS version,
-  coalesce(counts.available, 0) AS available,
-  coalesce(counts.pending, 0) AS pending,
-  coalesce(counts.sold, 0) AS sold
+  (
+    SELECT
+      ARRAY[counts.available, counts.pending, counts.sold]
+    FROM
+      organization_animal_counts counts
+    WHERE
+      counts.organization_id = page.id
+  ) AS animal_counts
 FROM
   (
     SELECT
@@ -327,15 +332,7 @@ FROM
                   ),
                   6378168::float8 * sin(radians($5::float8))
                 ),
-                cube (
-                  cube (
-                    cube (
-                      6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
-                    ),
-                    6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
-                  ),
-                  6378168::float8 * sin(radians(latitude))
-                )
+                place
               ) / (2 * 6378168::float8),
               1
             )
@@ -347,15 +344,7 @@ FROM
       (
         SELECT
           *,
-          cube (
-            cube (
-              cube (
-                6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
-              ),
-              6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
-            ),
-            6378168::float8 * sin(radians(latitude))
-          ) <-> cube (
+          place <-> cube (
             cube (
               cube (
                 6378168::float8 * cos(radians($6::float8)) * cos(radians($7::float8))
@@ -379,17 +368,9 @@ FROM
               ),
               6378168::float8 * sin(radians($15::float8))
             ),
-            gc_to_sec ($16::float8),
+            2 * 6378168::float8 * sin($16::float8 / (2 * 6378168::float8)),
             3
-          ) @> cube (
-            cube (
-              cube (
-                6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
-              ),
-              6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
-            ),
-            6378168::float8 * sin(radians(latitude))
-          )
+          ) @> place
           AND 2 * 6378168::float8 * asin(
             least(
               cube_distance (
@@ -402,15 +383,7 @@ FROM
                   ),
                   6378168::float8 * sin(radians($21::float8))
                 ),
-                cube (
-                  cube (
-                    cube (
-                      6378168::float8 * cos(radians(latitude)) * cos(radians(longitude))
-                    ),
-                    6378168::float8 * cos(radians(latitude)) * sin(radians(longitude))
-                  ),
-                  6378168::float8 * sin(radians(latitude))
-                )
+                place
               ) / (2 * 6378168::float8),
               1
             )
@@ -427,7 +400,6 @@ FROM
     LIMIT
       $26
   ) AS page
-  LEFT JOIN organization_animal_counts counts ON counts.organization_id = page.id
 ORDER BY
   chord,
   id

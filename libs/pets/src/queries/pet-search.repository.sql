@@ -135,7 +135,7 @@ WHERE
   )
   AND (
     $31::text IS NULL
-    OR pet_colors_lowered (colors) @> ARRAY[lower($32::text)]
+    OR colors_lowered @> ARRAY[lower($32::text)]
   )
   AND (
     $33::text IS NULL
@@ -283,7 +283,7 @@ WITH
           )
           AND (
             $31::text IS NULL
-            OR pet_colors_lowered (colors) @> ARRAY[lower($32::text)]
+            OR colors_lowered @> ARRAY[lower($32::text)]
           )
           AND (
             $33::text IS NULL
@@ -455,7 +455,7 @@ FROM
           )
           AND (
             $75::text IS NULL
-            OR pet_colors_lowered (colors) @> ARRAY[lower($76::text)]
+            OR colors_lowered @> ARRAY[lower($76::text)]
           )
           AND (
             $77::text IS NULL
@@ -611,7 +611,7 @@ WHERE
   )
   AND (
     $31::text IS NULL
-    OR pet_colors_lowered (colors) @> ARRAY[lower($32::text)]
+    OR colors_lowered @> ARRAY[lower($32::text)]
   )
   AND (
     $33::text IS NULL
@@ -756,7 +756,7 @@ WHERE
   )
   AND (
     $31::text IS NULL
-    OR pet_colors_lowered (colors) @> ARRAY[lower($32::text)]
+    OR colors_lowered @> ARRAY[lower($32::text)]
   )
   AND (
     $33::text IS NULL
@@ -905,7 +905,7 @@ WITH
           )
           AND (
             $31::text IS NULL
-            OR pet_colors_lowered (colors) @> ARRAY[lower($32::text)]
+            OR colors_lowered @> ARRAY[lower($32::text)]
           )
           AND (
             $33::text IS NULL
@@ -1078,7 +1078,7 @@ FROM
           )
           AND (
             $81::text IS NULL
-            OR pet_colors_lowered (colors) @> ARRAY[lower($82::text)]
+            OR colors_lowered @> ARRAY[lower($82::text)]
           )
           AND (
             $83::text IS NULL
@@ -1250,7 +1250,7 @@ FROM
       )
       AND (
         $33::text IS NULL
-        OR pet_colors_lowered (colors) @> ARRAY[lower($34::text)]
+        OR colors_lowered @> ARRAY[lower($34::text)]
       )
       AND (
         $35::text IS NULL
