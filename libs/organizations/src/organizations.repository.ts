@@ -167,8 +167,10 @@ function order(sort: OrganizationSort, after: OrganizationPosition | undefined) 
  * rather than a join: the planner spends a third less on it (ADR 0063).
  */
 function withCounts(page: SqlFragment, orderBy: SqlFragment): SqlFragment {
+  // The row's own columns, not `page.*`: the page carries the place and the chord too, which PostgreSQL
+  // would write out as text for every organisation.
   return sql`
-    SELECT page.*, ${VERSION} AS version,
+    SELECT id, ${PROFILE_COLUMNS}, created_at, updated_at, sort_key, distance_km, ${VERSION} AS version,
            (SELECT ARRAY[counts.available, counts.pending, counts.sold] FROM organization_animal_counts counts
              WHERE counts.organization_id = page.id) AS animal_counts
       FROM (${page}) AS page

@@ -7,7 +7,23 @@ WHERE
 
 -- OrganizationsRepository.findById
 SELECT
-  page.*,
+  id,
+  name,
+  description,
+  email,
+  phone,
+  website,
+  adoption_policy,
+  adoption_url,
+  address,
+  latitude,
+  longitude,
+  hours,
+  social_media,
+  created_at,
+  updated_at,
+  sort_key,
+  distance_km,
   (
     extract(
       epoch
@@ -39,7 +55,23 @@ ORDER BY
 
 -- OrganizationsRepository.findOwn
 SELECT
-  page.*,
+  id,
+  name,
+  description,
+  email,
+  phone,
+  website,
+  adoption_policy,
+  adoption_url,
+  address,
+  latitude,
+  longitude,
+  hours,
+  social_media,
+  created_at,
+  updated_at,
+  sort_key,
+  distance_km,
   (
     extract(
       epoch
@@ -173,7 +205,23 @@ WHERE
 
 -- OrganizationsRepository.search (by name)
 SELECT
-  page.*,
+  id,
+  name,
+  description,
+  email,
+  phone,
+  website,
+  adoption_policy,
+  adoption_url,
+  address,
+  latitude,
+  longitude,
+  hours,
+  social_media,
+  created_at,
+  updated_at,
+  sort_key,
+  distance_km,
   (
     extract(
       epoch
@@ -232,7 +280,23 @@ ORDER BY
 
 -- OrganizationsRepository.search (words and country, newest first)
 SELECT
-  page.*,
+  id,
+  name,
+  description,
+  email,
+  phone,
+  website,
+  adoption_policy,
+  adoption_url,
+  address,
+  latitude,
+  longitude,
+  hours,
+  social_media,
+  created_at,
+  updated_at,
+  sort_key,
+  distance_km,
   (
     extract(
       epoch
@@ -297,7 +361,23 @@ ORDER BY
 
 -- OrganizationsRepository.search (nearest first)
 SELECT
-  page.*,
+  id,
+  name,
+  description,
+  email,
+  phone,
+  website,
+  adoption_policy,
+  adoption_url,
+  address,
+  latitude,
+  longitude,
+  hours,
+  social_media,
+  created_at,
+  updated_at,
+  sort_key,
+  distance_km,
   (
     extract(
       epoch
