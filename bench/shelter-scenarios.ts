@@ -96,28 +96,46 @@ export const LIST_ORGANIZATIONS_SPREAD_SCENARIO = spreadTwin(
   (i, { key }) => listOrganizationsNear(key, spreadPoint(POINTS, i), 20 + (i % 10)),
 );
 
+/** The i-th of 2,000 records as shelter software sends them: the sync's and the creation it is held to. */
+const syncedRecord = (i: number) =>
+  JSON.stringify({
+    name: `Synced ${i}`,
+    categoryId: 1 + (i % 7),
+    environment: { children: i % 2 === 0, cats: i % 3 === 0 },
+    attributes: { houseTrained: true },
+    colors: [COLORS[i % COLORS.length]],
+  });
+const SYNCED_RECORDS = 2000;
+
+/** The sync's records in turn, each sent as `method` to the path `path` gives it. */
+const syncedRequests = (key: string, method: LoadRequest['method'], path: (i: number) => string): LoadRequest[] =>
+  Array.from({ length: SYNCED_RECORDS }, (_, i) => ({
+    method,
+    path: path(i),
+    headers: { ...bearer(key), 'Content-Type': 'application/json' },
+    body: syncedRecord(i),
+  }));
+
 /**
  * The sync: each request creates or replaces the bench account's pet of its own external id, a record as
- * shelter software sends it. Held to 1.5× the CPU per answer of `POST /v1/pets`.
+ * shelter software sends it. Held to 1.5× the CPU per answer of `POST /v1/pets` with the same records
+ * (`create-synced-record`), so that both validate and store the same fields.
  */
 export const SYNC_PUT_SCENARIO: HttpScenario = {
   name: 'sync-put',
-  title: 'PUT /v1/pets/external/{externalId}, 2,000 external ids',
+  title: `PUT /v1/pets/external/{externalId}, ${SYNCED_RECORDS.toLocaleString('en')} external ids`,
   server: 'api',
   dealt: true,
-  requests: ({ key }) =>
-    Array.from({ length: 2000 }, (_, i) => ({
-      method: 'PUT',
-      path: `/v1/pets/external/bench-${i}`,
-      headers: { ...bearer(key), 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        name: `Synced ${i}`,
-        categoryId: 1 + (i % 7),
-        environment: { children: i % 2 === 0, cats: i % 3 === 0 },
-        attributes: { houseTrained: true },
-        colors: [COLORS[i % COLORS.length]],
-      }),
-    })),
+  requests: ({ key }) => syncedRequests(key, 'PUT', (i) => `/v1/pets/external/bench-${i}`),
+};
+
+/** `POST /v1/pets` of the sync's records, each a new pet: what the sync is held to. */
+export const CREATE_SYNCED_RECORD_SCENARIO: HttpScenario = {
+  name: 'create-synced-record',
+  title: `POST /v1/pets, the sync's ${SYNCED_RECORDS.toLocaleString('en')} records in turn`,
+  server: 'api',
+  dealt: true,
+  requests: ({ key }) => syncedRequests(key, 'POST', () => '/v1/pets'),
 };
 
 export const SHELTER_SCENARIOS: HttpScenario[] = [
@@ -125,4 +143,5 @@ export const SHELTER_SCENARIOS: HttpScenario[] = [
   LIST_ORGANIZATIONS_SCENARIO,
   LIST_ORGANIZATIONS_SPREAD_SCENARIO,
   SYNC_PUT_SCENARIO,
+  CREATE_SYNCED_RECORD_SCENARIO,
 ];

@@ -1,6 +1,11 @@
 import { HTTP_SCENARIOS } from './scenarios';
 import { SEARCH_SCENARIOS, UNTARGETED_SEARCHES } from './search-scenarios';
-import { LIST_ORGANIZATIONS_SCENARIO, SHELTER_SEARCH_SCENARIOS, SYNC_PUT_SCENARIO } from './shelter-scenarios';
+import {
+  CREATE_SYNCED_RECORD_SCENARIO,
+  LIST_ORGANIZATIONS_SCENARIO,
+  SHELTER_SEARCH_SCENARIOS,
+  SYNC_PUT_SCENARIO,
+} from './shelter-scenarios';
 import { PEER_SCENARIOS } from './peers/peer-scenarios';
 import { allCpu, BenchResults, BenchSettings, TargetResult } from './support/report';
 
@@ -67,9 +72,9 @@ const RELATIVE: Relative[] = [
     })),
   {
     name: SYNC_PUT_SCENARIO.name,
-    other: 'create-pet',
+    other: CREATE_SYNCED_RECORD_SCENARIO.name,
     atMost: 1.5,
-    what: '`PUT /v1/pets/external/{externalId}` CPU/req vs `POST /v1/pets`',
+    what: '`PUT /v1/pets/external/{externalId}` CPU/req vs `POST /v1/pets` of the same records',
   },
   { name: 'patch-pet', other: 'create-pet', atMost: 1.5, what: '`PATCH /v1/pets/{petId}` CPU/req vs `POST /v1/pets`' },
   {

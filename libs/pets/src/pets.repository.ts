@@ -172,6 +172,12 @@ export interface PageRead {
   limit: number;
 }
 
+/** A lister's pet by the lister's own id for it. */
+export interface ExternalIdLookup {
+  listerAccountId: number;
+  externalId: string;
+}
+
 /** Which page a read asks for: a status word and two numbers, so the joined key cannot be ambiguous. */
 function pageKey(page: PageRead): string {
   return `${page.status ?? ''} ${page.afterId} ${page.limit}`;
@@ -271,6 +277,11 @@ export class PetsRepository {
    * them all: the change clock is then held for one commit per batch rather than per change.
    */
   private readonly changes = new WriteBatcher<PetChange, StoredPet | undefined>((batch) => this.updateBatch(batch));
+  /** Syncs asked for close together look their pets up with one statement. */
+  private readonly externalIdLookups = new Batcher<ExternalIdLookup, StoredPet | undefined>(
+    (lookups) => this.lookUpExternalIds(lookups),
+    0,
+  );
   /** Pages asked for close together are read with one statement: one round trip and one plan for them all. */
   private readonly pageReads = new Batcher<PageRead, PetPage>((pages) => this.readPages(pages, false), 0);
   /** First pages that may lag, batched apart: read on a replica when one is caught up (`Sql.rowsMayLag`). */
@@ -304,12 +315,9 @@ export class PetsRepository {
   }
 
   /** The lister's pet with this external id (served by `pets_lister_external_id_key`). */
-  @GenerateSql({ params: [1, 'A-1'] })
-  async findByExternalId(listerAccountId: number, externalId: string): Promise<StoredPet | undefined> {
-    const rows = await this.sql.rows<PetRow>(
-      sql`SELECT ${PET_COLUMNS} FROM pets WHERE lister_account_id = ${listerAccountId} AND external_id = ${externalId}`,
-    );
-    return rows[0] && toStoredPet(rows[0]);
+  @GenerateSql({ params: [{ listerAccountId: 1, externalId: 'A-1' }] })
+  findByExternalId(lookup: ExternalIdLookup): Promise<StoredPet | undefined> {
+    return this.sql.batched(this.externalIdLookups, lookup);
   }
 
   /**
@@ -351,6 +359,19 @@ export class PetsRepository {
   async listCategories(): Promise<Array<{ id: number; name: string }>> {
     const rows = await this.sql.rows<{ id: string; name: string }>(sql`SELECT id, name FROM categories ORDER BY id`);
     return rows.map((row) => ({ id: Number(row.id), name: row.name }));
+  }
+
+  /** Each lookup's pet, in the batch's order: one index probe of `pets_lister_external_id_key` each. */
+  private async lookUpExternalIds(lookups: ExternalIdLookup[]): Promise<Array<StoredPet | undefined>> {
+    const listers = lookups.map((lookup) => lookup.listerAccountId);
+    const externalIds = lookups.map((lookup) => lookup.externalId);
+    const rows = await this.sql.rows<PetRow & { position: string }>(sql`
+      SELECT q.position, ${PET_COLUMNS}
+        FROM unnest(${listers}::bigint[], ${externalIds}::text[]) WITH ORDINALITY AS q (lister, external, position)
+        JOIN pets ON lister_account_id = q.lister AND external_id = q.external`);
+    const found: Array<StoredPet | undefined> = lookups.map(() => undefined);
+    for (const row of rows) found[Number(row.position) - 1] = toStoredPet(row);
+    return found;
   }
 
   /**

@@ -82,7 +82,7 @@ export class PetsService {
     versions: string[] | undefined,
   ): Promise<{ stored: StoredPet; created: boolean }> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.pets.findByExternalId(listerAccountId, externalId);
+      const current = await this.pets.findByExternalId({ listerAccountId, externalId });
       if (current) {
         const patch = replacement(record, current);
         const change = { petId: current.pet.id, listerAccountId, patch, versions };

@@ -60,6 +60,7 @@ RETURNING
 
 -- PetsRepository.findByExternalId
 SELECT
+  q.position,
   id,
   name,
   category_id,
@@ -101,10 +102,9 @@ SELECT
     ) * 1000000
   )::bigint AS version
 FROM
-  pets
-WHERE
-  lister_account_id = $1
-  AND external_id = $2
+  unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS q (lister, external, position)
+  JOIN pets ON lister_account_id = q.lister
+  AND external_id = q.external
 
 -- PetsRepository.findById
 SELECT
