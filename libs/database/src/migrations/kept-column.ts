@@ -1,4 +1,5 @@
 import type { QueryRunner } from 'typeorm';
+import { sql, SqlFragment } from '../sql-template';
 
 /**
  * Steps of the migrations that store a column derived from others of its row, kept by a trigger: written
@@ -6,6 +7,13 @@ import type { QueryRunner } from 'typeorm';
  * for longer than a catalogue update, and each can run again, so a migration interrupted midway completes
  * when started again.
  */
+
+/** Runs a statement written with the `sql` tag. */
+const run = (queryRunner: QueryRunner, statement: SqlFragment) =>
+  queryRunner.query(statement.text, [...statement.values]);
+
+/** SQL the migration wrote itself (an expression, a condition), spliced in as it is. */
+const written = (text: string) => SqlFragment.of([text], []);
 
 /** Rows whose column one backfill statement writes: each batch holds its rows' locks only briefly. */
 const BACKFILL_BATCH = 10_000;
@@ -26,9 +34,10 @@ export interface KeptColumn {
  * Nothing is done when the column exists.
  */
 export async function addKeptColumn(queryRunner: QueryRunner, kept: KeptColumn): Promise<void> {
-  const [{ added }] = await queryRunner.query(
-    `SELECT count(*) > 0 AS added FROM information_schema.columns WHERE table_name = $1 AND column_name = $2`,
-    [kept.table, kept.column],
+  const [{ added }] = await run(
+    queryRunner,
+    sql`SELECT count(*) > 0 AS added FROM information_schema.columns
+         WHERE table_name = ${kept.table} AND column_name = ${kept.column}`,
   );
   if (added) return;
   const trigger = `${kept.table}_${kept.column}`;
@@ -61,12 +70,14 @@ export async function backfillByIds(
   assignment: string,
   pending: string,
 ): Promise<void> {
-  const [{ last }] = await queryRunner.query(`SELECT coalesce(max(id), 0) AS last FROM ${table}`);
+  const rows = sql.identifier(table);
+  const [{ last }] = await run(queryRunner, sql`SELECT coalesce(max(id), 0) AS last FROM ${rows}`);
   for (let from = 0; from < Number(last); from += BACKFILL_BATCH) {
-    await queryRunner.query(`UPDATE ${table} SET ${assignment} WHERE id > $1 AND id <= $2 AND ${pending}`, [
-      from,
-      from + BACKFILL_BATCH,
-    ]);
+    await run(
+      queryRunner,
+      sql`UPDATE ${rows} SET ${written(assignment)}
+           WHERE id > ${from} AND id <= ${from + BACKFILL_BATCH} AND ${written(pending)}`,
+    );
   }
 }
 
@@ -79,9 +90,9 @@ export async function buildIndexConcurrently(
   name: string,
   definition: string,
 ): Promise<void> {
-  const [{ invalid }] = await queryRunner.query(
-    `SELECT count(*) > 0 AS invalid FROM pg_index WHERE indexrelid = to_regclass($1) AND NOT indisvalid`,
-    [name],
+  const [{ invalid }] = await run(
+    queryRunner,
+    sql`SELECT count(*) > 0 AS invalid FROM pg_index WHERE indexrelid = to_regclass(${name}) AND NOT indisvalid`,
   );
   if (invalid) await queryRunner.query(`DROP INDEX CONCURRENTLY ${name}`);
   await queryRunner.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${definition}`);
