@@ -161,7 +161,11 @@ describe('rate limiting across processes and outages', () => {
     it('gives up on a Redis that accepts connections but never answers, and refuses as configured', async () => {
       const frozen = await blackHole();
       const app = await createApiApp({
-        env: { REDIS_URL: `redis://127.0.0.1:${frozen.port}`, RATE_LIMIT_ON_REDIS_FAILURE: 'closed' },
+        env: {
+          REDIS_URL: `redis://127.0.0.1:${frozen.port}`,
+          RATE_LIMIT_ON_REDIS_FAILURE: 'closed',
+          REDIS_COMMAND_TIMEOUT_MS: '500',
+        },
       });
       try {
         const before = await failuresCounted(app, 'closed');

@@ -30,10 +30,17 @@ export async function createTestHttpApp(
   overrides: TestAppOverrides = {},
 ): Promise<TestHttpApp> {
   // Every context reads its settings from these variables; a suite's own database has its replica too.
+  // A generous Redis timeout: on a loaded machine a limiter call past the default 500 ms is admitted by the
+  // fail-open policy without its headers, which most suites assert. Suites testing the timeout set their own.
   const suiteDatabase = overrides.env?.DATABASE_URL;
   let builder = Test.createTestingModule({ imports: [module] })
     .overrideProvider(ENVIRONMENT_VARIABLES)
-    .useValue({ ...process.env, ...(suiteDatabase && replicaSettings(suiteDatabase)), ...overrides.env });
+    .useValue({
+      ...process.env,
+      REDIS_COMMAND_TIMEOUT_MS: '5000',
+      ...(suiteDatabase && replicaSettings(suiteDatabase)),
+      ...overrides.env,
+    });
   for (const provider of overrides.providers ?? []) {
     builder = builder.overrideProvider(provider.provide).useValue(provider.useValue);
   }
