@@ -39,9 +39,10 @@ export async function budgetProbes(context: ScenarioContext): Promise<BudgetProb
       name: 'POST /v1/pets',
       server: 'api',
       request: first('create-pet')[0]!,
-      // The pet and its event commit together (CONTRACT 11); requests made together share the four.
-      budget: '≤ 1 Redis round trip; one transaction: BEGIN, the pets INSERT, the events INSERT, COMMIT',
-      maxSql: 4,
+      // The pet and its event commit together (CONTRACT 11); requests made together share the five. The lock is a
+      // statement of its own so that the INSERT's snapshot, taken after it, sees an organisation published meanwhile.
+      budget: '≤ 1 Redis round trip; one transaction: BEGIN, the ids lock, the pets INSERT, the events INSERT, COMMIT',
+      maxSql: 5,
       maxRedis: 1,
     },
     {

@@ -15,7 +15,14 @@ import { measureWriteOrder } from './write-order';
 import { CONNECTIONS, HTTP_SCENARIOS, HttpScenario, ScenarioContext } from './scenarios';
 import { measuredTogether, targets } from './targets';
 import { monotonicMicros, ProfileSummary, summariseProfile } from './support/cpu-profile';
-import { createAccount, resetStores, seedAccounts, seedPets, storesFor } from './support/database';
+import {
+  analyzeWithoutAutovacuum,
+  createAccount,
+  resetStores,
+  seedAccounts,
+  seedPets,
+  storesFor,
+} from './support/database';
 import { DeliveryVariant, startWorkers } from './support/drains';
 import { describeMachine } from './support/machine';
 import { addUsage, Measured, measureInTurns, medianBy, runLoad, ScenarioRuns } from './support/load';
@@ -260,7 +267,11 @@ async function main(): Promise<void> {
       log(['reference', ...group.map(({ name }) => name)].join(', '));
       // Request logs are kept for one group at a time: enough to explain a failure, not gigabytes.
       for (const { load } of group) truncateSync(load.server.logFile);
-      const [ownReference, ...measured] = await measureInTurns([reference, ...group.map(({ load }) => load)], timing);
+      const [ownReference, ...measured] = await measureInTurns(
+        [reference, ...group.map(({ load }) => load)],
+        timing,
+        () => analyzeWithoutAutovacuum(STORES),
+      );
       referenceRuns.push(ownReference!);
       for (const [index, scenario] of group.entries()) {
         await scenario.check?.();
@@ -290,6 +301,7 @@ async function main(): Promise<void> {
   try {
     if (selected.has('mix')) {
       log('mix');
+      await analyzeWithoutAutovacuum(STORES);
       const mixApi = await startApp('mix-api');
       const workers = await startWorkers(1, { ...appEnv, ...LOOPBACK_ALLOWED }, logDir);
       try {

@@ -100,6 +100,7 @@ export function addUsage(total: ProcessUsage, run: ProcessUsage): ProcessUsage {
 export async function measureInTurns(
   loads: Measured[],
   timing: { warmUpSec: number; runSec: number; runs: number },
+  beforeTurn?: () => Promise<void>,
 ): Promise<ScenarioRuns[]> {
   for (const { spec, prepare } of loads) {
     await prepare?.();
@@ -110,6 +111,7 @@ export async function measureInTurns(
     usage: { peakRssMiB: {}, cpuSec: {}, storesCpuSec: 0 } as ProcessUsage,
   }));
   for (let turn = 0; turn < timing.runs; turn++) {
+    await beforeTurn?.();
     for (const [index, { spec, server, prepare }] of loads.entries()) {
       const loadMeasured = measured[index]!;
       await prepare?.();

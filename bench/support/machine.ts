@@ -5,8 +5,12 @@ import { cpuCount } from './processes';
 
 /** What the figures were measured on: the CPU, Node, the kernel and the stores' versions. */
 export async function describeMachine(stores: Stores): Promise<Record<string, string>> {
-  const postgres = await withClient(stores, (client) =>
-    client.query<{ server_version: string }>('SHOW server_version'),
+  const [version, autovacuum] = await withClient(stores, (client) =>
+    Promise.all(
+      ['server_version', 'autovacuum'].map(
+        async (name) => (await client.query(`SHOW ${name}`)).rows[0]![name] as string,
+      ),
+    ),
   );
   const redis = new Redis(stores.redisUrl);
   const info = await redis.info('server');
@@ -15,7 +19,7 @@ export async function describeMachine(stores: Stores): Promise<Record<string, st
     cpu: `${cpus()[0]?.model.trim() ?? 'unknown'} × ${cpuCount()} (nproc)`,
     node: process.version,
     kernel: `Linux ${release()}`,
-    postgres: postgres.rows[0]!.server_version,
+    postgres: `${version} (autovacuum ${autovacuum}${autovacuum === 'off' ? ': ANALYZE before each turn' : ''})`,
     redis: /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown',
   };
 }
