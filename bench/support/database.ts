@@ -59,7 +59,6 @@ export async function withClient<T>(stores: Stores, use: (client: Client) => Pro
   }
 }
 
-/** Runs the operator CLI (which creates and migrates the database when needed) and parses its JSON. */
 /**
  * Brings the planner's statistics up to date when the server runs without autovacuum (CI's configuration turns
  * it off), as autovacuum would over a run whose writes add hundreds of thousands of pets: with the statistics of
@@ -72,6 +71,7 @@ export async function analyzeWithoutAutovacuum(stores: Stores): Promise<void> {
   });
 }
 
+/** Runs the operator CLI (which creates and migrates the database when needed) and parses its JSON. */
 export async function cli<T>(stores: Stores, args: string[]): Promise<T> {
   const child = spawnNode(join(BUILD_ROOT, 'apps', 'cli', 'src', 'main.js'), args, {
     env: { DATABASE_URL: stores.databaseUrl, REDIS_URL: stores.redisUrl },

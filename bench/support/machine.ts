@@ -5,13 +5,12 @@ import { cpuCount } from './processes';
 
 /** What the figures were measured on: the CPU, Node, the kernel and the stores' versions. */
 export async function describeMachine(stores: Stores): Promise<Record<string, string>> {
-  const [version, autovacuum] = await withClient(stores, (client) =>
-    Promise.all(
-      ['server_version', 'autovacuum'].map(
-        async (name) => (await client.query(`SHOW ${name}`)).rows[0]![name] as string,
-      ),
-    ),
-  );
+  const { version, autovacuum } = await withClient(stores, async (client) => {
+    const { rows } = await client.query<{ version: string; autovacuum: string }>(
+      `SELECT current_setting('server_version') AS version, current_setting('autovacuum') AS autovacuum`,
+    );
+    return rows[0]!;
+  });
   const redis = new Redis(stores.redisUrl);
   const info = await redis.info('server');
   redis.disconnect();
