@@ -140,11 +140,13 @@ const WALK_ROWS = 2000;
  * A search whose filters the planner misjudges, in an order other than distance: `near` (the location
  * index has no statistics, and the planner would read every pet in the circle to sort them: 35,000 in
  * 10 km of a city), or `updatedSince` by id or creation (the planner takes changes to be spread over the
- * catalogue, when most are among the newest pets, and walks all the older ones). The statement first
- * walks the sort's own index for `WALK_ROWS` pets and keeps those that pass; only when that falls short
- * of a page are all the matching pets found, through the filters' own indexes, and sorted.
+ * catalogue, when most are among the newest pets, and walks all the older ones). The walk reads the sort's
+ * own index for `WALK_ROWS` pets and keeps those that pass; only when that falls short of a page does the
+ * find run, which reaches all the matching pets through the filters' own indexes and sorts them. They are
+ * two statements (ADR 0064): planning the find costs PostgreSQL more than running the walk, so a search
+ * the walk answers plans only the walk.
  */
-function walkStatement(sort: Exclude<PetSort, 'distance'>, near: boolean, f: Fragments): SqlFragment {
+function walkStatements(sort: Exclude<PetSort, 'distance'>, near: boolean, f: Fragments): SearchStatements {
   const { orderBy } = ORDERS[sort];
   // Walking by updatedAt, `updatedSince` is where the walk starts.
   const walkedFilters = sort === 'updatedAt' ? f.filtersButNear : f.values;
@@ -155,12 +157,7 @@ function walkStatement(sort: Exclude<PetSort, 'distance'>, near: boolean, f: Fra
   // OFFSET 0 keeps the planner from folding the subquery into the sorted page, so that it finds all
   // matches the cheapest way rather than walk the sort's index again.
   const matched = sql`(SELECT * FROM pets WHERE ${matching} AND ${f.after} OFFSET 0) AS pets`;
-  return sql`
-    WITH walk AS MATERIALIZED (${page(sort, f, walked, passing)})
-    SELECT * FROM walk WHERE (SELECT count(*) FROM walk) = ${f.rowCount}
-    UNION ALL
-    SELECT * FROM (${page(sort, f, matched, sql`true`)}) AS matched
-     WHERE (SELECT count(*) FROM walk) < ${f.rowCount}`;
+  return { first: page(sort, f, walked, passing), whenShort: page(sort, f, matched, sql`true`) };
 }
 
 /**
@@ -178,14 +175,21 @@ function statementKind({ sort, near, updatedSince }: Pick<PetSearch, 'sort' | 'n
   return updatedSince !== undefined && sort !== 'updatedAt' ? 'since' : 'plain';
 }
 
-/** The statement of a search, with its values. */
-export function searchStatement(search: PetSearch): SqlFragment {
+/** The statements of a search, with their values: one, or a walk and the find it falls back on. */
+export interface SearchStatements {
+  /** The page, or (for a search that walks) the walk's. */
+  readonly first: SqlFragment;
+  /** Run when `first` returns no more than a page's pets: the find of every match (`walkStatements`). */
+  readonly whenShort?: SqlFragment;
+}
+
+export function searchStatements(search: PetSearch): SearchStatements {
   const f = fragments(search);
   const { sort } = search;
-  if (sort === 'distance') return page(sort, f, nearestFirst(f), f.after);
+  if (sort === 'distance') return { first: page(sort, f, nearestFirst(f), f.after) };
   const kind = statementKind(search);
-  if (kind === 'plain') return page(sort, f, sql`pets`, sql`${f.filtersButNear} AND ${f.after}`);
-  return walkStatement(sort, kind === 'near', f);
+  if (kind === 'plain') return { first: page(sort, f, sql`pets`, sql`${f.filtersButNear} AND ${f.after}`) };
+  return walkStatements(sort, kind === 'near', f);
 }
 
 /** Where a page begins: after the pet with this id and sort key (a time, or a distance). */
@@ -275,22 +279,28 @@ export class PetSearchRepository {
     },
   )
   search(search: PetSearch): Promise<SearchPage> {
-    const statement = searchStatement(search);
+    const statements = searchStatements(search);
     // A walk's next pages are read on the primary: a replica behind the one that served the page before
     // could miss pets that page's cursor passed over. A first page may lag (Operations: read replicas).
     const mayLag = search.after === undefined;
-    // The statement's text follows from its kind and sort; its values tell searches of one kind apart.
+    // The statements' texts follow from the kind and sort; the values of the last, which holds every
+    // filter, tell searches of one kind apart.
+    const { values } = statements.whenShort ?? statements.first;
     return this.sql.readShared(
       this.reads,
-      `${search.sort} ${statementKind(search)} ${JSON.stringify(statement.values)}`,
+      `${search.sort} ${statementKind(search)} ${JSON.stringify(values)}`,
       mayLag,
-      () => this.read(statement, search.limit, mayLag),
+      () => this.read(statements, search.limit, mayLag),
     );
   }
 
-  private async read(statement: SqlFragment, limit: number, mayLag: boolean): Promise<SearchPage> {
+  private async read(statements: SearchStatements, limit: number, mayLag: boolean): Promise<SearchPage> {
     type Row = PetRow & { sort_key: string; distance_km: string | null };
-    const rows = await (mayLag ? this.sql.rowsMayLag<Row>(statement) : this.sql.rows<Row>(statement));
+    const run = (statement: SqlFragment) =>
+      mayLag ? this.sql.rowsMayLag<Row>(statement) : this.sql.rows<Row>(statement);
+    let rows = await run(statements.first);
+    // Each statement answers whole from its own snapshot: a walk that falls short is set aside, not merged.
+    if (statements.whenShort && rows.length <= limit) rows = await run(statements.whenShort);
     const pageRows = rows.slice(0, limit);
     const pets = pageRows.map((row) => {
       const pet = toPet(row);

@@ -156,341 +156,315 @@ LIMIT
   $40
 
 -- PetSearchRepository.search (newest first, since)
-WITH
-  walk AS MATERIALIZED (
+SELECT
+  id,
+  name,
+  category_id,
+  status,
+  description,
+  breed,
+  sex,
+  age_group,
+  size,
+  tags,
+  photo_urls,
+  latitude,
+  longitude,
+  photos,
+  created_at,
+  updated_at,
+  lister_account_id,
+  open_order_id IS NOT NULL AS has_open_order,
+  spayed_neutered,
+  house_trained,
+  declawed,
+  special_needs,
+  shots_current,
+  special_needs_notes,
+  good_with_children,
+  good_with_dogs,
+  good_with_cats,
+  coat,
+  colors,
+  secondary_breed,
+  mixed_breed,
+  external_id,
+  organization_id,
+  (
+    extract(
+      epoch
+      FROM
+        updated_at
+    ) * 1000000
+  )::bigint AS version,
+  to_char(
+    created_at AT TIME ZONE 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
+  ) AS sort_key,
+  CASE
+    WHEN $1::float8 IS NOT NULL THEN round(
+      (
+        earth_distance (
+          ll_to_earth ($2::float8, $3::float8),
+          ll_to_earth (latitude, longitude)
+        ) / 1000
+      )::numeric,
+      1
+    )
+  END AS distance_km
+FROM
+  (
     SELECT
-      id,
-      name,
-      category_id,
-      status,
-      description,
-      breed,
-      sex,
-      age_group,
-      size,
-      tags,
-      photo_urls,
-      latitude,
-      longitude,
-      photos,
-      created_at,
-      updated_at,
-      lister_account_id,
-      open_order_id IS NOT NULL AS has_open_order,
-      spayed_neutered,
-      house_trained,
-      declawed,
-      special_needs,
-      shots_current,
-      special_needs_notes,
-      good_with_children,
-      good_with_dogs,
-      good_with_cats,
-      coat,
-      colors,
-      secondary_breed,
-      mixed_breed,
-      external_id,
-      organization_id,
-      (
-        extract(
-          epoch
-          FROM
-            updated_at
-        ) * 1000000
-      )::bigint AS version,
-      to_char(
-        created_at AT TIME ZONE 'UTC',
-        'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
-      ) AS sort_key,
-      CASE
-        WHEN $1::float8 IS NOT NULL THEN round(
-          (
-            earth_distance (
-              ll_to_earth ($2::float8, $3::float8),
-              ll_to_earth (latitude, longitude)
-            ) / 1000
-          )::numeric,
-          1
-        )
-      END AS distance_km
+      *
     FROM
-      (
-        SELECT
-          *
-        FROM
-          pets
-        WHERE
-          (
-            $4::text[] IS NULL
-            OR status = ANY ($5::text[])
-          )
-          AND (
-            $6::bigint IS NULL
-            OR category_id = $7::bigint
-          )
-          AND (
-            $8::text IS NULL
-            OR sex = $9::text
-          )
-          AND (
-            $10::text IS NULL
-            OR age_group = $11::text
-          )
-          AND (
-            $12::text IS NULL
-            OR size = $13::text
-          )
-          AND (
-            $14::text IS NULL
-            OR tags @> ARRAY[$15::text]
-          )
-          AND (
-            $16::text IS NULL
-            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
-          )
-          AND (
-            $18::bigint IS NULL
-            OR lister_account_id = $19::bigint
-          )
-          AND (
-            $20::boolean IS NULL
-            OR "good_with_children"
-          )
-          AND (
-            $21::boolean IS NULL
-            OR "good_with_dogs"
-          )
-          AND (
-            $22::boolean IS NULL
-            OR "good_with_cats"
-          )
-          AND (
-            $23::boolean IS NULL
-            OR "house_trained" = $24::boolean
-          )
-          AND (
-            $25::boolean IS NULL
-            OR "spayed_neutered" = $26::boolean
-          )
-          AND (
-            $27::boolean IS NULL
-            OR "special_needs" = $28::boolean
-          )
-          AND (
-            $29::text IS NULL
-            OR coat = $30::text
-          )
-          AND (
-            $31::text IS NULL
-            OR colors_lowered @> ARRAY[lower($32::text)]
-          )
-          AND (
-            $33::text IS NULL
-            OR organization_id = $34::text
-          )
-          AND (
-            $35::text IS NULL
-            OR external_id = $36::text
-          )
-          AND (
-            $37::timestamptz IS NULL
-            OR (created_at, id) < ($38::timestamptz, $39::bigint)
-          )
-        ORDER BY
-          created_at DESC,
-          id DESC
-        LIMIT
-          $40
-      ) AS pets
+      pets
     WHERE
       (
-        $41::timestamptz IS NULL
-        OR updated_at >= $42::timestamptz
+        $4::text[] IS NULL
+        OR status = ANY ($5::text[])
+      )
+      AND (
+        $6::bigint IS NULL
+        OR category_id = $7::bigint
+      )
+      AND (
+        $8::text IS NULL
+        OR sex = $9::text
+      )
+      AND (
+        $10::text IS NULL
+        OR age_group = $11::text
+      )
+      AND (
+        $12::text IS NULL
+        OR size = $13::text
+      )
+      AND (
+        $14::text IS NULL
+        OR tags @> ARRAY[$15::text]
+      )
+      AND (
+        $16::text IS NULL
+        OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+      )
+      AND (
+        $18::bigint IS NULL
+        OR lister_account_id = $19::bigint
+      )
+      AND (
+        $20::boolean IS NULL
+        OR "good_with_children"
+      )
+      AND (
+        $21::boolean IS NULL
+        OR "good_with_dogs"
+      )
+      AND (
+        $22::boolean IS NULL
+        OR "good_with_cats"
+      )
+      AND (
+        $23::boolean IS NULL
+        OR "house_trained" = $24::boolean
+      )
+      AND (
+        $25::boolean IS NULL
+        OR "spayed_neutered" = $26::boolean
+      )
+      AND (
+        $27::boolean IS NULL
+        OR "special_needs" = $28::boolean
+      )
+      AND (
+        $29::text IS NULL
+        OR coat = $30::text
+      )
+      AND (
+        $31::text IS NULL
+        OR colors_lowered @> ARRAY[lower($32::text)]
+      )
+      AND (
+        $33::text IS NULL
+        OR organization_id = $34::text
+      )
+      AND (
+        $35::text IS NULL
+        OR external_id = $36::text
+      )
+      AND (
+        $37::timestamptz IS NULL
+        OR (created_at, id) < ($38::timestamptz, $39::bigint)
       )
     ORDER BY
       created_at DESC,
       id DESC
     LIMIT
-      $43
+      $40
+  ) AS pets
+WHERE
+  (
+    $41::timestamptz IS NULL
+    OR updated_at >= $42::timestamptz
   )
+ORDER BY
+  created_at DESC,
+  id DESC
+LIMIT
+  $43
+
 SELECT
-  *
+  id,
+  name,
+  category_id,
+  status,
+  description,
+  breed,
+  sex,
+  age_group,
+  size,
+  tags,
+  photo_urls,
+  latitude,
+  longitude,
+  photos,
+  created_at,
+  updated_at,
+  lister_account_id,
+  open_order_id IS NOT NULL AS has_open_order,
+  spayed_neutered,
+  house_trained,
+  declawed,
+  special_needs,
+  shots_current,
+  special_needs_notes,
+  good_with_children,
+  good_with_dogs,
+  good_with_cats,
+  coat,
+  colors,
+  secondary_breed,
+  mixed_breed,
+  external_id,
+  organization_id,
+  (
+    extract(
+      epoch
+      FROM
+        updated_at
+    ) * 1000000
+  )::bigint AS version,
+  to_char(
+    created_at AT TIME ZONE 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
+  ) AS sort_key,
+  CASE
+    WHEN $1::float8 IS NOT NULL THEN round(
+      (
+        earth_distance (
+          ll_to_earth ($2::float8, $3::float8),
+          ll_to_earth (latitude, longitude)
+        ) / 1000
+      )::numeric,
+      1
+    )
+  END AS distance_km
 FROM
-  walk
-WHERE
   (
     SELECT
-      count(*)
+      *
     FROM
-      walk
-  ) = $44
-UNION ALL
-SELECT
-  *
-FROM
-  (
-    SELECT
-      id,
-      name,
-      category_id,
-      status,
-      description,
-      breed,
-      sex,
-      age_group,
-      size,
-      tags,
-      photo_urls,
-      latitude,
-      longitude,
-      photos,
-      created_at,
-      updated_at,
-      lister_account_id,
-      open_order_id IS NOT NULL AS has_open_order,
-      spayed_neutered,
-      house_trained,
-      declawed,
-      special_needs,
-      shots_current,
-      special_needs_notes,
-      good_with_children,
-      good_with_dogs,
-      good_with_cats,
-      coat,
-      colors,
-      secondary_breed,
-      mixed_breed,
-      external_id,
-      organization_id,
-      (
-        extract(
-          epoch
-          FROM
-            updated_at
-        ) * 1000000
-      )::bigint AS version,
-      to_char(
-        created_at AT TIME ZONE 'UTC',
-        'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
-      ) AS sort_key,
-      CASE
-        WHEN $45::float8 IS NOT NULL THEN round(
-          (
-            earth_distance (
-              ll_to_earth ($46::float8, $47::float8),
-              ll_to_earth (latitude, longitude)
-            ) / 1000
-          )::numeric,
-          1
-        )
-      END AS distance_km
-    FROM
-      (
-        SELECT
-          *
-        FROM
-          pets
-        WHERE
-          (
-            $48::text[] IS NULL
-            OR status = ANY ($49::text[])
-          )
-          AND (
-            $50::bigint IS NULL
-            OR category_id = $51::bigint
-          )
-          AND (
-            $52::text IS NULL
-            OR sex = $53::text
-          )
-          AND (
-            $54::text IS NULL
-            OR age_group = $55::text
-          )
-          AND (
-            $56::text IS NULL
-            OR size = $57::text
-          )
-          AND (
-            $58::text IS NULL
-            OR tags @> ARRAY[$59::text]
-          )
-          AND (
-            $60::text IS NULL
-            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $61::text)
-          )
-          AND (
-            $62::bigint IS NULL
-            OR lister_account_id = $63::bigint
-          )
-          AND (
-            $64::boolean IS NULL
-            OR "good_with_children"
-          )
-          AND (
-            $65::boolean IS NULL
-            OR "good_with_dogs"
-          )
-          AND (
-            $66::boolean IS NULL
-            OR "good_with_cats"
-          )
-          AND (
-            $67::boolean IS NULL
-            OR "house_trained" = $68::boolean
-          )
-          AND (
-            $69::boolean IS NULL
-            OR "spayed_neutered" = $70::boolean
-          )
-          AND (
-            $71::boolean IS NULL
-            OR "special_needs" = $72::boolean
-          )
-          AND (
-            $73::text IS NULL
-            OR coat = $74::text
-          )
-          AND (
-            $75::text IS NULL
-            OR colors_lowered @> ARRAY[lower($76::text)]
-          )
-          AND (
-            $77::text IS NULL
-            OR organization_id = $78::text
-          )
-          AND (
-            $79::text IS NULL
-            OR external_id = $80::text
-          )
-          AND (
-            $81::timestamptz IS NULL
-            OR updated_at >= $82::timestamptz
-          )
-          AND (
-            $83::timestamptz IS NULL
-            OR (created_at, id) < ($84::timestamptz, $85::bigint)
-          )
-        OFFSET
-          0
-      ) AS pets
+      pets
     WHERE
-      true
-    ORDER BY
-      created_at DESC,
-      id DESC
-    LIMIT
-      $86
-  ) AS matched
+      (
+        $4::text[] IS NULL
+        OR status = ANY ($5::text[])
+      )
+      AND (
+        $6::bigint IS NULL
+        OR category_id = $7::bigint
+      )
+      AND (
+        $8::text IS NULL
+        OR sex = $9::text
+      )
+      AND (
+        $10::text IS NULL
+        OR age_group = $11::text
+      )
+      AND (
+        $12::text IS NULL
+        OR size = $13::text
+      )
+      AND (
+        $14::text IS NULL
+        OR tags @> ARRAY[$15::text]
+      )
+      AND (
+        $16::text IS NULL
+        OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+      )
+      AND (
+        $18::bigint IS NULL
+        OR lister_account_id = $19::bigint
+      )
+      AND (
+        $20::boolean IS NULL
+        OR "good_with_children"
+      )
+      AND (
+        $21::boolean IS NULL
+        OR "good_with_dogs"
+      )
+      AND (
+        $22::boolean IS NULL
+        OR "good_with_cats"
+      )
+      AND (
+        $23::boolean IS NULL
+        OR "house_trained" = $24::boolean
+      )
+      AND (
+        $25::boolean IS NULL
+        OR "spayed_neutered" = $26::boolean
+      )
+      AND (
+        $27::boolean IS NULL
+        OR "special_needs" = $28::boolean
+      )
+      AND (
+        $29::text IS NULL
+        OR coat = $30::text
+      )
+      AND (
+        $31::text IS NULL
+        OR colors_lowered @> ARRAY[lower($32::text)]
+      )
+      AND (
+        $33::text IS NULL
+        OR organization_id = $34::text
+      )
+      AND (
+        $35::text IS NULL
+        OR external_id = $36::text
+      )
+      AND (
+        $37::timestamptz IS NULL
+        OR updated_at >= $38::timestamptz
+      )
+      AND (
+        $39::timestamptz IS NULL
+        OR (created_at, id) < ($40::timestamptz, $41::bigint)
+      )
+    OFFSET
+      0
+  ) AS pets
 WHERE
-  (
-    SELECT
-      count(*)
-    FROM
-      walk
-  ) < $87
+  true
+ORDER BY
+  created_at DESC,
+  id DESC
+LIMIT
+  $42
 
 -- PetSearchRepository.search (by id, words)
 SELECT
@@ -781,348 +755,322 @@ LIMIT
   $42
 
 -- PetSearchRepository.search (by id, near)
-WITH
-  walk AS MATERIALIZED (
+SELECT
+  id,
+  name,
+  category_id,
+  status,
+  description,
+  breed,
+  sex,
+  age_group,
+  size,
+  tags,
+  photo_urls,
+  latitude,
+  longitude,
+  photos,
+  created_at,
+  updated_at,
+  lister_account_id,
+  open_order_id IS NOT NULL AS has_open_order,
+  spayed_neutered,
+  house_trained,
+  declawed,
+  special_needs,
+  shots_current,
+  special_needs_notes,
+  good_with_children,
+  good_with_dogs,
+  good_with_cats,
+  coat,
+  colors,
+  secondary_breed,
+  mixed_breed,
+  external_id,
+  organization_id,
+  (
+    extract(
+      epoch
+      FROM
+        updated_at
+    ) * 1000000
+  )::bigint AS version,
+  id::text AS sort_key,
+  CASE
+    WHEN $1::float8 IS NOT NULL THEN round(
+      (
+        earth_distance (
+          ll_to_earth ($2::float8, $3::float8),
+          ll_to_earth (latitude, longitude)
+        ) / 1000
+      )::numeric,
+      1
+    )
+  END AS distance_km
+FROM
+  (
     SELECT
-      id,
-      name,
-      category_id,
-      status,
-      description,
-      breed,
-      sex,
-      age_group,
-      size,
-      tags,
-      photo_urls,
-      latitude,
-      longitude,
-      photos,
-      created_at,
-      updated_at,
-      lister_account_id,
-      open_order_id IS NOT NULL AS has_open_order,
-      spayed_neutered,
-      house_trained,
-      declawed,
-      special_needs,
-      shots_current,
-      special_needs_notes,
-      good_with_children,
-      good_with_dogs,
-      good_with_cats,
-      coat,
-      colors,
-      secondary_breed,
-      mixed_breed,
-      external_id,
-      organization_id,
-      (
-        extract(
-          epoch
-          FROM
-            updated_at
-        ) * 1000000
-      )::bigint AS version,
-      id::text AS sort_key,
-      CASE
-        WHEN $1::float8 IS NOT NULL THEN round(
-          (
-            earth_distance (
-              ll_to_earth ($2::float8, $3::float8),
-              ll_to_earth (latitude, longitude)
-            ) / 1000
-          )::numeric,
-          1
-        )
-      END AS distance_km
+      *
     FROM
-      (
-        SELECT
-          *
-        FROM
-          pets
-        WHERE
-          (
-            $4::text[] IS NULL
-            OR status = ANY ($5::text[])
-          )
-          AND (
-            $6::bigint IS NULL
-            OR category_id = $7::bigint
-          )
-          AND (
-            $8::text IS NULL
-            OR sex = $9::text
-          )
-          AND (
-            $10::text IS NULL
-            OR age_group = $11::text
-          )
-          AND (
-            $12::text IS NULL
-            OR size = $13::text
-          )
-          AND (
-            $14::text IS NULL
-            OR tags @> ARRAY[$15::text]
-          )
-          AND (
-            $16::text IS NULL
-            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
-          )
-          AND (
-            $18::bigint IS NULL
-            OR lister_account_id = $19::bigint
-          )
-          AND (
-            $20::boolean IS NULL
-            OR "good_with_children"
-          )
-          AND (
-            $21::boolean IS NULL
-            OR "good_with_dogs"
-          )
-          AND (
-            $22::boolean IS NULL
-            OR "good_with_cats"
-          )
-          AND (
-            $23::boolean IS NULL
-            OR "house_trained" = $24::boolean
-          )
-          AND (
-            $25::boolean IS NULL
-            OR "spayed_neutered" = $26::boolean
-          )
-          AND (
-            $27::boolean IS NULL
-            OR "special_needs" = $28::boolean
-          )
-          AND (
-            $29::text IS NULL
-            OR coat = $30::text
-          )
-          AND (
-            $31::text IS NULL
-            OR colors_lowered @> ARRAY[lower($32::text)]
-          )
-          AND (
-            $33::text IS NULL
-            OR organization_id = $34::text
-          )
-          AND (
-            $35::text IS NULL
-            OR external_id = $36::text
-          )
-          AND id > $37::bigint
-        ORDER BY
-          id
-        LIMIT
-          $38
-      ) AS pets
+      pets
     WHERE
       (
-        $39::timestamptz IS NULL
-        OR updated_at >= $40::timestamptz
+        $4::text[] IS NULL
+        OR status = ANY ($5::text[])
       )
-      AND latitude BETWEEN $41::float8 AND $42::float8
       AND (
-        $43::float8 IS NULL
-        OR longitude BETWEEN $44::float8 AND $45::float8
+        $6::bigint IS NULL
+        OR category_id = $7::bigint
+      )
+      AND (
+        $8::text IS NULL
+        OR sex = $9::text
+      )
+      AND (
+        $10::text IS NULL
+        OR age_group = $11::text
+      )
+      AND (
+        $12::text IS NULL
+        OR size = $13::text
+      )
+      AND (
+        $14::text IS NULL
+        OR tags @> ARRAY[$15::text]
+      )
+      AND (
+        $16::text IS NULL
+        OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+      )
+      AND (
+        $18::bigint IS NULL
+        OR lister_account_id = $19::bigint
+      )
+      AND (
+        $20::boolean IS NULL
+        OR "good_with_children"
+      )
+      AND (
+        $21::boolean IS NULL
+        OR "good_with_dogs"
+      )
+      AND (
+        $22::boolean IS NULL
+        OR "good_with_cats"
+      )
+      AND (
+        $23::boolean IS NULL
+        OR "house_trained" = $24::boolean
+      )
+      AND (
+        $25::boolean IS NULL
+        OR "spayed_neutered" = $26::boolean
+      )
+      AND (
+        $27::boolean IS NULL
+        OR "special_needs" = $28::boolean
+      )
+      AND (
+        $29::text IS NULL
+        OR coat = $30::text
+      )
+      AND (
+        $31::text IS NULL
+        OR colors_lowered @> ARRAY[lower($32::text)]
+      )
+      AND (
+        $33::text IS NULL
+        OR organization_id = $34::text
+      )
+      AND (
+        $35::text IS NULL
+        OR external_id = $36::text
+      )
+      AND id > $37::bigint
+    ORDER BY
+      id
+    LIMIT
+      $38
+  ) AS pets
+WHERE
+  (
+    $39::timestamptz IS NULL
+    OR updated_at >= $40::timestamptz
+  )
+  AND latitude BETWEEN $41::float8 AND $42::float8
+  AND (
+    $43::float8 IS NULL
+    OR longitude BETWEEN $44::float8 AND $45::float8
+  )
+  AND earth_distance (
+    ll_to_earth ($46::float8, $47::float8),
+    ll_to_earth (latitude, longitude)
+  ) <= $48::float8
+ORDER BY
+  id
+LIMIT
+  $49
+
+SELECT
+  id,
+  name,
+  category_id,
+  status,
+  description,
+  breed,
+  sex,
+  age_group,
+  size,
+  tags,
+  photo_urls,
+  latitude,
+  longitude,
+  photos,
+  created_at,
+  updated_at,
+  lister_account_id,
+  open_order_id IS NOT NULL AS has_open_order,
+  spayed_neutered,
+  house_trained,
+  declawed,
+  special_needs,
+  shots_current,
+  special_needs_notes,
+  good_with_children,
+  good_with_dogs,
+  good_with_cats,
+  coat,
+  colors,
+  secondary_breed,
+  mixed_breed,
+  external_id,
+  organization_id,
+  (
+    extract(
+      epoch
+      FROM
+        updated_at
+    ) * 1000000
+  )::bigint AS version,
+  id::text AS sort_key,
+  CASE
+    WHEN $1::float8 IS NOT NULL THEN round(
+      (
+        earth_distance (
+          ll_to_earth ($2::float8, $3::float8),
+          ll_to_earth (latitude, longitude)
+        ) / 1000
+      )::numeric,
+      1
+    )
+  END AS distance_km
+FROM
+  (
+    SELECT
+      *
+    FROM
+      pets
+    WHERE
+      (
+        $4::text[] IS NULL
+        OR status = ANY ($5::text[])
+      )
+      AND (
+        $6::bigint IS NULL
+        OR category_id = $7::bigint
+      )
+      AND (
+        $8::text IS NULL
+        OR sex = $9::text
+      )
+      AND (
+        $10::text IS NULL
+        OR age_group = $11::text
+      )
+      AND (
+        $12::text IS NULL
+        OR size = $13::text
+      )
+      AND (
+        $14::text IS NULL
+        OR tags @> ARRAY[$15::text]
+      )
+      AND (
+        $16::text IS NULL
+        OR search_document @@ plainto_tsquery('pet_search'::regconfig, $17::text)
+      )
+      AND (
+        $18::bigint IS NULL
+        OR lister_account_id = $19::bigint
+      )
+      AND (
+        $20::boolean IS NULL
+        OR "good_with_children"
+      )
+      AND (
+        $21::boolean IS NULL
+        OR "good_with_dogs"
+      )
+      AND (
+        $22::boolean IS NULL
+        OR "good_with_cats"
+      )
+      AND (
+        $23::boolean IS NULL
+        OR "house_trained" = $24::boolean
+      )
+      AND (
+        $25::boolean IS NULL
+        OR "spayed_neutered" = $26::boolean
+      )
+      AND (
+        $27::boolean IS NULL
+        OR "special_needs" = $28::boolean
+      )
+      AND (
+        $29::text IS NULL
+        OR coat = $30::text
+      )
+      AND (
+        $31::text IS NULL
+        OR colors_lowered @> ARRAY[lower($32::text)]
+      )
+      AND (
+        $33::text IS NULL
+        OR organization_id = $34::text
+      )
+      AND (
+        $35::text IS NULL
+        OR external_id = $36::text
+      )
+      AND (
+        $37::timestamptz IS NULL
+        OR updated_at >= $38::timestamptz
+      )
+      AND earth_box (
+        ll_to_earth ($39::float8, $40::float8),
+        $41::float8
+      ) @> ll_to_earth (latitude, longitude)
+      AND latitude BETWEEN $42::float8 AND $43::float8
+      AND (
+        $44::float8 IS NULL
+        OR longitude BETWEEN $45::float8 AND $46::float8
       )
       AND earth_distance (
-        ll_to_earth ($46::float8, $47::float8),
+        ll_to_earth ($47::float8, $48::float8),
         ll_to_earth (latitude, longitude)
-      ) <= $48::float8
-    ORDER BY
-      id
-    LIMIT
-      $49
-  )
-SELECT
-  *
-FROM
-  walk
+      ) <= $49::float8
+      AND id > $50::bigint
+    OFFSET
+      0
+  ) AS pets
 WHERE
-  (
-    SELECT
-      count(*)
-    FROM
-      walk
-  ) = $50
-UNION ALL
-SELECT
-  *
-FROM
-  (
-    SELECT
-      id,
-      name,
-      category_id,
-      status,
-      description,
-      breed,
-      sex,
-      age_group,
-      size,
-      tags,
-      photo_urls,
-      latitude,
-      longitude,
-      photos,
-      created_at,
-      updated_at,
-      lister_account_id,
-      open_order_id IS NOT NULL AS has_open_order,
-      spayed_neutered,
-      house_trained,
-      declawed,
-      special_needs,
-      shots_current,
-      special_needs_notes,
-      good_with_children,
-      good_with_dogs,
-      good_with_cats,
-      coat,
-      colors,
-      secondary_breed,
-      mixed_breed,
-      external_id,
-      organization_id,
-      (
-        extract(
-          epoch
-          FROM
-            updated_at
-        ) * 1000000
-      )::bigint AS version,
-      id::text AS sort_key,
-      CASE
-        WHEN $51::float8 IS NOT NULL THEN round(
-          (
-            earth_distance (
-              ll_to_earth ($52::float8, $53::float8),
-              ll_to_earth (latitude, longitude)
-            ) / 1000
-          )::numeric,
-          1
-        )
-      END AS distance_km
-    FROM
-      (
-        SELECT
-          *
-        FROM
-          pets
-        WHERE
-          (
-            $54::text[] IS NULL
-            OR status = ANY ($55::text[])
-          )
-          AND (
-            $56::bigint IS NULL
-            OR category_id = $57::bigint
-          )
-          AND (
-            $58::text IS NULL
-            OR sex = $59::text
-          )
-          AND (
-            $60::text IS NULL
-            OR age_group = $61::text
-          )
-          AND (
-            $62::text IS NULL
-            OR size = $63::text
-          )
-          AND (
-            $64::text IS NULL
-            OR tags @> ARRAY[$65::text]
-          )
-          AND (
-            $66::text IS NULL
-            OR search_document @@ plainto_tsquery('pet_search'::regconfig, $67::text)
-          )
-          AND (
-            $68::bigint IS NULL
-            OR lister_account_id = $69::bigint
-          )
-          AND (
-            $70::boolean IS NULL
-            OR "good_with_children"
-          )
-          AND (
-            $71::boolean IS NULL
-            OR "good_with_dogs"
-          )
-          AND (
-            $72::boolean IS NULL
-            OR "good_with_cats"
-          )
-          AND (
-            $73::boolean IS NULL
-            OR "house_trained" = $74::boolean
-          )
-          AND (
-            $75::boolean IS NULL
-            OR "spayed_neutered" = $76::boolean
-          )
-          AND (
-            $77::boolean IS NULL
-            OR "special_needs" = $78::boolean
-          )
-          AND (
-            $79::text IS NULL
-            OR coat = $80::text
-          )
-          AND (
-            $81::text IS NULL
-            OR colors_lowered @> ARRAY[lower($82::text)]
-          )
-          AND (
-            $83::text IS NULL
-            OR organization_id = $84::text
-          )
-          AND (
-            $85::text IS NULL
-            OR external_id = $86::text
-          )
-          AND (
-            $87::timestamptz IS NULL
-            OR updated_at >= $88::timestamptz
-          )
-          AND earth_box (
-            ll_to_earth ($89::float8, $90::float8),
-            $91::float8
-          ) @> ll_to_earth (latitude, longitude)
-          AND latitude BETWEEN $92::float8 AND $93::float8
-          AND (
-            $94::float8 IS NULL
-            OR longitude BETWEEN $95::float8 AND $96::float8
-          )
-          AND earth_distance (
-            ll_to_earth ($97::float8, $98::float8),
-            ll_to_earth (latitude, longitude)
-          ) <= $99::float8
-          AND id > $100::bigint
-        OFFSET
-          0
-      ) AS pets
-    WHERE
-      true
-    ORDER BY
-      id
-    LIMIT
-      $101
-  ) AS matched
-WHERE
-  (
-    SELECT
-      count(*)
-    FROM
-      walk
-  ) < $102
+  true
+ORDER BY
+  id
+LIMIT
+  $51
 
 -- PetSearchRepository.search (nearest first)
 SELECT
