@@ -184,7 +184,12 @@ export const SEARCH_SCENARIOS: HttpScenario[] = SEARCHES.flatMap((search) => {
   };
   const twin = (shared: HttpScenario, deep: boolean) =>
     spreadTwin(shared, 'other values and places', async (i, context) => {
-      const { id, cursor } = await placeOf(search, context, spreadFraction(i, deep));
+      // Past a cursor, a page sorted by distance is a page that far into the circle (ADR 0020): the first
+      // page's twin varies the point alone.
+      const firstByDistance = search.sort === 'distance' && !deep;
+      const { id, cursor } = firstByDistance
+        ? { id: 1, cursor: undefined }
+        : await placeOf(search, context, spreadFraction(i, deep));
       const filter = search.vary?.(i, id) ?? queryOf(search, context);
       const path = `/v1/pets?limit=20&${filter}${cursor ? `&cursor=${cursor}` : ''}`;
       return { method: 'GET', path, headers: bearer(context.key) };
