@@ -36,6 +36,24 @@ describe('sql', () => {
     expect(sql`SELECT ${columns} FROM pets`.text).toBe('SELECT "id", "weird""name" FROM pets');
   });
 
+  it('numbers a fragment used twice where each use stands, whether or not it was read before', () => {
+    const byCategory = sql`category_id = ${3}`;
+    expect(byCategory.text).toBe('category_id = $1');
+    const statement = sql`SELECT id FROM pets WHERE ${byCategory} OR (${byCategory} AND sex = ${'male'})`;
+
+    expect(statement.text).toBe('SELECT id FROM pets WHERE category_id = $1 OR (category_id = $2 AND sex = $3)');
+    expect(statement.values).toEqual([3, 3, 'male']);
+    expect(byCategory.values).toEqual([3]);
+  });
+
+  it('joins any number of fragments', () => {
+    const rows = sql.join(Array.from({ length: 50_000 }, (_, i) => sql`(${i})`));
+    const statement = sql`INSERT INTO t (n) VALUES ${rows}`;
+
+    expect(statement.values).toHaveLength(50_000);
+    expect(statement.text.endsWith('($49999), ($50000)')).toBe(true);
+  });
+
   it('contributes nothing for an empty fragment or an empty join', () => {
     expect(sql`SELECT 1${sql.empty}${sql.join([])}`.text).toBe('SELECT 1');
   });
