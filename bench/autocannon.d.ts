@@ -18,7 +18,6 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     amount?: number;
-    overallRate?: number;
     timeout?: number;
     requests?: Request[];
     setupClient?: (client: Client) => void;

@@ -25,7 +25,7 @@ export interface LoadSpec {
   connections: number;
   durationSec?: number;
   amount?: number;
-  /** Requests per second over all connections; as fast as answers come when unset. */
+  /** Requests per second over all connections, spaced evenly; as fast as answers come when unset. */
   overallRate?: number;
   /** Each connection cycles through these in order. */
   requests: LoadRequest[];
