@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import type { PetSearch, SearchPosition } from '../libs/pets/src/pet-search.repository';
 import { PetSearchRepository, searchStatements } from '../libs/pets/src/pet-search.repository';
 import { readPagesStatement } from '../libs/pets/src/pets.repository';
-import { Sql, type SqlFragment } from '../libs/database/src';
+import { Sql, sql, type SqlFragment } from '../libs/database/src';
 import { OrganizationsRepository } from '../libs/organizations/src/organizations.repository';
 import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
 
@@ -101,11 +101,10 @@ describe('the plans of searches', () => {
     // about six in this circle, fewer than a page, so the find answers each page.
     const near = { latitude: 35.07, longitude: -4.93 };
     const inCircle = await withDatabase(async (client) => {
-      const { rows } = await client.query<{ id: string }>(
-        `SELECT id FROM pets
-          WHERE earth_distance(ll_to_earth($1, $2), ll_to_earth(latitude, longitude)) <= 10000 ORDER BY id`,
-        [near.latitude, near.longitude],
-      );
+      const statement = sql`SELECT id FROM pets
+         WHERE earth_distance(ll_to_earth(${near.latitude}, ${near.longitude}), ll_to_earth(latitude, longitude)) <= 10000
+         ORDER BY id`;
+      const { rows } = await client.query<{ id: string }>(statement.text, [...statement.values]);
       return rows.map((row) => Number(row.id));
     }, database.url);
     expect(inCircle.length).toBeGreaterThan(40);
