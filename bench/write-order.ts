@@ -1,13 +1,13 @@
 // The `write-order` scenario: what the pets' write order (ADR 0004, 0021) caps, measured so that it can be
 // compared with what the same PostgreSQL writes without it.
 //
-// Every pet insert takes PET_IDS_LOCK and every change the one row of `pet_change_clock`, each held until
-// its commit, on every process: writes of pets run one transaction at a time across the whole service, and
-// more api processes add batching, not parallel writes. The scenario starts 4 api processes and loads each
+// Every pet insert and change takes the one row of `pet_change_clock`, held until its commit, on every
+// process: writes of pets run one statement at a time across the whole service, and more api processes add
+// batching, not parallel writes. The scenario starts 4 api processes and loads each
 // with creates (POST /v1/pets) and changes (PATCH of pets of its own, so that no two processes change one
 // pet), all at once, and sums the writes per second answered. It does so twice: with the real api, then
-// with the api whose write order is taken out (bench/no-write-order.ts: the same statements, the lock and
-// the clock row replaced by no-ops). The second is the ceiling of these statements on this PostgreSQL; the
+// with the api whose write order is taken out (bench/no-write-order.ts: the same statements, the clock
+// row replaced by `clock_timestamp()`). The second is the ceiling of these statements on this PostgreSQL; the
 // gap between the two is what the write order costs. On a machine with fewer cores than 4 api processes,
 // PostgreSQL and the load generator need, both variants are capped by the CPU instead: run it where they
 // are not (`npm run bench -- --scenario write-order`; `--quick` for a short run).
@@ -48,8 +48,8 @@ interface WriteOrderOptions {
 }
 
 const VARIANTS = [
-  { variant: 'with the write order (PET_IDS_LOCK, pet_change_clock)', preload: undefined },
-  { variant: 'without it: the same statements, the lock steps no-ops', preload: 'no-write-order.js' },
+  { variant: 'with the write order (pet_change_clock)', preload: undefined },
+  { variant: 'without it: the same statements, the clock row not taken', preload: 'no-write-order.js' },
 ] as const;
 
 /** One process's load: creates and changes of its own pets in turn. */

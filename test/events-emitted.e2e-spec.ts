@@ -1,3 +1,4 @@
+import { AccountsService } from '@app/accounts';
 import { createApiApp } from './support/api-app';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
@@ -42,6 +43,78 @@ describe('events recorded by pets and orders', () => {
       { type: 'pet.updated', object: updated },
       { type: 'pet.deleted', object: updated },
     ]);
+  });
+
+  it('records the Pet exactly as the response shows it, every field set, cleared, and with an organisation', async () => {
+    const lister = await signUp(app.http);
+    await app.app.get(AccountsService).setPlan(lister.email, 'business');
+    const everyField = {
+      name: 'Biscuit',
+      categoryId: 1,
+      status: 'pending',
+      sex: 'female',
+      description: 'Loves long walks.',
+      breed: 'Beagle',
+      ageGroup: 'young',
+      size: 'medium',
+      tags: ['calm', 'house-trained'],
+      photoUrls: ['https://photos.example.com/biscuit.jpg'],
+      // Doubles whose shortest form has many digits, and one below 1e-6.
+      location: { latitude: 52.52000812345679, longitude: 0.0000001 },
+      attributes: {
+        spayedNeutered: true,
+        houseTrained: false,
+        declawed: false,
+        specialNeeds: true,
+        shotsCurrent: true,
+      },
+      specialNeedsNotes: 'Needs a quiet home.',
+      environment: { children: true, dogs: false, cats: true },
+      coat: 'wire',
+      colors: ['Black', 'White'],
+      secondaryBreed: 'Poodle',
+      mixedBreed: true,
+      externalId: 'A-1',
+    };
+    const created = (await app.http.post('/v1/pets').set(lister.auth).send(everyField).expect(201)).body;
+    const cleared = (
+      await mergePatch(lister, created.id, {
+        ...Object.fromEntries(Object.keys(everyField).map((field) => [field, null])),
+        name: 'Biscuit',
+        categoryId: 2,
+        status: 'available',
+        // One member left (a merge patch merges the object over the pet's), the other object cleared whole.
+        attributes: { spayedNeutered: null, houseTrained: null, specialNeeds: null, shotsCurrent: null },
+        environment: null,
+      }).expect(200)
+    ).body;
+    await app.http.put('/v1/organization').set(lister.auth).send({ name: 'Tierheim' }).expect(201);
+    const organised = (
+      await app.http.post('/v1/pets').set(lister.auth).send({ name: 'Rex', categoryId: 1 }).expect(201)
+    ).body;
+    expect(organised.organizationId).toEqual(expect.any(String));
+
+    expect((await feed(lister)).map(({ type, data }) => ({ type, object: data.object }))).toEqual([
+      { type: 'pet.created', object: created },
+      { type: 'pet.updated', object: cleared },
+      // Publishing the organisation changes the lister's pets.
+      {
+        type: 'pet.updated',
+        object: { ...cleared, organizationId: organised.organizationId, updatedAt: expect.any(String) },
+      },
+      { type: 'pet.created', object: organised },
+    ]);
+    expect(cleared).toEqual({
+      id: created.id,
+      name: 'Biscuit',
+      categoryId: 2,
+      status: 'available',
+      sex: 'unknown',
+      photos: [],
+      attributes: { declawed: false },
+      createdAt: created.createdAt,
+      updatedAt: expect.any(String),
+    });
   });
 
   it('dates each event at its change: createdAt is the updatedAt of the pet or order it shows', async () => {

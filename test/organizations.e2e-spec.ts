@@ -1,8 +1,12 @@
 import { AccountsService } from '@app/accounts';
+import { sql } from '@app/database';
+import { HOLD_PET_CHANGES, PET_CHANGE } from '@app/pets';
 import { createApiApp } from './support/api-app';
+import { waitsForPetChangeClock, withDatabase } from './support/database';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { walkPages } from './support/pets';
+import { waitFor } from './support/processes';
 
 const PROFILE = {
   name: 'Tierheim Berlin',
@@ -259,6 +263,44 @@ describe('organisations', () => {
       code: 'validation_failed',
       message: expect.stringContaining('organizationId'),
       status: 400,
+    });
+  });
+
+  it('gives a pet added while the organisation is published the organisation, whichever of the two waits for the other', async () => {
+    // A publish (here written by hand) holds the pets' change clock while a pet's insert waits for it: the
+    // insert, whose statement began before the publish committed, still names the organisation.
+    const adding = await business();
+    const organizationId = `org_raced${adding.accountId}`;
+    await withDatabase(async (publish) => {
+      await publish.query('BEGIN');
+      await publish.query(`INSERT INTO organizations (id, account_id, name) VALUES ($1, $2, 'Raced')`, [
+        organizationId,
+        adding.accountId,
+      ]);
+      await publish.query(HOLD_PET_CHANGES.text);
+      const waited = createPet(app.http, adding, { name: 'Waited' });
+      await waitFor(() => waitsForPetChangeClock(), 10000, 'the INSERT waiting for the clock');
+      await publish.query('COMMIT');
+      expect((await waited).organizationId).toBe(organizationId);
+    });
+
+    // An insert (here written by hand) holds the clock while a publish waits for it: the publish, which began
+    // before the pet was committed, still gives it the organisation.
+    const publishing = await business();
+    await withDatabase(async (insert) => {
+      await insert.query('BEGIN');
+      const raced = sql`WITH ${PET_CHANGE}
+        INSERT INTO pets (name, category_id, lister_account_id, created_at, updated_at)
+        SELECT 'Raced', 1, ${publishing.accountId}, changed_at, changed_at FROM pet_change RETURNING id`;
+      const petId = Number((await insert.query(raced.text, [...raced.values])).rows[0].id);
+      // Sent at once (a supertest request starts when awaited).
+      const published = Promise.resolve(put(publishing, PROFILE));
+      await waitFor(() => waitsForPetChangeClock(), 10000, 'the publish waiting for the clock');
+      await insert.query('COMMIT');
+      const organization = (await published).body;
+      expect((await published).status).toBe(201);
+      const pet = await app.http.get(`/v1/pets/${petId}`).set(publishing.auth).expect(200);
+      expect(pet.body.organizationId).toBe(organization.id);
     });
   });
 

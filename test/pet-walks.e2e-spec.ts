@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { sql } from '@app/database';
 import { PET_CHANGE } from '@app/pets';
 import { createApiApp } from './support/api-app';
-import { truncatePets, withDatabase } from './support/database';
+import { truncatePets, waitsForPetChangeClock } from './support/database';
 import { createPet, TestAccount, TestPet } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { PetsSuite, startPetsSuite, walkPages } from './support/pets';
@@ -69,18 +69,7 @@ describe('walks of the catalogue while pets change', () => {
       await inFlight.query(change.text, [...change.values]);
       // Sent at once (a supertest request starts when awaited).
       const later = Promise.resolve(patch(other, late.id, { name: 'Late' }));
-      await waitFor(
-        // From a connection of its own: a transaction sees pg_stat_activity as it was when first read.
-        () =>
-          withDatabase(async (client) => {
-            const { rows } = await client.query(
-              `SELECT count(*) AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%pet_change_clock%'`,
-            );
-            return Number(rows[0].waiting) > 0;
-          }, suite.database.url),
-        10000,
-        'the later change waiting for the clock',
-      );
+      await waitFor(() => waitsForPetChangeClock(suite.database.url), 10000, 'the later change waiting for the clock');
       // Meanwhile a mirror walks to the end: neither change is there yet.
       const before = await walkPages(app, account, '/v1/pets?limit=5&sort=updatedAt');
       expect(before.pets.find((pet) => pet.id === late.id)?.name).toBe(late.name);

@@ -1,6 +1,5 @@
-import { PET_IDS_LOCK } from '@app/pets';
 import { createApiApp } from './support/api-app';
-import { shutInsertGate, truncatePets } from './support/database';
+import { shutInsertGate, truncatePets, waitsForPetChangeClock } from './support/database';
 import { waitFor } from './support/processes';
 import { createPet, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
@@ -153,7 +152,7 @@ describe('listing pets', () => {
         });
         // Open the gate once the walk is over, or once the later creation is seen waiting for the late one.
         await waitFor(
-          async () => walked || (await gate.waitsForLock(PET_IDS_LOCK)),
+          async () => walked || (await waitsForPetChangeClock(suite.database.url)),
           10000,
           'the walk or a waiting INSERT',
         );

@@ -133,6 +133,20 @@ export function truncatePets(databaseUrl: string): Promise<void> {
   }, databaseUrl);
 }
 
+/**
+ * Whether some statement waits for the pets' change clock (libs/pets/src/pet-changes.ts): a pet's insert or
+ * change held behind another's commit. From a connection of its own: a transaction sees pg_stat_activity as
+ * it was when first read.
+ */
+export function waitsForPetChangeClock(databaseUrl = TEST_DATABASE_URL): Promise<boolean> {
+  return withDatabase(async (client) => {
+    const { rows } = await client.query(
+      `SELECT count(*) AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%pet_change_clock%'`,
+    );
+    return Number(rows[0].waiting) > 0;
+  }, databaseUrl);
+}
+
 export interface InsertGate {
   /** Whether the gated INSERT is waiting at the gate. */
   isHolding(): Promise<boolean>;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Sql } from '@app/database';
+import { Sql, type SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { EventType } from './event-types';
 import { EventsRepository, NewEvent, SharingEvent } from './events.repository';
@@ -32,6 +32,16 @@ export class EventsRecorder {
       events.map(() => newEventId()),
       events,
     );
+  }
+
+  /**
+   * The events of a change that one statement makes, as a data-modifying CTE to join to that statement
+   * (`WITH …, recorded AS (${events.recordedBy(rows)}) …`): they commit with the change, as `recordAll`'s do,
+   * with no transaction and no round trip of their own. `rows` selects each event's `id` (`newEventId`),
+   * `account_id`, `type`, `object` and `created_at`.
+   */
+  recordedBy(rows: SqlFragment): SqlFragment {
+    return this.events.insertFrom(rows);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { GenerateSql, sql, Sql } from '@app/database';
+import { GenerateSql, sql, Sql, type SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { EventDto } from './dto/event.dto';
 import type { EventType } from './event-types';
@@ -75,6 +75,15 @@ export class EventsRepository {
             FROM unnest(${ids}::text[], ${accountIds}::bigint[], ${types}::text[], ${objects}::text[],
                         ${times}::timestamptz[]) AS t (id, account_id, type, object, created_at)`,
     );
+  }
+
+  /**
+   * An INSERT of the events that `rows` selects (`id, account_id, type, object, created_at`), to run as a
+   * data-modifying CTE of the statement whose change they record.
+   */
+  insertFrom(rows: SqlFragment): SqlFragment {
+    return sql`INSERT INTO events (id, account_id, type, object, created_at)
+               SELECT id, account_id, type, object, created_at FROM (${rows}) AS e`;
   }
 
   /** One INSERT for all of them, each shared object sent once; on the caller's transaction. */

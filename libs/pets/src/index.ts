@@ -9,7 +9,7 @@ export * from './get-pet-deprecation.middleware';
 export * from './pet-holds.repository';
 export * from './pet-status';
 export * from './pet.errors';
-export { PET_IDS_LOCK, type PetPage } from './pets.repository';
+export { type PetPage } from './pets.repository';
 export { degreeBounds } from './pet-search.repository';
 export * from './pets-openapi';
 export * from './pets.module';

@@ -21,14 +21,23 @@ import { sql } from '@app/database';
  *   pet another waits for while waiting for the clock itself. So a statement that changes several pets
  *   may lock them in any order: no other change holds a pet meanwhile (a DELETE holds one, and waits for
  *   no other).
- * - A transaction that takes PET_IDS_LOCK (pets.repository.ts: adding pets, giving them an organisation)
- *   takes it before the clock, in a statement of its own, so that it never holds the clock while waiting.
+ * - Draw ids (`nextval`) only from rows joined to `pet_change`: they are then drawn once the clock is held, so
+ *   ids too are in commit order (pets.repository.ts, inserting pets).
  * - Commit promptly: every change of every pet waits while the clock is held. Changes that requests make
- *   close together therefore share one transaction (PetsRepository's batched PATCH, the orders' batched
- *   placings), so that the clock is held for one commit per batch rather than per change.
+ *   close together therefore share one statement (PetsRepository's batched inserts and PATCHes, which record
+ *   their events in that statement and run as a transaction of their own, so that the clock is held from
+ *   PostgreSQL's execution to the commit's flush and across no round trip) or one transaction (the orders'
+ *   batched placings): the clock is held for one commit per batch rather than per change.
  * A removal (DELETE) draws no time: a removed pet is in no walk.
  */
 export const PET_CHANGE = sql`pet_change AS (
     UPDATE pet_change_clock SET changed_at = greatest(clock_timestamp(), changed_at + interval '1 microsecond')
     RETURNING changed_at
   )`;
+
+/**
+ * Takes the clock until the transaction commits without drawing a time, in a statement of its own: the
+ * transaction's next statements read with a snapshot taken once it is held, so they see every pet committed
+ * before and no pet can be added or changed until it commits (giving an account's pets its organisation).
+ */
+export const HOLD_PET_CHANGES = sql`SELECT FROM pet_change_clock FOR NO KEY UPDATE`;

@@ -1,19 +1,12 @@
 import { Batcher } from '@app/core';
 import { GenerateSql, WriteBatcher, Sql, sql, SqlFragment } from '@app/database';
-import { EventsRecorder, NewEvent } from '@app/events';
+import { EventsRecorder, newEventId } from '@app/events';
 import { Injectable } from '@nestjs/common';
 import type { CreatePetDto, PetDto } from './dto/pet.dto';
-import { PET_CHANGE } from './pet-changes';
-import { petEvents } from './pet-events';
+import { HOLD_PET_CHANGES, PET_CHANGE } from './pet-changes';
+import { petEventRows, petEvents } from './pet-events';
 import { PET_COLUMNS, PET_VERSION, PetRow, StoredPet, toPet, toStoredPet } from './pet-row';
 import type { PetStatus } from './pet-status';
-
-/**
- * Advisory lock held by each pet INSERT from before it draws ids until it commits: in every process,
- * the ids then become visible in the order they were drawn, so a reader that has paged past one never
- * finds a smaller one committed later. (Keys are 7_310_442_0NN; database and messaging hold the others.)
- */
-export const PET_IDS_LOCK = 7_310_442_002;
 
 /** A pet to add: its record, and the account whose key adds it. */
 export interface NewPet extends CreatePetDto {
@@ -117,7 +110,8 @@ function toChangeRow(change: PetChange) {
 }
 
 /**
- * One guarded statement for a batch of changes, each of a different pet: the lister, the versions of
+ * One guarded statement for a batch of changes, each of a different pet, and their `pet.updated` events
+ * (`eventIds` by the change's position): the lister, the versions of
  * If-Match, the open order (when the change sets the status) and the new category's existence are checked
  * in its WHERE, which PostgreSQL re-evaluates on the latest row when a concurrent change got there first, so
  * that of two changes made against one version exactly one applies. A change that fails its guard is left
@@ -125,22 +119,24 @@ function toChangeRow(change: PetChange) {
  * and are locked only once the clock is drawn: so no lock order is needed, as no other change can hold a
  * pet meanwhile, on any process.
  */
-const updatePets = (changes: PetChange[]) => sql`
+const updatePets = (changes: PetChange[], events: EventsRecorder, eventIds: string[]) => sql`
   WITH ${PET_CHANGE}, change AS (
     SELECT * FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(changes.map(toChangeRow))}::jsonb)
                              AS (pet_id bigint, patch jsonb, lister bigint, versions bigint[]))
       WITH ORDINALITY AS c (pet_id, patch, lister, versions, position)
-  )
-  UPDATE pets p
-     SET (${WRITABLE}) = (SELECT ${WRITABLE} FROM jsonb_populate_record(p, change.patch)),
-         updated_at = pet_change.changed_at
-    FROM pet_change, change
-   WHERE p.id = change.pet_id AND p.lister_account_id = change.lister
-     AND (change.versions IS NULL OR ${PET_VERSION} = ANY (change.versions))
-     AND (p.open_order_id IS NULL OR NOT change.patch ? 'status')
-     AND (NOT change.patch ? 'category_id'
-          OR EXISTS (SELECT FROM categories c WHERE c.id = (change.patch ->> 'category_id')::bigint))
-  RETURNING change.position, ${PET_COLUMNS}`;
+  ), updated AS (
+    UPDATE pets p
+       SET (${WRITABLE}) = (SELECT ${WRITABLE} FROM jsonb_populate_record(p, change.patch)),
+           updated_at = pet_change.changed_at
+      FROM pet_change, change
+     WHERE p.id = change.pet_id AND p.lister_account_id = change.lister
+       AND (change.versions IS NULL OR ${PET_VERSION} = ANY (change.versions))
+       AND (p.open_order_id IS NULL OR NOT change.patch ? 'status')
+       AND (NOT change.patch ? 'category_id'
+            OR EXISTS (SELECT FROM categories c WHERE c.id = (change.patch ->> 'category_id')::bigint))
+    RETURNING change.position, ${PET_COLUMNS}
+  ), recorded AS (${events.recordedBy(petEventRows('pet.updated', sql`updated`, eventIds))})
+  SELECT * FROM updated`;
 
 /**
  * The batch's changes in rounds, each of which has at most one change per pet, in the order they came:
@@ -211,15 +207,17 @@ export function readPagesStatement(pages: PageRead[]): SqlFragment {
 }
 
 /**
- * Each pet takes the organisation its lister has published, if any (CONTRACT 13). The statement runs
- * after PET_IDS_LOCK was taken by a statement of its own: publishing or removing an organisation takes it
- * too, so the INSERT's snapshot, taken once the lock is held, sees the organisation as it is at the commit.
- * Each id is drawn under the lock, before the change clock (pet-changes.ts), whose time becomes each pet's
- * createdAt and updatedAt. The batch travels as one JSON array of pets rows (jsonb_populate_recordset).
- * RETURNING promises no order, so each row's id is drawn first and the rows are matched to the batch by
- * it; a pet naming no existing category is left out of the INSERT.
+ * The batch's pets and their `pet.created` events (`eventIds` by the pet's position in the batch), as one
+ * statement run as a transaction of its own. Each id is drawn once the change clock is held (pet-changes.ts),
+ * whose time becomes each pet's createdAt and updatedAt. Each pet takes the organisation its lister has
+ * published, if any (CONTRACT 13), looked up by `lister_organization_id`, a VOLATILE function and so read with
+ * a snapshot of its own, taken once the clock is held: publishing or removing an organisation holds the clock
+ * too (`setOrganization`), and the statement's own snapshot, taken before it waited, would miss an
+ * organisation committed meanwhile. The batch travels as one JSON array of pets rows
+ * (jsonb_populate_recordset). RETURNING promises no order, so each row's id is drawn first and the rows are
+ * matched to the batch by it; a pet naming no existing category is left out of the INSERT.
  */
-const insertPets = (batch: NewPet[]) => sql`
+const insertPets = (batch: NewPet[], events: EventsRecorder, eventIds: string[]) => sql`
   WITH ${PET_CHANGE}, batch AS (
     SELECT nextval('pets_id_seq') AS id, t.ordinality AS position, pet_change.changed_at, t.lister_account_id,
            ${WRITABLE}
@@ -228,21 +226,19 @@ const insertPets = (batch: NewPet[]) => sql`
              WITH ORDINALITY AS t
   ), inserted AS (
     INSERT INTO pets (id, ${WRITABLE}, lister_account_id, organization_id, created_at, updated_at)
-    SELECT id, ${WRITABLE}, lister_account_id,
-           (SELECT o.id FROM organizations o WHERE o.account_id = batch.lister_account_id), changed_at, changed_at
+    SELECT id, ${WRITABLE}, lister_account_id, lister_organization_id(lister_account_id), changed_at, changed_at
       FROM batch
      WHERE EXISTS (SELECT FROM categories c WHERE c.id = batch.category_id)
     RETURNING ${PET_COLUMNS}
-  )
-  SELECT i.*, b.position FROM inserted i JOIN batch b USING (id)`;
-
-/** Takes PET_IDS_LOCK until the transaction ends. */
-const lockPetIds = () => sql`SELECT pg_advisory_xact_lock(${PET_IDS_LOCK})`;
+  ), created AS (
+    SELECT i.*, b.position FROM inserted i JOIN batch b USING (id)
+  ), recorded AS (${events.recordedBy(petEventRows('pet.created', sql`created`, eventIds))})
+  SELECT * FROM created`;
 
 /**
  * Gives every pet of the account the organisation (none, when null) it has just published or removed;
- * each pet whose `organization_id` changes is a change (pet-changes.ts). It runs under PET_IDS_LOCK (see
- * `insertPets`), so no pet the account adds meanwhile misses it.
+ * each pet whose `organization_id` changes is a change (pet-changes.ts). It runs once HOLD_PET_CHANGES has
+ * taken the clock (see `insertPets`), so no pet the account adds meanwhile misses it.
  */
 const setOrganization = (listerAccountId: number, organizationId: string | null) => sql`
   WITH ${PET_CHANGE}
@@ -328,7 +324,7 @@ export class PetsRepository {
   @GenerateSql({ params: [1, 'org_1'] })
   async setOrganization(listerAccountId: number, organizationId: string | null): Promise<void> {
     await this.sql.transaction(async () => {
-      await this.sql.query(lockPetIds());
+      await this.sql.query(HOLD_PET_CHANGES);
       const rows = await this.sql.rows<PetRow>(setOrganization(listerAccountId, organizationId));
       await this.events.recordAll(rows.flatMap((row) => petEvents('pet.updated', toStoredPet(row))));
     });
@@ -401,40 +397,35 @@ export class PetsRepository {
   }
 
   /**
-   * The new pets in the batch's order, undefined for a pet naming no existing category. Their
-   * `pet.created` events, to each pet's lister, commit with them: one more INSERT per batch, not per pet.
+   * The new pets in the batch's order, undefined for a pet naming no existing category. Their `pet.created`
+   * events, to each pet's lister, are recorded by the same statement.
    */
-  private insertBatch(batch: NewPet[]): Promise<Array<StoredPet | undefined>> {
-    return this.sql.transaction(async () => {
-      await this.sql.query(lockPetIds());
-      const rows = await this.sql.rows<PetRow & { position: string }>(insertPets(batch));
-      const created: Array<StoredPet | undefined> = batch.map(() => undefined);
-      for (const row of rows) created[Number(row.position) - 1] = toStoredPet(row);
-      await this.events.recordAll(created.flatMap((stored) => (stored ? petEvents('pet.created', stored) : [])));
-      return created;
-    });
+  private async insertBatch(batch: NewPet[]): Promise<Array<StoredPet | undefined>> {
+    const eventIds = batch.map(() => newEventId());
+    const rows = await this.sql.rows<PetRow & { position: string }>(insertPets(batch, this.events, eventIds));
+    const created: Array<StoredPet | undefined> = batch.map(() => undefined);
+    for (const row of rows) created[Number(row.position) - 1] = toStoredPet(row);
+    return created;
   }
 
   /**
    * The pets after the changes, in the batch's order, undefined for a change whose guard refused it. Their
-   * `pet.updated` events, to each pet's lister, commit with them: one more INSERT per batch, not per change.
+   * `pet.updated` events, to each pet's lister, are recorded by the statement of their round. A batch of one
+   * round is one statement; the rounds of a larger one commit together, as the batch is written again whole
+   * when it fails (WriteBatcher).
    */
   private updateBatch(batch: PetChange[]): Promise<Array<StoredPet | undefined>> {
-    return this.sql.transaction(async () => {
+    const batchRounds = rounds(batch);
+    const applyRounds = async () => {
       const updated: Array<StoredPet | undefined> = batch.map(() => undefined);
-      const events: NewEvent[] = [];
-      for (const round of rounds(batch)) {
-        const rows = await this.sql.rows<PetRow & { position: string }>(updatePets(round.map(({ change }) => change)));
-        const applied: Array<StoredPet | undefined> = round.map(() => undefined);
-        for (const row of rows) applied[Number(row.position) - 1] = toStoredPet(row);
-        applied.forEach((stored, i) => {
-          if (!stored) return;
-          updated[round[i]!.index] = stored;
-          events.push(...petEvents('pet.updated', stored));
-        });
+      for (const round of batchRounds) {
+        const eventIds = round.map(() => newEventId());
+        const changes = round.map(({ change }) => change);
+        const rows = await this.sql.rows<PetRow & { position: string }>(updatePets(changes, this.events, eventIds));
+        for (const row of rows) updated[round[Number(row.position) - 1]!.index] = toStoredPet(row);
       }
-      await this.events.recordAll(events);
       return updated;
-    });
+    };
+    return batchRounds.length === 1 ? applyRounds() : this.sql.transaction(applyRounds);
   }
 }

@@ -21,6 +21,7 @@ import { PetSearchDocument1797300000000 } from './1797300000000-pet-search-docum
 import { OrganizationAnimalCounts1797400000000 } from './1797400000000-organization-animal-counts';
 import { StoredLoweredColours1797410000000 } from './1797410000000-stored-lowered-colours';
 import { OrganizationStoredPlace1797420000000 } from './1797420000000-organization-stored-place';
+import { ListerOrganizationLookup1797430000000 } from './1797430000000-lister-organization-lookup';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   OrganizationAnimalCounts1797400000000,
   StoredLoweredColours1797410000000,
   OrganizationStoredPlace1797420000000,
+  ListerOrganizationLookup1797430000000,
 ];

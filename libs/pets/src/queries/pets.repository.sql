@@ -154,9 +154,6 @@ WHERE
   id = $1
 
 -- PetsRepository.insert
-SELECT
-  pg_advisory_xact_lock($1)
-
 WITH
   pet_change AS (
     UPDATE pet_change_clock
@@ -270,14 +267,7 @@ WITH
       mixed_breed,
       external_id,
       lister_account_id,
-      (
-        SELECT
-          o.id
-        FROM
-          organizations o
-        WHERE
-          o.account_id = batch.lister_account_id
-      ),
+      lister_organization_id (lister_account_id),
       changed_at,
       changed_at
     FROM
@@ -331,13 +321,128 @@ WITH
             updated_at
         ) * 1000000
       )::bigint AS version
+  ),
+  created AS (
+    SELECT
+      i.*,
+      b.position
+    FROM
+      inserted i
+      JOIN batch b USING (id)
+  ),
+  recorded AS (
+    INSERT INTO
+      events (id, account_id, type, object, created_at)
+    SELECT
+      id,
+      account_id,
+      type,
+      object,
+      created_at
+    FROM
+      (
+        SELECT
+          ($2::text[]) [position::int] AS id,
+          lister_account_id AS account_id,
+          $3::text AS type,
+          jsonb_strip_nulls(
+            jsonb_build_object(
+              'id',
+              id,
+              'name',
+              name,
+              'categoryId',
+              category_id,
+              'status',
+              status,
+              'sex',
+              sex,
+              'createdAt',
+              to_char(
+                created_at AT TIME ZONE 'UTC',
+                'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+              ),
+              'updatedAt',
+              to_char(
+                updated_at AT TIME ZONE 'UTC',
+                'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+              ),
+              'description',
+              description,
+              'breed',
+              breed,
+              'ageGroup',
+              age_group,
+              'size',
+              size,
+              'tags',
+              tags,
+              'photoUrls',
+              photo_urls,
+              'location',
+              CASE
+                WHEN latitude IS NOT NULL
+                AND longitude IS NOT NULL THEN jsonb_build_object('latitude', latitude, 'longitude', longitude)
+              END,
+              'attributes',
+              nullif(
+                jsonb_strip_nulls(
+                  jsonb_build_object(
+                    'spayedNeutered',
+                    spayed_neutered,
+                    'houseTrained',
+                    house_trained,
+                    'declawed',
+                    declawed,
+                    'specialNeeds',
+                    special_needs,
+                    'shotsCurrent',
+                    shots_current
+                  )
+                ),
+                '{}'
+              ),
+              'specialNeedsNotes',
+              special_needs_notes,
+              'environment',
+              nullif(
+                jsonb_strip_nulls(
+                  jsonb_build_object(
+                    'children',
+                    good_with_children,
+                    'dogs',
+                    good_with_dogs,
+                    'cats',
+                    good_with_cats
+                  )
+                ),
+                '{}'
+              ),
+              'coat',
+              coat,
+              'colors',
+              colors,
+              'secondaryBreed',
+              secondary_breed,
+              'mixedBreed',
+              mixed_breed,
+              'externalId',
+              external_id,
+              'organizationId',
+              organization_id
+            )
+          ) || jsonb_build_object('photos', photos) AS object,
+          date_trunc('milliseconds', updated_at) AS created_at
+        FROM
+          created
+        WHERE
+          lister_account_id IS NOT NULL
+      ) AS e
   )
 SELECT
-  i.*,
-  b.position
+  *
 FROM
-  inserted i
-  JOIN batch b USING (id)
+  created
 
 -- PetsRepository.listCategories
 SELECT
@@ -469,7 +574,9 @@ ORDER BY
 
 -- PetsRepository.setOrganization
 SELECT
-  pg_advisory_xact_lock($1)
+FROM
+  pet_change_clock
+FOR NO KEY UPDATE
 
 WITH
   pet_change AS (
@@ -559,38 +666,102 @@ WITH
           versions bigint[]
         )
       ) WITH ORDINALITY AS c (pet_id, patch, lister, versions, position)
-  )
-UPDATE pets p
-SET
-  (
-    name,
-    category_id,
-    status,
-    description,
-    breed,
-    sex,
-    age_group,
-    size,
-    tags,
-    photo_urls,
-    latitude,
-    longitude,
-    spayed_neutered,
-    house_trained,
-    declawed,
-    special_needs,
-    shots_current,
-    special_needs_notes,
-    good_with_children,
-    good_with_dogs,
-    good_with_cats,
-    coat,
-    colors,
-    secondary_breed,
-    mixed_breed,
-    external_id
-  ) = (
-    SELECT
+  ),
+  updated AS (
+    UPDATE pets p
+    SET
+      (
+        name,
+        category_id,
+        status,
+        description,
+        breed,
+        sex,
+        age_group,
+        size,
+        tags,
+        photo_urls,
+        latitude,
+        longitude,
+        spayed_neutered,
+        house_trained,
+        declawed,
+        special_needs,
+        shots_current,
+        special_needs_notes,
+        good_with_children,
+        good_with_dogs,
+        good_with_cats,
+        coat,
+        colors,
+        secondary_breed,
+        mixed_breed,
+        external_id
+      ) = (
+        SELECT
+          name,
+          category_id,
+          status,
+          description,
+          breed,
+          sex,
+          age_group,
+          size,
+          tags,
+          photo_urls,
+          latitude,
+          longitude,
+          spayed_neutered,
+          house_trained,
+          declawed,
+          special_needs,
+          shots_current,
+          special_needs_notes,
+          good_with_children,
+          good_with_dogs,
+          good_with_cats,
+          coat,
+          colors,
+          secondary_breed,
+          mixed_breed,
+          external_id
+        FROM
+          jsonb_populate_record(p, change.patch)
+      ),
+      updated_at = pet_change.changed_at
+    FROM
+      pet_change,
+      change
+    WHERE
+      p.id = change.pet_id
+      AND p.lister_account_id = change.lister
+      AND (
+        change.versions IS NULL
+        OR (
+          extract(
+            epoch
+            FROM
+              updated_at
+          ) * 1000000
+        )::bigint = ANY (change.versions)
+      )
+      AND (
+        p.open_order_id IS NULL
+        OR NOT change.patch ? 'status'
+      )
+      AND (
+        NOT change.patch ? 'category_id'
+        OR EXISTS (
+          SELECT
+          FROM
+            categories c
+          WHERE
+            c.id = (change.patch ->> 'category_id')::bigint
+        )
+      )
+    RETURNING
+      change.position,
+      id,
       name,
       category_id,
       status,
@@ -603,6 +774,11 @@ SET
       photo_urls,
       latitude,
       longitude,
+      photos,
+      created_at,
+      updated_at,
+      lister_account_id,
+      open_order_id IS NOT NULL AS has_open_order,
       spayed_neutered,
       house_trained,
       declawed,
@@ -616,80 +792,126 @@ SET
       colors,
       secondary_breed,
       mixed_breed,
-      external_id
-    FROM
-      jsonb_populate_record(p, change.patch)
+      external_id,
+      organization_id,
+      (
+        extract(
+          epoch
+          FROM
+            updated_at
+        ) * 1000000
+      )::bigint AS version
   ),
-  updated_at = pet_change.changed_at
-FROM
-  pet_change,
-  change
-WHERE
-  p.id = change.pet_id
-  AND p.lister_account_id = change.lister
-  AND (
-    change.versions IS NULL
-    OR (
-      extract(
-        epoch
+  recorded AS (
+    INSERT INTO
+      events (id, account_id, type, object, created_at)
+    SELECT
+      id,
+      account_id,
+      type,
+      object,
+      created_at
+    FROM
+      (
+        SELECT
+          ($2::text[]) [position::int] AS id,
+          lister_account_id AS account_id,
+          $3::text AS type,
+          jsonb_strip_nulls(
+            jsonb_build_object(
+              'id',
+              id,
+              'name',
+              name,
+              'categoryId',
+              category_id,
+              'status',
+              status,
+              'sex',
+              sex,
+              'createdAt',
+              to_char(
+                created_at AT TIME ZONE 'UTC',
+                'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+              ),
+              'updatedAt',
+              to_char(
+                updated_at AT TIME ZONE 'UTC',
+                'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+              ),
+              'description',
+              description,
+              'breed',
+              breed,
+              'ageGroup',
+              age_group,
+              'size',
+              size,
+              'tags',
+              tags,
+              'photoUrls',
+              photo_urls,
+              'location',
+              CASE
+                WHEN latitude IS NOT NULL
+                AND longitude IS NOT NULL THEN jsonb_build_object('latitude', latitude, 'longitude', longitude)
+              END,
+              'attributes',
+              nullif(
+                jsonb_strip_nulls(
+                  jsonb_build_object(
+                    'spayedNeutered',
+                    spayed_neutered,
+                    'houseTrained',
+                    house_trained,
+                    'declawed',
+                    declawed,
+                    'specialNeeds',
+                    special_needs,
+                    'shotsCurrent',
+                    shots_current
+                  )
+                ),
+                '{}'
+              ),
+              'specialNeedsNotes',
+              special_needs_notes,
+              'environment',
+              nullif(
+                jsonb_strip_nulls(
+                  jsonb_build_object(
+                    'children',
+                    good_with_children,
+                    'dogs',
+                    good_with_dogs,
+                    'cats',
+                    good_with_cats
+                  )
+                ),
+                '{}'
+              ),
+              'coat',
+              coat,
+              'colors',
+              colors,
+              'secondaryBreed',
+              secondary_breed,
+              'mixedBreed',
+              mixed_breed,
+              'externalId',
+              external_id,
+              'organizationId',
+              organization_id
+            )
+          ) || jsonb_build_object('photos', photos) AS object,
+          date_trunc('milliseconds', updated_at) AS created_at
         FROM
-          updated_at
-      ) * 1000000
-    )::bigint = ANY (change.versions)
+          updated
+        WHERE
+          lister_account_id IS NOT NULL
+      ) AS e
   )
-  AND (
-    p.open_order_id IS NULL
-    OR NOT change.patch ? 'status'
-  )
-  AND (
-    NOT change.patch ? 'category_id'
-    OR EXISTS (
-      SELECT
-      FROM
-        categories c
-      WHERE
-        c.id = (change.patch ->> 'category_id')::bigint
-    )
-  )
-RETURNING
-  change.position,
-  id,
-  name,
-  category_id,
-  status,
-  description,
-  breed,
-  sex,
-  age_group,
-  size,
-  tags,
-  photo_urls,
-  latitude,
-  longitude,
-  photos,
-  created_at,
-  updated_at,
-  lister_account_id,
-  open_order_id IS NOT NULL AS has_open_order,
-  spayed_neutered,
-  house_trained,
-  declawed,
-  special_needs,
-  shots_current,
-  special_needs_notes,
-  good_with_children,
-  good_with_dogs,
-  good_with_cats,
-  coat,
-  colors,
-  secondary_breed,
-  mixed_breed,
-  external_id,
-  organization_id,
-  (
-    extract(
-      epoch
-      FROM
-        updated_at
-    ) * 1000000
-  )::bigint AS version
+SELECT
+  *
+FROM
+  updated
