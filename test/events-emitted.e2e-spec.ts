@@ -117,6 +117,16 @@ describe('events recorded by pets and orders', () => {
     });
   });
 
+  it('records the events of pets created together in the order of their ids', async () => {
+    const lister = await signUp(app.http);
+    // Sent together, they are inserted by one statement, their events with them.
+    const created = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => createPet(app.http, lister, { name: `Pup ${i}` })),
+    );
+    const ids = created.map((pet) => pet.id).sort((a, b) => a - b);
+    expect((await feed(lister)).map((event) => event.data.object.id)).toEqual(ids);
+  });
+
   it('dates each event at its change: createdAt is the updatedAt of the pet or order it shows', async () => {
     const [lister, adopter] = [await signUp(app.http), await signUp(app.http)];
     const pet = await createPet(app.http, lister);

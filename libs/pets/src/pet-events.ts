@@ -18,10 +18,12 @@ export function petEvents(type: PetEventType, stored: StoredPet): NewEvent[] {
 /**
  * `petEvents` of the pets a statement has just inserted or changed, as rows for `EventsRecorder.recordedBy`:
  * `changed` names the statement's rows (`PET_COLUMNS` and `position`), and `ids[position - 1]` names each
- * event. They happened at the pet's `updatedAt`, to the millisecond as the Pet shows it.
+ * event, in the batch's order (their `seq`s follow it). They happened at the pet's `updatedAt`, to the
+ * millisecond as the Pet shows it.
  */
 export const petEventRows = (type: Exclude<PetEventType, 'pet.deleted'>, changed: SqlFragment, ids: string[]) => sql`
   SELECT (${ids}::text[])[position::int] AS id, lister_account_id AS account_id, ${type}::text AS type,
          ${PET_OBJECT} AS object, date_trunc('milliseconds', updated_at) AS created_at
     FROM ${changed}
-   WHERE lister_account_id IS NOT NULL`;
+   WHERE lister_account_id IS NOT NULL
+   ORDER BY position`;

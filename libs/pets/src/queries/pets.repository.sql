@@ -437,6 +437,8 @@ WITH
           created
         WHERE
           lister_account_id IS NOT NULL
+        ORDER BY
+          position
       ) AS e
   )
 SELECT
@@ -909,6 +911,8 @@ WITH
           updated
         WHERE
           lister_account_id IS NOT NULL
+        ORDER BY
+          position
       ) AS e
   )
 SELECT
