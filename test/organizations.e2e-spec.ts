@@ -273,10 +273,9 @@ describe('organisations', () => {
     const organizationId = `org_raced${adding.accountId}`;
     await withDatabase(async (publish) => {
       await publish.query('BEGIN');
-      await publish.query(`INSERT INTO organizations (id, account_id, name) VALUES ($1, $2, 'Raced')`, [
-        organizationId,
-        adding.accountId,
-      ]);
+      const organization = sql`INSERT INTO organizations (id, account_id, name)
+                               VALUES (${organizationId}, ${adding.accountId}, 'Raced')`;
+      await publish.query(organization.text, [...organization.values]);
       await publish.query(HOLD_PET_CHANGES.text);
       const waited = createPet(app.http, adding, { name: 'Waited' });
       await waitFor(() => waitsForPetChangeClock(), 10000, 'the INSERT waiting for the clock');
