@@ -1,4 +1,5 @@
 import { createApiApp } from './support/api-app';
+import { withDatabase } from './support/database';
 import { createPet, signUp, TestAccount, TestPet } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { startWorker, WebhookReceiver } from './support/messages';
@@ -95,6 +96,17 @@ describe('saved search alerts', () => {
     expect(seen.map((alert) => alert.data.object.pet)).toEqual([available, back]);
   });
 
+  it('does not alert about a pet that matched before the search was saved, while it keeps matching', async () => {
+    const adopter = await signUp(app.http);
+    const pet = await createPet(app.http, lister, { name: 'Early', size: 'medium', tags: ['early-bird'] });
+    await save(adopter, 'size=medium&tag=early-bird');
+    // A change that keeps it matching: it did not come to match.
+    await patch(pet, { name: 'Still early' });
+    await settled(adopter, { size: 'medium', tags: ['early-bird'] });
+
+    expect(await alertsFor(adopter, pet)).toEqual([]);
+  });
+
   it('alerts about each transition of changes matched in one batch, by every filter a status or companion list makes', async () => {
     const adopter = await signUp(app.http);
     await save(adopter, 'status=available,pending&goodWith=dogs,cats&tag=batched');
@@ -168,5 +180,35 @@ describe('saved search alerts', () => {
     const [alert] = await alertsFor(adopter, pet);
     const [delivery] = await waitForDeliveries(receiver, alert!.id, 1);
     expect(verified(delivery!, endpoint.secret)).toEqual(alert);
+  });
+
+  it('records an alert for an account without a subscribed endpoint as dispatched, and one with as due', async () => {
+    const unsubscribed = await signUp(app.http);
+    const subscribed = await signUp(app.http);
+    await createEndpoint(app.http, unsubscribed, `${receiverBase}/${unsubscribed.accountId}`, ['pet.created']);
+    await createEndpoint(app.http, subscribed, `${receiverBase}/${subscribed.accountId}`, ['*']);
+    await save(unsubscribed, 'tag=dispatch-check');
+    await save(subscribed, 'tag=dispatch-check');
+    const pet = await createPet(app.http, lister, { tags: ['dispatch-check'] });
+    await settled(unsubscribed, { tags: ['dispatch-check'] });
+    const [quiet] = await alertsFor(unsubscribed, pet);
+    await waitFor(async () => (await alertsFor(subscribed, pet)).length > 0, ALERT_BOUND_MS, 'the alert');
+    const [delivered] = await alertsFor(subscribed, pet);
+    await waitForDeliveries(receiver, delivered!.id, 1);
+
+    // The dispatcher claimed the second; the first was recorded dispatched, at its insert.
+    const recorded = await withDatabase(
+      async (client) =>
+        (
+          await client.query<{ id: string; at_insert: boolean }>(
+            'SELECT id, dispatched_at = created_at AS at_insert FROM events WHERE id = ANY($1)',
+            [[quiet!.id, delivered!.id]],
+          )
+        ).rows,
+    );
+    expect(Object.fromEntries(recorded.map((row) => [row.id, row.at_insert]))).toEqual({
+      [quiet!.id]: true,
+      [delivered!.id]: false,
+    });
   });
 });

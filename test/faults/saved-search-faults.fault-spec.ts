@@ -58,13 +58,13 @@ describe('faults: saved-search alerts across a killed worker and a PostgreSQL re
     }
     return all;
   };
-  /** Holds the match state's table until `release`, so that the next batch stalls after its claim. */
+  /** Holds the pets' states' table until `release`, so that the next batch stalls after its claim. */
   const stallMatching = async () => {
     const client = new Client({ connectionString: postgres.url });
     await client.connect();
     client.on('error', () => undefined);
     await client.query('BEGIN');
-    await client.query('LOCK TABLE saved_search_matches IN ACCESS EXCLUSIVE MODE');
+    await client.query('LOCK TABLE saved_search_pet_states IN ACCESS EXCLUSIVE MODE');
     return {
       release: () => client.query('COMMIT').finally(() => client.end()),
       /**
@@ -77,7 +77,7 @@ describe('faults: saved-search alerts across a killed worker and a PostgreSQL re
         await observer.connect();
         try {
           const { rows } = await observer.query<{ n: string }>(
-            `SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND relation = 'saved_search_matches'::regclass`,
+            `SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND relation = 'saved_search_pet_states'::regclass`,
           );
           return Number(rows[0]!.n) > 0;
         } finally {

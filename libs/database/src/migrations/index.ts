@@ -22,6 +22,8 @@ import { OrganizationAnimalCounts1797400000000 } from './1797400000000-organizat
 import { StoredLoweredColours1797410000000 } from './1797410000000-stored-lowered-colours';
 import { OrganizationStoredPlace1797420000000 } from './1797420000000-organization-stored-place';
 import { ListerOrganizationLookup1797430000000 } from './1797430000000-lister-organization-lookup';
+import { SavedSearchPetStates1797440000000 } from './1797440000000-saved-search-pet-states';
+import { SavedSearchStoredTermsOfQAndNear1797450000000 } from './1797450000000-saved-search-stored-terms-of-q-and-near';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -49,4 +51,6 @@ export const MIGRATIONS = [
   StoredLoweredColours1797410000000,
   OrganizationStoredPlace1797420000000,
   ListerOrganizationLookup1797430000000,
+  SavedSearchPetStates1797440000000,
+  SavedSearchStoredTermsOfQAndNear1797450000000,
 ];

@@ -103,15 +103,28 @@ RETURNING
 
 -- EventsRepository.insertSharing
 INSERT INTO
-  events (id, account_id, type, object)
+  events (id, account_id, type, object, dispatched_at)
 SELECT
   e.id,
   e.account_id,
   $1,
-  s.object || e.own::jsonb
+  s.object || e.own::jsonb,
+  CASE
+    WHEN e.account_id IN (
+      SELECT
+        w.account_id
+      FROM
+        webhook_endpoints w
+      WHERE
+        w.account_id = ANY ($2::bigint[])
+        AND w.enabled
+        AND w.event_types && ARRAY[$3, $4]
+    ) THEN NULL
+    ELSE now()
+  END
 FROM
-  unnest($2::text[], $3::bigint[], $4::int[], $5::text[]) WITH ORDINALITY AS e (id, account_id, shared, own, n)
-  JOIN unnest($6::jsonb[]) WITH ORDINALITY AS s (object, n) ON s.n = e.shared
+  unnest($5::text[], $6::bigint[], $7::int[], $8::text[]) WITH ORDINALITY AS e (id, account_id, shared, own, n)
+  JOIN unnest($9::jsonb[]) WITH ORDINALITY AS s (object, n) ON s.n = e.shared
 ORDER BY
   e.n
 

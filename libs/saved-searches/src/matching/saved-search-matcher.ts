@@ -6,7 +6,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import type { SavedSearchMatchDto } from '../dto/saved-search.dto';
 import { petTerms } from '../saved-search-filters';
 import { SavedSearchesSettings } from '../saved-searches.settings';
-import { SavedSearchMatchesRepository } from './saved-search-matches.repository';
+import { JudgedChange, PetState, SavedSearchMatchesRepository } from './saved-search-matches.repository';
 
 /**
  * Pet changes matched per transaction. A pet near a city matches hundreds of broad searches (a category
@@ -17,24 +17,23 @@ export const MATCH_BATCH = 200;
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
-/** What one batch did: the bench and the log read these. */
+/** What one batch did. */
 export interface MatchedBatch {
   changes: number;
-  /** Saved searches evaluated against the batch's pet states, all together. */
-  candidates: number;
   alerts: number;
 }
 
-const NOTHING_MATCHED: MatchedBatch = { changes: 0, candidates: 0, alerts: 0 };
+const NOTHING_MATCHED: MatchedBatch = { changes: 0, alerts: 0 };
 
 /**
  * The saved searches' matcher, every `SAVED_SEARCH_MATCH_INTERVAL_MS` in every worker (one batch at a time
  * across them, SavedSearchMatchesRepository.lockMatcher). In one transaction, a batch claims the pet events
  * not yet matched (the outbox's second reader beside the dispatcher), matches them with one statement
- * (SavedSearchMatchesRepository.match: the searches filed under one of each pet's terms, evaluated and
- * compared with the searches the pet matched before) and records with one INSERT a `saved_search.matched`
- * event for the owner of each search a pet came to match. A worker killed mid-batch rolls all of it back,
- * claims included, and the next batch does it again: each transition alerts exactly once.
+ * (SavedSearchMatchesRepository.match: the searches filed under one of each pet's terms, evaluated against
+ * the pet after the change and before it), keeps each pet as its last change left it, and records with one
+ * INSERT a `saved_search.matched` event for the owner of each search a pet came to match. A worker killed
+ * mid-batch rolls all of it back, claims and states included, and the next batch does it again: each
+ * transition alerts exactly once.
  */
 @Injectable()
 export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -79,16 +78,28 @@ export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestr
     if (!(await this.matches.lockMatcher())) return NOTHING_MATCHED;
     const changes = await this.events.claimUnmatchedPetEvents(MATCH_BATCH);
     if (changes.length === 0) return NOTHING_MATCHED;
-    const pets = changes.map((change) =>
-      change.type === 'pet.deleted' ? undefined : (change.pet as unknown as PetDto),
+    const petIds = [...new Set(changes.map((change) => Number(change.pet.id)))];
+    // Each pet as the matcher saw it last, then as each of the batch's changes leaves it, in their order.
+    const seen = new Map<number, PetState | undefined>(
+      [...(await this.matches.states(petIds))].map(([id, pet]) => [id, { pet, terms: petTerms(pet) }]),
     );
-    const { alerts, candidates } = await this.matches.match(
-      changes.map((change, index) => ({
-        petId: Number(change.pet.id),
-        listerAccountId: change.listerAccountId,
-        pet: pets[index],
-        terms: pets[index] && petTerms(pets[index]),
-      })),
+    const judged: JudgedChange[] = [];
+    changes.forEach((change, index) => {
+      const petId = Number(change.pet.id);
+      const before = seen.get(petId);
+      if (change.type === 'pet.deleted') {
+        seen.set(petId, undefined);
+        return;
+      }
+      const pet = change.pet as unknown as PetDto;
+      const after = { pet, terms: petTerms(pet) };
+      judged.push({ change: index, listerAccountId: change.listerAccountId, changedAt: pet.updatedAt, after, before });
+      seen.set(petId, after);
+    });
+    const alerts = await this.matches.match(judged);
+    await this.matches.keepStates(
+      [...seen.values()].flatMap((state) => (state ? [state.pet] : [])),
+      [...seen].flatMap(([petId, state]) => (state ? [] : [petId])),
     );
     // Each alert carries its change's pet: sent once per change, however many searches it alerts.
     await this.recorder.recordSharing(
@@ -100,6 +111,6 @@ export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestr
         own: { savedSearchId: alert.savedSearchId } satisfies Omit<SavedSearchMatchDto, 'pet'>,
       })),
     );
-    return { changes: changes.length, candidates, alerts: alerts.length };
+    return { changes: changes.length, alerts: alerts.length };
   }
 }

@@ -1,21 +1,55 @@
-import { GenerateSql, Sql, sql } from '@app/database';
+import { GenerateSql, Sql, sql, type SqlFragment } from '@app/database';
 import type { PetDto } from '@app/pets';
 import type { PetTerms } from '../saved-search-filters';
 import { Injectable } from '@nestjs/common';
 
 /**
  * Class and object of the advisory lock a matcher's batch holds: one batch at a time across all workers, so
- * that each pet's changes are matched in their order against the match state the previous batch left.
+ * that each pet's changes are judged in their order against the state the previous batch left.
  */
 const MATCHER_LOCK = sql`731044207, 0`;
 
-/** One change of a batch, in the batch's order: its pet as the change left it (none when deleted) and the pet's terms. */
-export interface BatchChange {
-  petId: number;
-  listerAccountId: number;
-  pet?: PetDto;
-  terms?: PetTerms;
+/** A pet as a change left it, and its terms: what a saved search is evaluated against. */
+export interface PetState {
+  pet: PetDto;
+  terms: PetTerms;
 }
+
+/** A change of a batch that leaves a pet to judge (not a deletion), in the batch's order. */
+export interface JudgedChange {
+  /** Index of the change in the batch. */
+  change: number;
+  listerAccountId: number;
+  /** When the change was made (the pet's `updatedAt`): searches saved after it are not judged. */
+  changedAt: string;
+  after: PetState;
+  /** The pet before the change as the matcher saw it; none when the change is the first it sees of the pet. */
+  before?: PetState;
+}
+
+/** A pet state's columns in the match statement: its own terms, its earth point, its words; null when absent. */
+interface StateColumns {
+  own: SqlFragment;
+  place: SqlFragment;
+  words: SqlFragment;
+}
+
+const AFTER: StateColumns = { own: sql`c.after_own`, place: sql`c.after_place`, words: sql`c.after_words` };
+const BEFORE: StateColumns = { own: sql`c.before_own`, place: sql`c.before_place`, words: sql`c.before_words` };
+
+/**
+ * Whether the candidate search `s` passes a pet state (null for an absent one): the pet carries its
+ * `required` terms and one of each of its `choices`, and passes its `q` and `near` by the expressions
+ * `listPets` runs (the pet's words as `pets_search_idx` holds them, libs/pets pet-search.repository's
+ * SEARCH_DOCUMENT, against the query `plainto_tsquery` made of `q` when the search was saved; the earth
+ * distance from the point `ll_to_earth` made of `near`).
+ */
+const passes = ({ own, place, words }: StateColumns) =>
+  sql`(s.required <@ ${own}
+       AND (s.choices IS NULL
+            OR NOT EXISTS (SELECT FROM jsonb_array_elements(s.choices) AS choice WHERE NOT choice ?| ${own}))
+       AND (s.near_origin IS NULL OR earth_distance(s.near_origin, ${place}) <= s.near_radius_metres)
+       AND (s.q_query IS NULL OR ${words} @@ s.q_query))`;
 
 /** A saved search a change made its pet come to match: one alert. */
 export interface Alert {
@@ -25,7 +59,11 @@ export interface Alert {
   accountId: number;
 }
 
-/** `saved_search_matches`: which saved searches each pet currently matches, so that only a new match alerts. */
+/**
+ * The matcher's statements: the saved searches a batch's changes make their pets come to match, and
+ * `saved_search_pet_states`, each pet as the last change the matcher judged left it (the "before" of its
+ * next change).
+ */
 @Injectable()
 export class SavedSearchMatchesRepository {
   constructor(private readonly sql: Sql) {}
@@ -39,106 +77,102 @@ export class SavedSearchMatchesRepository {
     return row!.locked;
   }
 
+  /** The pets as the matcher last left them, by id; a pet it has not seen, or saw deleted, is absent. */
+  @GenerateSql({ params: [[1, 2]] })
+  async states(petIds: readonly number[]): Promise<Map<number, PetDto>> {
+    const rows = await this.sql.rows<{ pet_id: string; pet: PetDto }>(
+      sql`SELECT pet_id, pet FROM saved_search_pet_states WHERE pet_id = ANY(${petIds}::bigint[])`,
+    );
+    return new Map(rows.map((row) => [Number(row.pet_id), row.pet]));
+  }
+
+  /** Keeps each pet as its last change left it, or forgets it when the change deleted it. */
+  @GenerateSql({ params: [[{ id: 1, name: 'Rex' }], [2]] })
+  async keepStates(pets: readonly PetDto[], deletedPetIds: readonly number[]): Promise<void> {
+    await this.sql.query(
+      sql`WITH kept AS (
+            INSERT INTO saved_search_pet_states (pet_id, pet)
+            SELECT (pet ->> 'id')::bigint, pet FROM unnest(${pets.map((pet) => JSON.stringify(pet))}::jsonb[]) AS pet
+            ON CONFLICT (pet_id) DO UPDATE SET pet = excluded.pet)
+          DELETE FROM saved_search_pet_states WHERE pet_id = ANY(${deletedPetIds}::bigint[])`,
+    );
+  }
+
   /**
-   * Matches a batch of changes in one statement, and leaves in `saved_search_matches` what each pet's last
-   * change matches. Each change's candidates are the searches filed under one of its terms (the GIN index on
-   * `terms`, one lookup per change), but its lister's own; a candidate matches when the pet carries its
-   * `required` terms and one of each of its `choices`, and passes its `q` and `near` by the expressions
-   * `listPets` runs (the pet's words as `pets_search_idx` holds them, libs/pets pet-search.repository's
-   * SEARCH_DOCUMENT, and the earth distance). An alert is a match the pet's previous change in the batch did
-   * not have, or for its first, one the match state did not hold: so a pet that stops matching and matches
-   * again alerts again. The batch's candidates are counted for the log and the bench.
+   * The saved searches each change makes its pet come to match, in one statement. A change's candidates
+   * are the searches filed under one of its terms (the GIN index on `terms`, one lookup per change), saved
+   * before the change and not by its lister; each is evaluated against the pet after the change and, when there is one, before
+   * it, and alerts when it passes the first and not the second: so a pet that keeps matching alerts once,
+   * and one that stops matching and matches again alerts again. Each pet state's terms, earth point and
+   * words are computed once, not per candidate.
    */
   @GenerateSql({
     params: [
       [
         {
-          petId: 1,
+          change: 0,
           listerAccountId: 1,
-          pet: { id: 1, name: 'Rex', categoryId: 1, status: 'available', sex: 'male' },
-          terms: { own: ['categoryId=1', 'status=available'], lookup: ['*', 'categoryId=1', 'status=available'] },
+          changedAt: '2026-01-01T00:00:00.000Z',
+          after: {
+            pet: { id: 1, name: 'Rex', categoryId: 1, status: 'available', sex: 'male' },
+            terms: { own: ['categoryId=1', 'status=available'], lookup: ['*', 'categoryId=1', 'status=available'] },
+          },
+          before: {
+            pet: { id: 1, name: 'Rex', categoryId: 1, status: 'pending', sex: 'male' },
+            terms: { own: ['categoryId=1', 'status=pending'], lookup: ['*', 'categoryId=1', 'status=pending'] },
+          },
         },
-        { petId: 2, listerAccountId: 1 },
       ],
     ],
   })
-  async match(changes: readonly BatchChange[]): Promise<{ alerts: Alert[]; candidates: number }> {
-    const terms = changes.flatMap((change, index) => [
-      ...(change.terms?.lookup ?? []).map((term) => ({ change: index + 1, term, own: false })),
-      ...(change.terms?.own ?? []).map((term) => ({ change: index + 1, term, own: true })),
-    ]);
-    const rows = await this.sql.rows<{
-      change: number;
-      saved_search_id: string;
-      account_id: string;
-      candidates: string;
-    }>(
-      sql`WITH changes AS (
-            SELECT c.change::int AS change, c.pet_id, c.lister, c.latitude, c.longitude,
-                   to_tsvector('pet_search'::regconfig, c.name || ' ' || coalesce(c.breed, '') || ' ' || coalesce(c.description, '')) AS words,
-                   lag(c.change::int) OVER pet AS previous, lead(c.change) OVER pet IS NULL AS last
-              FROM unnest(${changes.map((change) => change.petId)}::bigint[],
-                          ${changes.map((change) => change.listerAccountId)}::bigint[],
-                          ${changes.map((change) => change.pet?.name ?? null)}::text[],
-                          ${changes.map((change) => change.pet?.breed ?? null)}::text[],
-                          ${changes.map((change) => change.pet?.description ?? null)}::text[],
-                          ${changes.map((change) => change.pet?.location?.latitude ?? null)}::float8[],
-                          ${changes.map((change) => change.pet?.location?.longitude ?? null)}::float8[])
-                   WITH ORDINALITY AS c (pet_id, lister, name, breed, description, latitude, longitude, change)
-            WINDOW pet AS (PARTITION BY c.pet_id ORDER BY c.change)),
-          terms AS (
-            SELECT t.change, array_agg(t.term) AS lookup, coalesce(array_agg(t.term) FILTER (WHERE t.own), '{}') AS own
-              FROM unnest(${terms.map((term) => term.change)}::int[], ${terms.map((term) => term.term)}::text[],
-                          ${terms.map((term) => term.own)}::bool[]) AS t (change, term, own)
-             GROUP BY t.change),
-          candidates AS (
-            SELECT c.change, c.pet_id, c.words, c.latitude, c.longitude, t.own, s.*
-              FROM changes c JOIN terms t ON t.change = c.change
-             CROSS JOIN LATERAL (
-                   SELECT s.id AS saved_search_id, s.account_id, s.required, s.choices,
-                          s.filters ->> 'q' AS q, s.filters ->> 'near' AS near, (s.filters ->> 'radiusKm')::float8 AS radius_km
-                     FROM saved_searches s
-                    WHERE s.terms && t.lookup AND s.account_id <> c.lister) s),
-          evaluated AS (
-            SELECT change, pet_id, saved_search_id, account_id,
-                   required <@ own
-                   AND (choices IS NULL
-                        OR NOT EXISTS (SELECT FROM jsonb_array_elements(choices) AS choice WHERE NOT choice ?| own))
-                   AND (near IS NULL
-                        OR earth_distance(ll_to_earth(split_part(near, ',', 1)::float8, split_part(near, ',', 2)::float8),
-                                          ll_to_earth(latitude, longitude)) <= radius_km * 1000)
-                   AND (q IS NULL OR words @@ plainto_tsquery('pet_search'::regconfig, q)) AS passes
-              FROM candidates),
-          matched AS (SELECT change, pet_id, saved_search_id, account_id FROM evaluated WHERE passes),
-          ended AS (
-            DELETE FROM saved_search_matches m USING changes c
-             WHERE c.last AND m.pet_id = c.pet_id
-               AND NOT EXISTS (SELECT FROM matched n WHERE n.change = c.change AND n.saved_search_id = m.saved_search_id)),
-          begun AS (
-            INSERT INTO saved_search_matches (pet_id, saved_search_id)
-            SELECT n.pet_id, n.saved_search_id FROM matched n JOIN changes c ON c.change = n.change WHERE c.last
-            ON CONFLICT DO NOTHING),
-          alerts AS (
-            SELECT n.change, n.saved_search_id, n.account_id
-              FROM matched n JOIN changes c ON c.change = n.change
-             WHERE NOT EXISTS (SELECT FROM matched p WHERE p.change = c.previous AND p.saved_search_id = n.saved_search_id)
-               AND (c.previous IS NOT NULL
-                    OR NOT EXISTS (SELECT FROM saved_search_matches m
-                                    WHERE m.pet_id = n.pet_id AND m.saved_search_id = n.saved_search_id)))
-          -- One row more, without an alert, carries the count of candidates.
-          SELECT change, saved_search_id, account_id, NULL AS candidates FROM alerts
-          UNION ALL
-          SELECT NULL, NULL, NULL, count(*) FROM evaluated
-          ORDER BY change, saved_search_id`,
+  async match(changes: readonly JudgedChange[]): Promise<Alert[]> {
+    const states = changes.flatMap(({ after, before }) => (before ? [after, before] : [after]));
+    const own = states.flatMap((state, index) => state.terms.own.map((term) => ({ state: index + 1, term })));
+    const lookup = changes.flatMap(({ change, after }) => after.terms.lookup.map((term) => ({ change, term })));
+    // Each change's states by their position in `states` (1-based, as WITH ORDINALITY counts).
+    let position = 0;
+    const positions = changes.map(({ before }) => {
+      const after = ++position;
+      return { after, before: before ? ++position : null };
+    });
+    const rows = await this.sql.rows<{ change: number; saved_search_id: string; account_id: string }>(
+      sql`WITH states AS MATERIALIZED (
+            SELECT s.state, coalesce(o.own, '{}') AS own, ll_to_earth(s.latitude, s.longitude) AS place,
+                   to_tsvector('pet_search'::regconfig, s.name || ' ' || coalesce(s.breed, '') || ' ' || coalesce(s.description, '')) AS words
+              FROM unnest(${states.map((state) => state.pet.name)}::text[],
+                          ${states.map((state) => state.pet.breed ?? null)}::text[],
+                          ${states.map((state) => state.pet.description ?? null)}::text[],
+                          ${states.map((state) => state.pet.location?.latitude ?? null)}::float8[],
+                          ${states.map((state) => state.pet.location?.longitude ?? null)}::float8[])
+                   WITH ORDINALITY AS s (name, breed, description, latitude, longitude, state)
+              LEFT JOIN (SELECT o.state, array_agg(o.term) AS own
+                           FROM unnest(${own.map((o) => o.state)}::int[], ${own.map((o) => o.term)}::text[]) AS o (state, term)
+                          GROUP BY o.state) o ON o.state = s.state),
+          judged AS MATERIALIZED (
+            SELECT c.change, c.lister, c.changed_at, l.lookup,
+                   a.own AS after_own, a.place AS after_place, a.words AS after_words,
+                   b.own AS before_own, b.place AS before_place, b.words AS before_words
+              FROM unnest(${changes.map((c) => c.change)}::int[], ${changes.map((c) => c.listerAccountId)}::bigint[],
+                          ${changes.map((c) => c.changedAt)}::timestamptz[],
+                          ${positions.map((p) => p.after)}::int[], ${positions.map((p) => p.before)}::int[])
+                   AS c (change, lister, changed_at, after_state, before_state)
+              JOIN states a ON a.state = c.after_state
+              LEFT JOIN states b ON b.state = c.before_state
+              JOIN (SELECT l.change, array_agg(l.term) AS lookup
+                      FROM unnest(${lookup.map((l) => l.change)}::int[], ${lookup.map((l) => l.term)}::text[]) AS l (change, term)
+                     GROUP BY l.change) l ON l.change = c.change)
+          SELECT c.change, s.id AS saved_search_id, s.account_id
+            FROM judged c
+           CROSS JOIN LATERAL (
+                 SELECT * FROM saved_searches s
+                  WHERE s.terms && c.lookup AND s.account_id <> c.lister AND s.created_at <= c.changed_at) s
+           WHERE ${passes(AFTER)} AND NOT coalesce(${passes(BEFORE)}, false)
+           ORDER BY c.change, s.id`,
     );
-    const counted = rows.pop()!;
-    return {
-      alerts: rows.map((row) => ({
-        change: row.change - 1,
-        savedSearchId: row.saved_search_id,
-        accountId: Number(row.account_id),
-      })),
-      candidates: Number(counted.candidates),
-    };
+    return rows.map((row) => ({
+      change: row.change,
+      savedSearchId: row.saved_search_id,
+      accountId: Number(row.account_id),
+    }));
   }
 }

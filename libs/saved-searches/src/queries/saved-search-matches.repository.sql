@@ -1,212 +1,172 @@
 -- Written by `npm run sql` from libs/saved-searches/src/matching/saved-search-matches.repository.ts: do not edit.
 
+-- SavedSearchMatchesRepository.keepStates
+WITH
+  kept AS (
+    INSERT INTO
+      saved_search_pet_states (pet_id, pet)
+    SELECT
+      (pet ->> 'id')::bigint,
+      pet
+    FROM
+      unnest($1::jsonb[]) AS pet
+    ON CONFLICT (pet_id) DO UPDATE
+    SET
+      pet = excluded.pet
+  )
+DELETE FROM saved_search_pet_states
+WHERE
+  pet_id = ANY ($2::bigint[])
+
 -- SavedSearchMatchesRepository.lockMatcher
 SELECT
   pg_try_advisory_xact_lock(731044207, 0) AS locked
 
 -- SavedSearchMatchesRepository.match
 WITH
-  changes AS (
+  states AS MATERIALIZED (
     SELECT
-      c.change::int AS change,
-      c.pet_id,
-      c.lister,
-      c.latitude,
-      c.longitude,
+      s.state,
+      coalesce(o.own, '{}') AS own,
+      ll_to_earth (s.latitude, s.longitude) AS place,
       to_tsvector(
         'pet_search'::regconfig,
-        c.name || ' ' || coalesce(c.breed, '') || ' ' || coalesce(c.description, '')
-      ) AS words,
-      lag(c.change::int) OVER pet AS previous,
-      lead(c.change) OVER pet IS NULL AS last
+        s.name || ' ' || coalesce(s.breed, '') || ' ' || coalesce(s.description, '')
+      ) AS words
     FROM
       unnest(
-        $1::bigint[],
-        $2::bigint[],
+        $1::text[],
+        $2::text[],
         $3::text[],
-        $4::text[],
-        $5::text[],
-        $6::float8[],
-        $7::float8[]
-      ) WITH ORDINALITY AS c (
-        pet_id,
-        lister,
+        $4::float8[],
+        $5::float8[]
+      ) WITH ORDINALITY AS s (
         name,
         breed,
         description,
         latitude,
         longitude,
-        change
+        state
       )
-    WINDOW
-      pet AS (
-        PARTITION BY
-          c.pet_id
-        ORDER BY
-          c.change
-      )
+      LEFT JOIN (
+        SELECT
+          o.state,
+          array_agg(o.term) AS own
+        FROM
+          unnest($6::int[], $7::text[]) AS o (state, term)
+        GROUP BY
+          o.state
+      ) o ON o.state = s.state
   ),
-  terms AS (
-    SELECT
-      t.change,
-      array_agg(t.term) AS lookup,
-      coalesce(
-        array_agg(t.term) FILTER (
-          WHERE
-            t.own
-        ),
-        '{}'
-      ) AS own
-    FROM
-      unnest($8::int[], $9::text[], $10::bool[]) AS t (change, term, own)
-    GROUP BY
-      t.change
-  ),
-  candidates AS (
+  judged AS MATERIALIZED (
     SELECT
       c.change,
-      c.pet_id,
-      c.words,
-      c.latitude,
-      c.longitude,
-      t.own,
-      s.*
+      c.lister,
+      c.changed_at,
+      l.lookup,
+      a.own AS after_own,
+      a.place AS after_place,
+      a.words AS after_words,
+      b.own AS before_own,
+      b.place AS before_place,
+      b.words AS before_words
     FROM
-      changes c
-      JOIN terms t ON t.change = c.change
-      CROSS JOIN LATERAL (
+      unnest(
+        $8::int[],
+        $9::bigint[],
+        $10::timestamptz[],
+        $11::int[],
+        $12::int[]
+      ) AS c (
+        change,
+        lister,
+        changed_at,
+        after_state,
+        before_state
+      )
+      JOIN states a ON a.state = c.after_state
+      LEFT JOIN states b ON b.state = c.before_state
+      JOIN (
         SELECT
-          s.id AS saved_search_id,
-          s.account_id,
-          s.required,
-          s.choices,
-          s.filters ->> 'q' AS q,
-          s.filters ->> 'near' AS near,
-          (s.filters ->> 'radiusKm')::float8 AS radius_km
+          l.change,
+          array_agg(l.term) AS lookup
         FROM
-          saved_searches s
-        WHERE
-          s.terms && t.lookup
-          AND s.account_id <> c.lister
-      ) s
-  ),
-  evaluated AS (
-    SELECT
-      change,
-      pet_id,
-      saved_search_id,
-      account_id,
-      required <@ own
-      AND (
-        choices IS NULL
-        OR NOT EXISTS (
-          SELECT
-          FROM
-            jsonb_array_elements(choices) AS choice
-          WHERE
-            NOT choice ?| own
-        )
-      )
-      AND (
-        near IS NULL
-        OR earth_distance (
-          ll_to_earth (
-            split_part(near, ',', 1)::float8,
-            split_part(near, ',', 2)::float8
-          ),
-          ll_to_earth (latitude, longitude)
-        ) <= radius_km * 1000
-      )
-      AND (
-        q IS NULL
-        OR words @@ plainto_tsquery('pet_search'::regconfig, q)
-      ) AS passes
-    FROM
-      candidates
-  ),
-  matched AS (
-    SELECT
-      change,
-      pet_id,
-      saved_search_id,
-      account_id
-    FROM
-      evaluated
-    WHERE
-      passes
-  ),
-  ended AS (
-    DELETE FROM saved_search_matches m USING changes c
-    WHERE
-      c.last
-      AND m.pet_id = c.pet_id
-      AND NOT EXISTS (
-        SELECT
-        FROM
-          matched n
-        WHERE
-          n.change = c.change
-          AND n.saved_search_id = m.saved_search_id
-      )
-  ),
-  begun AS (
-    INSERT INTO
-      saved_search_matches (pet_id, saved_search_id)
-    SELECT
-      n.pet_id,
-      n.saved_search_id
-    FROM
-      matched n
-      JOIN changes c ON c.change = n.change
-    WHERE
-      c.last
-    ON CONFLICT DO NOTHING
-  ),
-  alerts AS (
-    SELECT
-      n.change,
-      n.saved_search_id,
-      n.account_id
-    FROM
-      matched n
-      JOIN changes c ON c.change = n.change
-    WHERE
-      NOT EXISTS (
-        SELECT
-        FROM
-          matched p
-        WHERE
-          p.change = c.previous
-          AND p.saved_search_id = n.saved_search_id
-      )
-      AND (
-        c.previous IS NOT NULL
-        OR NOT EXISTS (
-          SELECT
-          FROM
-            saved_search_matches m
-          WHERE
-            m.pet_id = n.pet_id
-            AND m.saved_search_id = n.saved_search_id
-        )
-      )
+          unnest($13::int[], $14::text[]) AS l (change, term)
+        GROUP BY
+          l.change
+      ) l ON l.change = c.change
   )
-  -- One row more, without an alert, carries the count of candidates.
 SELECT
-  change,
-  saved_search_id,
-  account_id,
-  NULL AS candidates
+  c.change,
+  s.id AS saved_search_id,
+  s.account_id
 FROM
-  alerts
-UNION ALL
-SELECT
-  NULL,
-  NULL,
-  NULL,
-  count(*)
-FROM
-  evaluated
+  judged c
+  CROSS JOIN LATERAL (
+    SELECT
+      *
+    FROM
+      saved_searches s
+    WHERE
+      s.terms && c.lookup
+      AND s.account_id <> c.lister
+      AND s.created_at <= c.changed_at
+  ) s
+WHERE
+  (
+    s.required <@ c.after_own
+    AND (
+      s.choices IS NULL
+      OR NOT EXISTS (
+        SELECT
+        FROM
+          jsonb_array_elements(s.choices) AS choice
+        WHERE
+          NOT choice ?| c.after_own
+      )
+    )
+    AND (
+      s.near_origin IS NULL
+      OR earth_distance (s.near_origin, c.after_place) <= s.near_radius_metres
+    )
+    AND (
+      s.q_query IS NULL
+      OR c.after_words @@ s.q_query
+    )
+  )
+  AND NOT coalesce(
+    (
+      s.required <@ c.before_own
+      AND (
+        s.choices IS NULL
+        OR NOT EXISTS (
+          SELECT
+          FROM
+            jsonb_array_elements(s.choices) AS choice
+          WHERE
+            NOT choice ?| c.before_own
+        )
+      )
+      AND (
+        s.near_origin IS NULL
+        OR earth_distance (s.near_origin, c.before_place) <= s.near_radius_metres
+      )
+      AND (
+        s.q_query IS NULL
+        OR c.before_words @@ s.q_query
+      )
+    ),
+    false
+  )
 ORDER BY
-  change,
-  saved_search_id
+  c.change,
+  s.id
+
+-- SavedSearchMatchesRepository.states
+SELECT
+  pet_id,
+  pet
+FROM
+  saved_search_pet_states
+WHERE
+  pet_id = ANY ($1::bigint[])
