@@ -12,6 +12,7 @@ import { OrganizationStoredPlace1797420000000 } from '../libs/database/src/migra
 import { WebhookAttemptsOnly1795800000000 } from '../libs/database/src/migrations/1795800000000-webhook-attempts-only';
 import { PetSearchDocument1797300000000 } from '../libs/database/src/migrations/1797300000000-pet-search-document';
 import { StoredLoweredColours1797410000000 } from '../libs/database/src/migrations/1797410000000-stored-lowered-colours';
+import { SavedSearchPetStates1797440000000 } from '../libs/database/src/migrations/1797440000000-saved-search-pet-states';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 /** A database of its own, migrated step by step, so that the shared test database is left alone. */
@@ -386,6 +387,33 @@ describe('migrations of data already stored', () => {
     await revertKeptColumn(OrganizationStoredPlace1797420000000, 'organizations', 'place', 'organizations_place_idx');
     await migrate();
     await query(`DELETE FROM organizations WHERE id LIKE 'org_p%'`);
+  });
+
+  it('keeps each pet as its latest matched event left it for the saved-search matcher, and reverts', async () => {
+    await revertThrough(SavedSearchPetStates1797440000000);
+    await query(`INSERT INTO accounts (email, email_canonical) VALUES ('states@example.com', 'states@example.com')`);
+    // Pet 1 changed twice, pet 2 deleted, pet 3's change not matched yet.
+    await query(
+      `INSERT INTO events (id, account_id, type, object, matched_at)
+       SELECT 'evt_state' || n, (SELECT id FROM accounts WHERE email = 'states@example.com'), type,
+              jsonb_build_object('id', pet, 'name', name), CASE WHEN matched THEN now() END
+         FROM (VALUES (1, 'pet.created', 1, 'One', true), (2, 'pet.updated', 1, 'One again', true),
+                      (3, 'pet.created', 2, 'Two', true), (4, 'pet.deleted', 2, 'Two', true),
+                      (5, 'pet.created', 3, 'Three', false))
+           AS e (n, type, pet, name, matched)
+        ORDER BY n`,
+    );
+    await migrate();
+
+    expect(
+      await query('SELECT pet_id, pet ->> $1 AS name FROM saved_search_pet_states ORDER BY pet_id', ['name']),
+    ).toEqual([{ pet_id: '1', name: 'One again' }]);
+
+    await revertThrough(SavedSearchPetStates1797440000000);
+    expect(await query(`SELECT to_regclass('saved_search_pet_states') IS NULL AS gone`)).toEqual([{ gone: true }]);
+    expect(await query(`SELECT to_regclass('saved_search_matches') IS NOT NULL AS back`)).toEqual([{ back: true }]);
+    await migrate();
+    await query(`DELETE FROM events WHERE id LIKE 'evt_state%'`);
   });
 
   it('counts the existing pets into the inventory, which then follows every change, and reverts', async () => {

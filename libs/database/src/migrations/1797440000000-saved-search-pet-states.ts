@@ -18,6 +18,7 @@ export class SavedSearchPetStates1797440000000 implements MigrationInterface {
         FROM (SELECT DISTINCT ON ((object ->> 'id')::bigint) (object ->> 'id')::bigint AS pet_id, type, object
                 FROM events
                WHERE matched_at IS NOT NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')
+                 AND object ? 'id'
                ORDER BY (object ->> 'id')::bigint, seq DESC) AS latest
        WHERE type <> 'pet.deleted'`);
     await queryRunner.query(`DROP TABLE saved_search_matches`);
