@@ -1,6 +1,6 @@
 import { Batcher } from '@app/core';
 import { GenerateSql, WriteBatcher, Sql, sql, SqlFragment } from '@app/database';
-import { EventsRecorder, newEventId } from '@app/events';
+import { EventsRecorder, newEventIds } from '@app/events';
 import { Injectable } from '@nestjs/common';
 import type { CreatePetDto, PetDto } from './dto/pet.dto';
 import { HOLD_PET_CHANGES, PET_CHANGE } from './pet-changes';
@@ -401,7 +401,7 @@ export class PetsRepository {
    * events, to each pet's lister, are recorded by the same statement.
    */
   private async insertBatch(batch: NewPet[]): Promise<Array<StoredPet | undefined>> {
-    const eventIds = batch.map(() => newEventId());
+    const eventIds = newEventIds(batch.length);
     const rows = await this.sql.rows<PetRow & { position: string }>(insertPets(batch, this.events, eventIds));
     const created: Array<StoredPet | undefined> = batch.map(() => undefined);
     for (const row of rows) created[Number(row.position) - 1] = toStoredPet(row);
@@ -419,7 +419,7 @@ export class PetsRepository {
     const applyRounds = async () => {
       const updated: Array<StoredPet | undefined> = batch.map(() => undefined);
       for (const round of batchRounds) {
-        const eventIds = round.map(() => newEventId());
+        const eventIds = newEventIds(round.length);
         const changes = round.map(({ change }) => change);
         const rows = await this.sql.rows<PetRow & { position: string }>(updatePets(changes, this.events, eventIds));
         for (const row of rows) updated[round[Number(row.position) - 1]!.index] = toStoredPet(row);
