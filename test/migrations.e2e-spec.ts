@@ -389,19 +389,28 @@ describe('migrations of data already stored', () => {
     await query(`DELETE FROM organizations WHERE id LIKE 'org_p%'`);
   });
 
-  it('keeps each pet as its latest matched event left it for the saved-search matcher, and reverts', async () => {
+  it('keeps each pet that matched a search as its latest matched event left it, and reverts', async () => {
     await revertThrough(SavedSearchPetStates1797440000000);
     await query(`INSERT INTO accounts (email, email_canonical) VALUES ('states@example.com', 'states@example.com')`);
-    // Pet 1 changed twice, pet 2 deleted, pet 3's change not matched yet.
+    const account = `(SELECT id FROM accounts WHERE email = 'states@example.com')`;
+    // Pet 1 changed twice, pet 2 deleted, pet 3's change not matched yet: all three matched the search; pet 4
+    // matched none.
     await query(
       `INSERT INTO events (id, account_id, type, object, matched_at)
-       SELECT 'evt_state' || n, (SELECT id FROM accounts WHERE email = 'states@example.com'), type,
-              jsonb_build_object('id', pet, 'name', name), CASE WHEN matched THEN now() END
+       SELECT 'evt_state' || n, ${account}, type, jsonb_build_object('id', pet, 'name', name),
+              CASE WHEN matched THEN now() END
          FROM (VALUES (1, 'pet.created', 1, 'One', true), (2, 'pet.updated', 1, 'One again', true),
                       (3, 'pet.created', 2, 'Two', true), (4, 'pet.deleted', 2, 'Two', true),
-                      (5, 'pet.created', 3, 'Three', false))
+                      (5, 'pet.created', 3, 'Three', false), (6, 'pet.created', 4, 'Four', true))
            AS e (n, type, pet, name, matched)
         ORDER BY n`,
+    );
+    await query(
+      `INSERT INTO saved_searches (id, account_id, query, filters, terms, required)
+       VALUES ('srch_state', ${account}, 'q=one', '{"q": "one"}', '{*}', '{}')`,
+    );
+    await query(
+      `INSERT INTO saved_search_matches (pet_id, saved_search_id) VALUES (1, 'srch_state'), (2, 'srch_state'), (3, 'srch_state')`,
     );
     await migrate();
 
@@ -414,6 +423,7 @@ describe('migrations of data already stored', () => {
     expect(await query(`SELECT to_regclass('saved_search_matches') IS NOT NULL AS back`)).toEqual([{ back: true }]);
     await migrate();
     await query(`DELETE FROM events WHERE id LIKE 'evt_state%'`);
+    await query(`DELETE FROM saved_searches WHERE id = 'srch_state'`);
   });
 
   it('counts the existing pets into the inventory, which then follows every change, and reverts', async () => {

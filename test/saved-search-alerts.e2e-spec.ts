@@ -1,9 +1,11 @@
 import { createApiApp } from './support/api-app';
-import { withDatabase } from './support/database';
+import { Client } from 'pg';
+import { otherSessions, withDatabase } from './support/database';
 import { createPet, signUp, TestAccount, TestPet } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { startWorker, WebhookReceiver } from './support/messages';
 import { AppProcess, waitFor } from './support/processes';
+import { TEST_DATABASE_URL } from './support/test-env';
 import { createEndpoint, emptyWebhooksQueue, verified, waitForDeliveries, WEBHOOK_TEST_ENV } from './support/webhooks';
 
 const ENV = { ...WEBHOOK_TEST_ENV, SAVED_SEARCH_MATCH_INTERVAL_MS: '50' };
@@ -127,7 +129,7 @@ describe('saved search alerts', () => {
 
   it('matches q with listPets’ text rules and near within the radius', async () => {
     const adopter = await signUp(app.http);
-    await save(adopter, 'q=frohlich%20BEAGLE&near=52.52,13.405&radiusKm=20');
+    const searchId = await save(adopter, 'q=frohlich%20BEAGLE&near=52.52,13.405&radiusKm=20');
     const near = { latitude: 52.6, longitude: 13.5 };
     const words = await createPet(app.http, lister, {
       name: 'Fröhlich',
@@ -154,6 +156,17 @@ describe('saved search alerts', () => {
     ).body as TestPet[];
     const ids = listed.map((pet) => pet.id);
     expect([words.id, far.id, otherWords.id].filter((id) => ids.includes(id))).toEqual([words.id]);
+    // The search's point is stored as ll_to_earth gives it, the same doubles.
+    const [stored] = await withDatabase(
+      async (client) =>
+        (
+          await client.query<{ same: boolean }>(
+            `SELECT near_origin::text = ll_to_earth(52.52, 13.405)::text AS same FROM saved_searches WHERE id = $1`,
+            [searchId],
+          )
+        ).rows,
+    );
+    expect(stored).toEqual({ same: true });
   });
 
   it('never alerts about a pet its own account listed, nor for a deleted search', async () => {
@@ -167,6 +180,57 @@ describe('saved search alerts', () => {
 
     expect(await alertsFor(adopter, own)).toEqual([]);
     expect(await alertsFor(adopter, afterDeletion)).toEqual([]);
+  });
+
+  it('forgets a deleted pet, and judges nothing of its removal', async () => {
+    const adopter = await signUp(app.http);
+    await save(adopter, 'tag=forgotten');
+    const pet = await createPet(app.http, lister, { tags: ['forgotten'] });
+    await app.http.delete(`/v1/pets/${pet.id}`).set(lister.auth).expect(204);
+    await settled(adopter, { tags: ['forgotten'] });
+
+    expect(await alertsFor(adopter, pet)).toHaveLength(1);
+    const states = await withDatabase(
+      async (client) =>
+        (await client.query('SELECT pet_id FROM saved_search_pet_states WHERE pet_id = $1', [pet.id])).rows,
+    );
+    expect(states).toEqual([]);
+  });
+
+  it('removes a search once the batches that read it have committed: no alert of it follows its removal', async () => {
+    const adopter = await signUp(app.http);
+    const searchId = await save(adopter, 'tag=removed-mid-batch');
+    const holder = new Client({ connectionString: TEST_DATABASE_URL });
+    await holder.connect();
+    try {
+      // The batch stalls at its alerts' INSERT, whose foreign key checks the owner's account row.
+      await holder.query('BEGIN');
+      await holder.query('SELECT FROM accounts WHERE id = $1 FOR UPDATE', [adopter.accountId]);
+      const pet = await createPet(app.http, lister, { tags: ['removed-mid-batch'] });
+      await waitFor(
+        async () =>
+          (await otherSessions(
+            `wait_event_type = 'Lock' AND query LIKE 'INSERT INTO events (id, account_id, type, object, dispatched_at)%'`,
+          )) > 0,
+        ALERT_BOUND_MS,
+        'the batch to stall at its alerts',
+      );
+      const removal = app.http
+        .delete(`/v1/saved-searches/${searchId}`)
+        .set(adopter.auth)
+        .then((response) => response.status);
+      await waitFor(
+        async () => (await otherSessions(`wait_event = 'advisory'`)) > 0,
+        ALERT_BOUND_MS,
+        'the removal to wait for the batch',
+      );
+      await holder.query('COMMIT');
+
+      expect(await removal).toBe(204);
+      expect(await alertsFor(adopter, pet)).toHaveLength(1);
+    } finally {
+      await holder.end();
+    }
   });
 
   it('delivers the alert to webhook endpoints subscribed to saved_search.matched', async () => {

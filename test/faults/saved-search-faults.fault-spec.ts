@@ -14,8 +14,8 @@ interface Alert {
 
 /**
  * Alerts exactly once per transition whatever fails: the matcher's batch is stalled mid-transaction (its
- * events claimed, a lock keeping it from its match state), then its worker is killed, or PostgreSQL is
- * stopped and started again under it. The batch rolls back whole, and the next worker matches it again.
+ * events claimed and its pets' states written, a lock keeping it from recording its alerts), then its worker
+ * is killed, or PostgreSQL is stopped and started again under it. The batch rolls back whole, and the next worker matches it again.
  */
 describe('faults: saved-search alerts across a killed worker and a PostgreSQL restart', () => {
   const postgres = new ThrowawayPostgres();
@@ -58,26 +58,30 @@ describe('faults: saved-search alerts across a killed worker and a PostgreSQL re
     }
     return all;
   };
-  /** Holds the pets' states' table until `release`, so that the next batch stalls after its claim. */
-  const stallMatching = async () => {
+  /**
+   * Holds the searches' owner's account row until `release`, so that the next batch stalls at its alerts'
+   * INSERT (the foreign key's check of the recipient), its events claimed and its pets' states written.
+   */
+  const stallMatching = async (ownerEmail: string) => {
     const client = new Client({ connectionString: postgres.url });
     await client.connect();
     client.on('error', () => undefined);
     await client.query('BEGIN');
-    await client.query('LOCK TABLE saved_search_pet_states IN ACCESS EXCLUSIVE MODE');
+    await client.query('SELECT FROM accounts WHERE email = $1 FOR UPDATE', [ownerEmail]);
     return {
       release: () => client.query('COMMIT').finally(() => client.end()),
       /**
-       * Whether a batch waits for the lock, its events claimed (by the lock it waits for: pg_stat_activity
-       * cuts a long statement's text short). Asked on a connection of its own: a transaction reads the
-       * server's activity as it was at its first look.
+       * Whether the alerts' INSERT waits for a lock (known by its statement's start: pg_stat_activity cuts a
+       * long statement's text short). Asked on a connection of its own: a transaction reads the server's
+       * activity as it was at its first look.
        */
       waiting: async () => {
         const observer = new Client({ connectionString: postgres.url });
         await observer.connect();
         try {
           const { rows } = await observer.query<{ n: string }>(
-            `SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND relation = 'saved_search_pet_states'::regclass`,
+            `SELECT count(*) AS n FROM pg_stat_activity
+              WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO events (id, account_id, type, object, dispatched_at)%'`,
           );
           return Number(rows[0]!.n) > 0;
         } finally {
@@ -136,9 +140,9 @@ describe('faults: saved-search alerts across a killed worker and a PostgreSQL re
     await request(adopter, 'POST', '/v1/saved-searches', { query: 'tag=killed' });
     const pets = await changes(lister, 'killed');
 
-    const stall = await stallMatching();
+    const stall = await stallMatching('killed-adopter@example.com');
     worker = await startServing('worker', env);
-    await waitFor(stall.waiting, ALERT_BOUND_MS, 'a batch to stall on the match state');
+    await waitFor(stall.waiting, ALERT_BOUND_MS, 'a batch to stall at its alerts');
     await worker.stop('SIGKILL');
     await stall.release();
 
@@ -151,9 +155,9 @@ describe('faults: saved-search alerts across a killed worker and a PostgreSQL re
     await request(adopter, 'POST', '/v1/saved-searches', { query: 'tag=restarted' });
     const pets = await changes(lister, 'restarted');
 
-    const stall = await stallMatching();
+    const stall = await stallMatching('restart-adopter@example.com');
     worker = await startServing('worker', env);
-    await waitFor(stall.waiting, ALERT_BOUND_MS, 'a batch to stall on the match state');
+    await waitFor(stall.waiting, ALERT_BOUND_MS, 'a batch to stall at its alerts');
     await postgres.stop();
     await stall.end();
     await postgres.start();

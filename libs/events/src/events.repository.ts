@@ -190,9 +190,10 @@ export class EventsRepository {
    * Claims, in the caller's transaction, up to `limit` pet events the saved-search matcher has not handled,
    * oldest first, and marks them handled. It waits for a row the dispatcher holds rather than skip it: a
    * skipped event would be matched after a later change of the same pet, and the matcher must see each
-   * pet's changes in their order (which `seq` is, as each pet's changes commit one after the other).
+   * pet's changes in their order (which `seq` is, as each pet's changes commit one after the other). Only
+   * the pets of `partition` (pet id modulo `partitions`), so that batches of other pets' changes run beside it.
    */
-  async claimUnmatchedPetEvents(limit: number): Promise<PetChangeEvent[]> {
+  async claimUnmatchedPetEvents(limit: number, partition: number, partitions: number): Promise<PetChangeEvent[]> {
     const rows = await this.sql.rows<{
       seq: string;
       account_id: string;
@@ -202,6 +203,7 @@ export class EventsRepository {
       sql`WITH claimed AS (
             SELECT id FROM events
              WHERE matched_at IS NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')
+               AND (object ->> 'id')::bigint % ${partitions} = ${partition}
              ORDER BY seq LIMIT ${limit} FOR UPDATE)
           UPDATE events e SET matched_at = now() FROM claimed WHERE e.id = claimed.id
           RETURNING e.seq, e.account_id, e.type, e.object`,

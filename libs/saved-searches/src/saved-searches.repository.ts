@@ -1,6 +1,7 @@
 import { GenerateSql, Sql, sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { SavedSearchFilters, SearchClauses } from './saved-search-filters';
+import { HOLD_MATCHER } from './matching/saved-search-matches.repository';
 
 /**
  * Class of the advisory lock a search's creation takes on its account (the object is a hash of the account
@@ -99,10 +100,18 @@ export class SavedSearchesRepository {
     return rows[0] && toSavedSearch(rows[0]);
   }
 
-  /** Whether it was there; its matches go with it. */
+  /**
+   * Whether it was there. It waits for the matcher's batches in flight, which may have read it, so that once
+   * the removal has committed no alert of the search is recorded.
+   */
   @GenerateSql({ params: [1, 'srch_1'] })
   async delete(accountId: number, id: string): Promise<boolean> {
-    const result = await this.sql.query(sql`DELETE FROM saved_searches WHERE id = ${id} AND account_id = ${accountId}`);
-    return result.rowCount === 1;
+    return this.sql.transaction(async () => {
+      await this.sql.query(HOLD_MATCHER);
+      const result = await this.sql.query(
+        sql`DELETE FROM saved_searches WHERE id = ${id} AND account_id = ${accountId}`,
+      );
+      return result.rowCount === 1;
+    });
   }
 }

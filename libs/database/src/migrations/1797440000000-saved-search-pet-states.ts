@@ -3,24 +3,32 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The saved-search matcher judges a change by evaluating each candidate search against the pet before and
  * after it (docs/adr/0056-saved-search-matcher.md), so it keeps one row per pet, the pet as the last change it
- * matched left it, where it kept one per pet and search the pet matched. Each pet's state is its latest
- * matched event still in the outbox; a pet whose events have all aged out has none, and its next change is
- * judged as a pet's first.
+ * judged left it, where it kept one per pet and search the pet matched. It holds the matcher's lock (of the
+ * matcher that kept matches) while it runs, so that no batch commits between the states read and the matches
+ * dropped.
+ *
+ * Only a pet that matched some search needs a state: one that matched none is judged right as new. Its state
+ * is its latest matched event still in the outbox; a pet that matched and has not changed for longer than
+ * events are kept has none, and its next change alerts the searches it matches once more. Reverting leaves
+ * no matches: every pet is judged as new again.
  */
 export class SavedSearchPetStates1797440000000 implements MigrationInterface {
   name = 'SavedSearchPetStates1797440000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`SELECT pg_advisory_xact_lock(731044207, 0)`);
     await queryRunner.query(`CREATE TABLE saved_search_pet_states (pet_id bigint PRIMARY KEY, pet jsonb NOT NULL)`);
     await queryRunner.query(`
       INSERT INTO saved_search_pet_states (pet_id, pet)
-      SELECT pet_id, object
-        FROM (SELECT DISTINCT ON ((object ->> 'id')::bigint) (object ->> 'id')::bigint AS pet_id, type, object
+      SELECT latest.pet_id, e.object
+        FROM (SELECT (object ->> 'id')::bigint AS pet_id, max(seq) AS seq
                 FROM events
                WHERE matched_at IS NOT NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')
                  AND object ? 'id'
-               ORDER BY (object ->> 'id')::bigint, seq DESC) AS latest
-       WHERE type <> 'pet.deleted'`);
+                 AND (object ->> 'id')::bigint IN (SELECT pet_id FROM saved_search_matches)
+               GROUP BY 1) AS latest
+        JOIN events e ON e.seq = latest.seq
+       WHERE e.type <> 'pet.deleted'`);
     await queryRunner.query(`DROP TABLE saved_search_matches`);
   }
 

@@ -1,12 +1,17 @@
 import { PeriodicTask } from '@app/core';
-import { Sql, sqlState } from '@app/database';
+import { Sql } from '@app/database';
 import { EventsRecorder, EventsRepository } from '@app/events';
 import type { PetDto } from '@app/pets';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { SavedSearchMatchDto } from '../dto/saved-search.dto';
 import { petTerms } from '../saved-search-filters';
 import { SavedSearchesSettings } from '../saved-searches.settings';
-import { JudgedChange, PetState, SavedSearchMatchesRepository } from './saved-search-matches.repository';
+import {
+  JudgedChange,
+  MATCHER_PARTITIONS,
+  PetState,
+  SavedSearchMatchesRepository,
+} from './saved-search-matches.repository';
 
 /**
  * Pet changes matched per transaction. A pet near a city matches hundreds of broad searches (a category
@@ -15,20 +20,10 @@ import { JudgedChange, PetState, SavedSearchMatchesRepository } from './saved-se
  */
 export const MATCH_BATCH = 200;
 
-const FOREIGN_KEY_VIOLATION = '23503';
-
-/** What one batch did. */
-export interface MatchedBatch {
-  changes: number;
-  alerts: number;
-}
-
-const NOTHING_MATCHED: MatchedBatch = { changes: 0, alerts: 0 };
-
 /**
- * The saved searches' matcher, every `SAVED_SEARCH_MATCH_INTERVAL_MS` in every worker (one batch at a time
- * across them, SavedSearchMatchesRepository.lockMatcher). In one transaction, a batch claims the pet events
- * not yet matched (the outbox's second reader beside the dispatcher), matches them with one statement
+ * The saved searches' matcher, every `SAVED_SEARCH_MATCH_INTERVAL_MS` in every worker (one batch of each of
+ * the MATCHER_PARTITIONS of the pets at a time across them). In one transaction, a batch claims its pets'
+ * events not yet matched (the outbox's second reader beside the dispatcher), matches them with one statement
  * (SavedSearchMatchesRepository.match: the searches filed under one of each pet's terms, evaluated against
  * the pet after the change and before it), keeps each pet as its last change left it, and records with one
  * INSERT a `saved_search.matched` event for the owner of each search a pet came to match. A worker killed
@@ -56,28 +51,26 @@ export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestr
     return this.task.stop();
   }
 
-  /** Matches batches until one is not full. */
+  /** Matches each partition's batches, the partitions side by side, until a batch is not full. */
   async matchAll(): Promise<void> {
-    let batch: MatchedBatch;
-    do batch = await this.matchBatch();
-    while (batch.changes === MATCH_BATCH && !this.task.stopped);
+    await Promise.all(
+      Array.from({ length: MATCHER_PARTITIONS }, async (_, partition) => {
+        let changes: number;
+        do changes = await this.matchBatch(partition);
+        while (changes === MATCH_BATCH && !this.task.stopped);
+      }),
+    );
   }
 
-  /** One batch; a search removed while it ran makes it start again, without that search. */
-  async matchBatch(): Promise<MatchedBatch> {
-    for (;;) {
-      try {
-        return await this.sql.transaction(() => this.matchClaimed());
-      } catch (error) {
-        if (sqlState(error) !== FOREIGN_KEY_VIOLATION) throw error;
-      }
-    }
+  /** One batch of a partition: how many changes it matched. */
+  matchBatch(partition: number): Promise<number> {
+    return this.sql.transaction(() => this.matchClaimed(partition));
   }
 
-  private async matchClaimed(): Promise<MatchedBatch> {
-    if (!(await this.matches.lockMatcher())) return NOTHING_MATCHED;
-    const changes = await this.events.claimUnmatchedPetEvents(MATCH_BATCH);
-    if (changes.length === 0) return NOTHING_MATCHED;
+  private async matchClaimed(partition: number): Promise<number> {
+    if (!(await this.matches.lockPartition(partition))) return 0;
+    const changes = await this.events.claimUnmatchedPetEvents(MATCH_BATCH, partition, MATCHER_PARTITIONS);
+    if (changes.length === 0) return 0;
     const petIds = [...new Set(changes.map((change) => Number(change.pet.id)))];
     // Each pet as the matcher saw it last, then as each of the batch's changes leaves it, in their order.
     const seen = new Map<number, PetState | undefined>(
@@ -111,6 +104,6 @@ export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestr
         own: { savedSearchId: alert.savedSearchId } satisfies Omit<SavedSearchMatchDto, 'pet'>,
       })),
     );
-    return { changes: changes.length, alerts: alerts.length };
+    return changes.length;
   }
 }

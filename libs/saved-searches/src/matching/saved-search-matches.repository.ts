@@ -4,10 +4,21 @@ import type { PetTerms } from '../saved-search-filters';
 import { Injectable } from '@nestjs/common';
 
 /**
- * Class and object of the advisory lock a matcher's batch holds: one batch at a time across all workers, so
- * that each pet's changes are judged in their order against the state the previous batch left.
+ * Partitions of the pets (by id) whose changes are matched side by side, each one batch at a time across
+ * all workers, so that each pet's changes are judged in their order against the state the previous batch
+ * left. Every worker must count the same: a constant, not a setting.
  */
-const MATCHER_LOCK = sql`731044207, 0`;
+export const MATCHER_PARTITIONS = 2;
+
+/** Class of the advisory lock a partition's batch holds; its object is the partition. */
+const MATCHER_LOCK_CLASS = 731044207;
+
+/**
+ * Waits for the matcher's batches in flight and holds new ones off until the caller's transaction ends (the
+ * batches only try their locks): what a batch did not see committed before it began, it never records.
+ */
+export const HOLD_MATCHER = sql`SELECT pg_advisory_xact_lock_shared(${MATCHER_LOCK_CLASS}, partition)
+                                  FROM generate_series(0, ${MATCHER_PARTITIONS - 1}) AS partition`;
 
 /** A pet as a change left it, and its terms: what a saved search is evaluated against. */
 export interface PetState {
@@ -20,7 +31,10 @@ export interface JudgedChange {
   /** Index of the change in the batch. */
   change: number;
   listerAccountId: number;
-  /** When the change was made (the pet's `updatedAt`): searches saved after it are not judged. */
+  /**
+   * When the change was made (the pet's `updatedAt`, to the millisecond): searches saved after it are not
+   * judged, those saved within its millisecond are.
+   */
   changedAt: string;
   after: PetState;
   /** The pet before the change as the matcher saw it; none when the change is the first it sees of the pet. */
@@ -38,7 +52,7 @@ const AFTER: StateColumns = { own: sql`c.after_own`, place: sql`c.after_place`, 
 const BEFORE: StateColumns = { own: sql`c.before_own`, place: sql`c.before_place`, words: sql`c.before_words` };
 
 /**
- * Whether the candidate search `s` passes a pet state (null for an absent one): the pet carries its
+ * Whether the candidate search `s` passes a pet state (never true for an absent one): the pet carries its
  * `required` terms and one of each of its `choices`, and passes its `q` and `near` by the expressions
  * `listPets` runs (the pet's words as `pets_search_idx` holds them, libs/pets pet-search.repository's
  * SEARCH_DOCUMENT, against the query `plainto_tsquery` made of `q` when the search was saved; the earth
@@ -68,11 +82,11 @@ export interface Alert {
 export class SavedSearchMatchesRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** Takes the matcher's lock for the caller's transaction, unless another worker's batch holds it. */
-  @GenerateSql()
-  async lockMatcher(): Promise<boolean> {
+  /** Takes a partition's lock for the caller's transaction, unless another batch of it holds it. */
+  @GenerateSql({ params: [0] })
+  async lockPartition(partition: number): Promise<boolean> {
     const [row] = await this.sql.rows<{ locked: boolean }>(
-      sql`SELECT pg_try_advisory_xact_lock(${MATCHER_LOCK}) AS locked`,
+      sql`SELECT pg_try_advisory_xact_lock(${MATCHER_LOCK_CLASS}, ${partition}) AS locked`,
     );
     return row!.locked;
   }
@@ -165,7 +179,8 @@ export class SavedSearchMatchesRepository {
             FROM judged c
            CROSS JOIN LATERAL (
                  SELECT * FROM saved_searches s
-                  WHERE s.terms && c.lookup AND s.account_id <> c.lister AND s.created_at <= c.changed_at) s
+                  WHERE s.terms && c.lookup AND s.account_id <> c.lister
+                    AND date_trunc('milliseconds', s.created_at) <= c.changed_at) s
            WHERE ${passes(AFTER)} AND NOT coalesce(${passes(BEFORE)}, false)
            ORDER BY c.change, s.id`,
     );

@@ -18,9 +18,9 @@ DELETE FROM saved_search_pet_states
 WHERE
   pet_id = ANY ($2::bigint[])
 
--- SavedSearchMatchesRepository.lockMatcher
+-- SavedSearchMatchesRepository.lockPartition
 SELECT
-  pg_try_advisory_xact_lock(731044207, 0) AS locked
+  pg_try_advisory_xact_lock($1, $2) AS locked
 
 -- SavedSearchMatchesRepository.match
 WITH
@@ -110,7 +110,7 @@ FROM
     WHERE
       s.terms && c.lookup
       AND s.account_id <> c.lister
-      AND s.created_at <= c.changed_at
+      AND date_trunc('milliseconds', s.created_at) <= c.changed_at
   ) s
 WHERE
   (

@@ -41,6 +41,11 @@ RETURNING
   created_at
 
 -- SavedSearchesRepository.delete
+SELECT
+  pg_advisory_xact_lock_shared($1, partition)
+FROM
+  generate_series(0, $2) AS partition
+
 DELETE FROM saved_searches
 WHERE
   id = $1
