@@ -3,7 +3,7 @@ import { EventsModule } from '@app/events';
 import { PetsModule } from '@app/pets';
 import { Module } from '@nestjs/common';
 import { SavedSearchMatcher } from './matching/saved-search-matcher';
-import { SavedSearchMatchesRepository } from './matching/saved-search-matches.repository';
+import { SavedSearchMatchingRepository } from './matching/saved-search-matching.repository';
 import { SavedSearchesController } from './saved-searches.controller';
 import { SavedSearchesRepository } from './saved-searches.repository';
 import { SavedSearchesService } from './saved-searches.service';
@@ -27,7 +27,7 @@ export class SavedSearchesHttpModule {}
 /** The matcher, which turns pet changes into `saved_search.matched` events. Imported by the worker app only. */
 @Module({
   imports: [SavedSearchesModule, EventsModule, settingsModule(SavedSearchesSettings)],
-  providers: [SavedSearchMatchesRepository, SavedSearchMatcher],
+  providers: [SavedSearchMatchingRepository, SavedSearchMatcher],
   exports: [SavedSearchMatcher],
 })
 export class SavedSearchesWorkerModule {}

@@ -1,7 +1,7 @@
 import { GenerateSql, Sql, sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { SavedSearchFilters, SearchClauses } from './saved-search-filters';
-import { HOLD_MATCHER } from './matching/saved-search-matches.repository';
+import { HOLD_MATCHER } from './matching/saved-search-matching.repository';
 
 /**
  * Class of the advisory lock a search's creation takes on its account (the object is a hash of the account

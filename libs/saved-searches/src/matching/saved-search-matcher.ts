@@ -10,8 +10,8 @@ import {
   JudgedChange,
   MATCHER_PARTITIONS,
   PetState,
-  SavedSearchMatchesRepository,
-} from './saved-search-matches.repository';
+  SavedSearchMatchingRepository,
+} from './saved-search-matching.repository';
 
 /**
  * Pet changes matched per transaction. A pet near a city matches hundreds of broad searches (a category
@@ -24,7 +24,7 @@ export const MATCH_BATCH = 200;
  * The saved searches' matcher, every `SAVED_SEARCH_MATCH_INTERVAL_MS` in every worker (one batch of each of
  * the MATCHER_PARTITIONS of the pets at a time across them). In one transaction, a batch claims its pets'
  * events not yet matched (the outbox's second reader beside the dispatcher), matches them with one statement
- * (SavedSearchMatchesRepository.match: the searches filed under one of each pet's terms, evaluated against
+ * (SavedSearchMatchingRepository.match: the searches filed under one of each pet's terms, evaluated against
  * the pet after the change and before it), keeps each pet as its last change left it, and records with one
  * INSERT a `saved_search.matched` event for the owner of each search a pet came to match. A worker killed
  * mid-batch rolls all of it back, claims and states included, and the next batch does it again: each
@@ -39,7 +39,7 @@ export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestr
     private readonly sql: Sql,
     private readonly events: EventsRepository,
     private readonly recorder: EventsRecorder,
-    private readonly matches: SavedSearchMatchesRepository,
+    private readonly matching: SavedSearchMatchingRepository,
     private readonly settings: SavedSearchesSettings,
   ) {}
 
@@ -68,13 +68,13 @@ export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async matchClaimed(partition: number): Promise<number> {
-    if (!(await this.matches.lockPartition(partition))) return 0;
+    if (!(await this.matching.lockPartition(partition))) return 0;
     const changes = await this.events.claimUnmatchedPetEvents(MATCH_BATCH, partition, MATCHER_PARTITIONS);
     if (changes.length === 0) return 0;
     const petIds = [...new Set(changes.map((change) => Number(change.pet.id)))];
     // Each pet as the matcher saw it last, then as each of the batch's changes leaves it, in their order.
     const seen = new Map<number, PetState | undefined>(
-      [...(await this.matches.states(petIds))].map(([id, pet]) => [id, { pet, terms: petTerms(pet) }]),
+      [...(await this.matching.states(petIds))].map(([id, pet]) => [id, { pet, terms: petTerms(pet) }]),
     );
     const judged: JudgedChange[] = [];
     changes.forEach((change, index) => {
@@ -89,8 +89,8 @@ export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestr
       judged.push({ change: index, listerAccountId: change.listerAccountId, changedAt: pet.updatedAt, after, before });
       seen.set(petId, after);
     });
-    const alerts = await this.matches.match(judged);
-    await this.matches.keepStates(
+    const alerts = await this.matching.match(judged);
+    await this.matching.keepStates(
       [...seen.values()].flatMap((state) => (state ? [state.pet] : [])),
       [...seen].flatMap(([petId, state]) => (state ? [] : [petId])),
     );

@@ -1,6 +1,6 @@
--- Written by `npm run sql` from libs/saved-searches/src/matching/saved-search-matches.repository.ts: do not edit.
+-- Written by `npm run sql` from libs/saved-searches/src/matching/saved-search-matching.repository.ts: do not edit.
 
--- SavedSearchMatchesRepository.keepStates
+-- SavedSearchMatchingRepository.keepStates
 WITH
   kept AS (
     INSERT INTO
@@ -18,11 +18,11 @@ DELETE FROM saved_search_pet_states
 WHERE
   pet_id = ANY ($2::bigint[])
 
--- SavedSearchMatchesRepository.lockPartition
+-- SavedSearchMatchingRepository.lockPartition
 SELECT
   pg_try_advisory_xact_lock($1, $2) AS locked
 
--- SavedSearchMatchesRepository.match
+-- SavedSearchMatchingRepository.match
 WITH
   states AS MATERIALIZED (
     SELECT
@@ -162,7 +162,7 @@ ORDER BY
   c.change,
   s.id
 
--- SavedSearchMatchesRepository.states
+-- SavedSearchMatchingRepository.states
 SELECT
   pet_id,
   pet

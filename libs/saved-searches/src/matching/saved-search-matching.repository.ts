@@ -79,7 +79,7 @@ export interface Alert {
  * next change).
  */
 @Injectable()
-export class SavedSearchMatchesRepository {
+export class SavedSearchMatchingRepository {
   constructor(private readonly sql: Sql) {}
 
   /** Takes a partition's lock for the caller's transaction, unless another batch of it holds it. */
