@@ -159,22 +159,39 @@ async function candidates(stores: Stores, categories: number): Promise<{ mean: n
   return { mean: Math.round(counts.reduce((sum, n) => sum + n, 0) / counts.length), p99: percentile(counts, 0.99) };
 }
 
-/** Sends `count` new pets, at most `rate` a second (as fast as the api takes them when 0), 32 at a time. */
-async function sendPets(options: SavedSearchesOptions, count: number, rate: number, categories: number) {
+/** A third of the changes sent are changes of a pet listed before: new tags, moved near another city. */
+const CHANGED_SHARE = 3;
+
+/**
+ * Sends `count` pet changes, at most `rate` a second (as fast as the api takes them when 0), 32 at a time:
+ * new pets, and every third a change of one sent before (its tags and place, as a transfer between shelters
+ * makes them), which the matcher judges against the pet before it.
+ */
+async function sendChanges(options: SavedSearchesOptions, count: number, rate: number, categories: number) {
   const random = randomFrom(13 + count);
+  const listed: number[] = [];
   const started = Date.now();
   let next = 0;
+  const send = async (method: string, path: string, body: object, expected: number) => {
+    const response = await fetch(`${options.apiUrl}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${options.key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}`);
+    return (await response.json()) as { id: number };
+  };
   await Promise.all(
     Array.from({ length: 32 }, async () => {
       for (let index = next++; index < count; index = next++) {
         if (rate > 0) await sleep(Math.max(0, started + (index * 1000) / rate - Date.now()));
-        const response = await fetch(`${options.apiUrl}/v1/pets`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${options.key}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify(newPet(random, categories, index)),
-        });
-        if (response.status !== 201) throw new Error(`POST /v1/pets answered ${response.status}`);
-        await response.arrayBuffer();
+        const pet = newPet(random, categories, index);
+        if (index % CHANGED_SHARE === CHANGED_SHARE - 1 && listed.length > 0) {
+          const id = listed[Math.floor(random.next() * listed.length)]!;
+          await send('PATCH', `/v1/pets/${id}`, { tags: pet.tags, location: pet.location }, 200);
+        } else {
+          listed.push((await send('POST', '/v1/pets', pet, 201)).id);
+        }
       }
     }),
   );
@@ -212,7 +229,7 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
   const candidatesPerChange = await candidates(stores, categories);
 
   // The backlog: changes made while no worker runs, then matched by one, its statements counted on the way.
-  await sendPets(options, options.changes, 0, categories);
+  await sendChanges(options, options.changes, 0, categories);
   const database = new URL(stores.databaseUrl);
   const counter = new SqlCounter({ host: database.hostname, port: Number(database.port) });
   database.port = String(await counter.listen());
@@ -237,14 +254,16 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
     // Four seconds at the rate: where the matcher keeps up, its latency is flat; where it does not, the
     // latency grows with the run's length and the backlog's rate above says so.
     const steadyChanges = Math.max(1, Math.round(options.rate * 4));
-    const perSecond = await sendPets(options, steadyChanges, options.rate, categories);
+    const perSecond = await sendChanges(options, steadyChanges, options.rate, categories);
     await waitFor(async () => (await unmatched(stores)) === 0, 600_000, 'the steady changes to be matched');
     const latencies = await withClient(stores, async (client) => {
       const { rows } = await run<{ ms: number }>(
         client,
         sql`SELECT extract(epoch FROM (alert.created_at - change.created_at)) * 1000 AS ms
               FROM events alert JOIN events change
-                ON change.type = 'pet.created' AND (change.object ->> 'id') = (alert.object -> 'pet' ->> 'id')
+                ON change.type IN ('pet.created', 'pet.updated')
+               AND (change.object ->> 'id') = (alert.object -> 'pet' ->> 'id')
+               AND (change.object ->> 'updatedAt') = (alert.object -> 'pet' ->> 'updatedAt')
              WHERE alert.type = 'saved_search.matched' AND alert.created_at >= ${since}`,
       );
       return rows.map((row) => Number(row.ms)).sort((a, b) => a - b);
