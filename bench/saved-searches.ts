@@ -159,8 +159,8 @@ async function candidates(stores: Stores, categories: number): Promise<{ mean: n
   return { mean: Math.round(counts.reduce((sum, n) => sum + n, 0) / counts.length), p99: percentile(counts, 0.99) };
 }
 
-/** A third of the changes sent are changes of a pet listed before: new tags, moved near another city. */
-const CHANGED_SHARE = 3;
+/** Every third change sent changes a pet listed before (new tags, moved near another city). */
+const LISTED_PET_CHANGED_EVERY = 3;
 
 /**
  * Sends `count` pet changes, at most `rate` a second (as fast as the api takes them when 0), 32 at a time:
@@ -186,7 +186,7 @@ async function sendChanges(options: SavedSearchesOptions, count: number, rate: n
       for (let index = next++; index < count; index = next++) {
         if (rate > 0) await sleep(Math.max(0, started + (index * 1000) / rate - Date.now()));
         const pet = newPet(random, categories, index);
-        if (index % CHANGED_SHARE === CHANGED_SHARE - 1 && listed.length > 0) {
+        if (index % LISTED_PET_CHANGED_EVERY === LISTED_PET_CHANGED_EVERY - 1 && listed.length > 0) {
           const id = listed[Math.floor(random.next() * listed.length)]!;
           await send('PATCH', `/v1/pets/${id}`, { tags: pet.tags, location: pet.location }, 200);
         } else {
@@ -261,9 +261,7 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
         client,
         sql`SELECT extract(epoch FROM (alert.created_at - change.created_at)) * 1000 AS ms
               FROM events alert JOIN events change
-                ON change.type IN ('pet.created', 'pet.updated')
-               AND (change.object ->> 'id') = (alert.object -> 'pet' ->> 'id')
-               AND (change.object ->> 'updatedAt') = (alert.object -> 'pet' ->> 'updatedAt')
+                ON change.type IN ('pet.created', 'pet.updated') AND change.object = alert.object -> 'pet'
              WHERE alert.type = 'saved_search.matched' AND alert.created_at >= ${since}`,
       );
       return rows.map((row) => Number(row.ms)).sort((a, b) => a - b);

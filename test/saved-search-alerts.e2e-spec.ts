@@ -1,5 +1,6 @@
 import { createApiApp } from './support/api-app';
 import { Client } from 'pg';
+import { MATCHER_PARTITIONS } from '../libs/saved-searches/src/matching/saved-search-matching.repository';
 import { otherSessions, withDatabase } from './support/database';
 import { createPet, signUp, TestAccount, TestPet } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
@@ -200,6 +201,7 @@ describe('saved search alerts', () => {
   it('removes a search once the batches that read it have committed: no alert of it follows its removal', async () => {
     const adopter = await signUp(app.http);
     const searchId = await save(adopter, 'tag=removed-mid-batch');
+    await save(adopter, 'tag=removal-sentinel');
     const holder = new Client({ connectionString: TEST_DATABASE_URL });
     await holder.connect();
     try {
@@ -215,18 +217,39 @@ describe('saved search alerts', () => {
         ALERT_BOUND_MS,
         'the batch to stall at its alerts',
       );
+      let removed = false;
       const removal = app.http
         .delete(`/v1/saved-searches/${searchId}`)
         .set(adopter.auth)
-        .then((response) => response.status);
+        .then((response) => {
+          removed = true;
+          return response.status;
+        });
+      // The removal waits for the stalled batch's partition lock.
       await waitFor(
-        async () => (await otherSessions(`wait_event = 'advisory'`)) > 0,
+        async () =>
+          (await withDatabase(
+            async (client) =>
+              (
+                await client.query<{ n: string }>(
+                  `SELECT count(*) AS n FROM pg_locks
+                    WHERE locktype = 'advisory' AND classid = 731044207 AND objid = $1 AND NOT granted`,
+                  [pet.id % MATCHER_PARTITIONS],
+                )
+              ).rows[0]!.n,
+          )) !== '0',
         ALERT_BOUND_MS,
         'the removal to wait for the batch',
       );
+      expect(removed).toBe(false);
       await holder.query('COMMIT');
 
       expect(await removal).toBe(204);
+      expect(await alertsFor(adopter, pet)).toHaveLength(1);
+      // Removed, the search alerts no more, even about a pet that stops matching it and matches again.
+      await patch(pet, { tags: ['elsewhere'] });
+      await patch(pet, { tags: ['removed-mid-batch'] });
+      await settled(adopter, { tags: ['removal-sentinel'] });
       expect(await alertsFor(adopter, pet)).toHaveLength(1);
     } finally {
       await holder.end();

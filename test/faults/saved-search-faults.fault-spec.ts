@@ -15,7 +15,8 @@ interface Alert {
 /**
  * Alerts exactly once per transition whatever fails: the matcher's batch is stalled mid-transaction (its
  * events claimed and its pets' states written, a lock keeping it from recording its alerts), then its worker
- * is killed, or PostgreSQL is stopped and started again under it. The batch rolls back whole, and the next worker matches it again.
+ * is killed, or PostgreSQL is stopped and started again under it. The batch rolls back whole, and the next
+ * worker matches it again.
  */
 describe('faults: saved-search alerts across a killed worker and a PostgreSQL restart', () => {
   const postgres = new ThrowawayPostgres();

@@ -101,17 +101,19 @@ export class SavedSearchesRepository {
   }
 
   /**
-   * Whether it was there. It waits for the matcher's batches in flight, which may have read it, so that once
-   * the removal has committed no alert of the search is recorded.
+   * Whether it was there. A removal then waits for the matcher's batches in flight, which may have read the
+   * search, so that once it has committed no alert of the search is recorded; one that removed nothing
+   * waits for nothing.
    */
   @GenerateSql({ params: [1, 'srch_1'] })
   async delete(accountId: number, id: string): Promise<boolean> {
     return this.sql.transaction(async () => {
-      await this.sql.query(HOLD_MATCHER);
       const result = await this.sql.query(
         sql`DELETE FROM saved_searches WHERE id = ${id} AND account_id = ${accountId}`,
       );
-      return result.rowCount === 1;
+      if (result.rowCount !== 1) return false;
+      await this.sql.query(HOLD_MATCHER);
+      return true;
     });
   }
 }

@@ -51,15 +51,20 @@ export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestr
     return this.task.stop();
   }
 
-  /** Matches each partition's batches, the partitions side by side, until a batch is not full. */
+  /**
+   * Matches each partition's batches, the partitions side by side, until a batch is not full. A partition
+   * that fails waits for the others, so that a run never outlives its task's stop.
+   */
   async matchAll(): Promise<void> {
-    await Promise.all(
+    const runs = await Promise.allSettled(
       Array.from({ length: MATCHER_PARTITIONS }, async (_, partition) => {
         let changes: number;
         do changes = await this.matchBatch(partition);
         while (changes === MATCH_BATCH && !this.task.stopped);
       }),
     );
+    const failed = runs.find((run) => run.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** One batch of a partition: how many changes it matched. */

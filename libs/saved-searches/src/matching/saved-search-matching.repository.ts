@@ -115,10 +115,10 @@ export class SavedSearchMatchingRepository {
   /**
    * The saved searches each change makes its pet come to match, in one statement. A change's candidates
    * are the searches filed under one of its terms (the GIN index on `terms`, one lookup per change), saved
-   * before the change and not by its lister; each is evaluated against the pet after the change and, when there is one, before
-   * it, and alerts when it passes the first and not the second: so a pet that keeps matching alerts once,
-   * and one that stops matching and matches again alerts again. Each pet state's terms, earth point and
-   * words are computed once, not per candidate.
+   * before the change and not by its lister; each is evaluated against the pet after the change and, when
+   * there is one, before it, and alerts when it passes the first and not the second: so a pet that keeps
+   * matching alerts once, and one that stops matching and matches again alerts again. Each pet state's
+   * terms, earth point and words are computed once, not per candidate.
    */
   @GenerateSql({
     params: [

@@ -41,11 +41,6 @@ RETURNING
   created_at
 
 -- SavedSearchesRepository.delete
-SELECT
-  pg_advisory_xact_lock_shared($1, partition)
-FROM
-  generate_series(0, $2) AS partition
-
 DELETE FROM saved_searches
 WHERE
   id = $1
