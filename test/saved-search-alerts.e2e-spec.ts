@@ -1,6 +1,9 @@
 import { createApiApp } from './support/api-app';
 import { Client } from 'pg';
-import { MATCHER_PARTITIONS } from '../libs/saved-searches/src/matching/saved-search-matching.repository';
+import {
+  MATCHER_LOCK_CLASS,
+  MATCHER_PARTITIONS,
+} from '../libs/saved-searches/src/matching/saved-search-matching.repository';
 import { otherSessions, withDatabase } from './support/database';
 import { createPet, signUp, TestAccount, TestPet } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
@@ -233,8 +236,8 @@ describe('saved search alerts', () => {
               (
                 await client.query<{ n: string }>(
                   `SELECT count(*) AS n FROM pg_locks
-                    WHERE locktype = 'advisory' AND classid = 731044207 AND objid = $1 AND NOT granted`,
-                  [pet.id % MATCHER_PARTITIONS],
+                    WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND NOT granted`,
+                  [MATCHER_LOCK_CLASS, pet.id % MATCHER_PARTITIONS],
                 )
               ).rows[0]!.n,
           )) !== '0',

@@ -1,3 +1,5 @@
+import { sql, type SqlFragment } from '@app/database';
+
 /** Every event type (CONTRACT 11), and who receives each is decided by the context that records it. */
 export const EVENT_TYPES = [
   'pet.created',
@@ -33,4 +35,9 @@ export const EVENT_ID_FORMAT = /^evt_[A-Za-z0-9_-]{24}$/;
 /** Whether an endpoint subscribed to `types` receives an event of `type`. */
 export function subscribes(types: readonly string[], type: string): boolean {
   return type !== TEST_EVENT_TYPE && (types.includes(ALL_EVENT_TYPES) || types.includes(type));
+}
+
+/** `subscribes` as a condition on an endpoint's `event_types` column, for a statement that decides it. */
+export function subscribesInSql(types: SqlFragment, type: EventType): SqlFragment {
+  return sql`(${type}::text <> ${TEST_EVENT_TYPE} AND ${types} && ARRAY[${ALL_EVENT_TYPES}, ${type}::text])`;
 }

@@ -1,7 +1,7 @@
 import { GenerateSql, sql, Sql, type SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { EventDto } from './dto/event.dto';
-import { ALL_EVENT_TYPES, type EventType } from './event-types';
+import { subscribesInSql, type EventType } from './event-types';
 
 /** An event to record: who receives it, what happened, and the resource right after the change. */
 export interface NewEvent {
@@ -116,7 +116,7 @@ export class EventsRepository {
           SELECT e.id, e.account_id, ${type}, s.object || e.own::jsonb,
                  CASE WHEN e.account_id IN (SELECT w.account_id FROM webhook_endpoints w
                                              WHERE w.account_id = ANY(${recipients}::bigint[]) AND w.enabled
-                                               AND w.event_types && ARRAY[${type}, ${ALL_EVENT_TYPES}])
+                                               AND ${subscribesInSql(sql`w.event_types`, type)})
                       THEN NULL ELSE now() END
             FROM unnest(${ids}::text[], ${recipients}::bigint[],
                         ${events.map((event) => event.shared + 1)}::int[], ${events.map((event) => JSON.stringify(event.own))}::text[])

@@ -118,13 +118,16 @@ SELECT
       WHERE
         w.account_id = ANY ($2::bigint[])
         AND w.enabled
-        AND w.event_types && ARRAY[$3, $4]
+        AND (
+          $3::text <> $4
+          AND w.event_types && ARRAY[$5, $6::text]
+        )
     ) THEN NULL
     ELSE now()
   END
 FROM
-  unnest($5::text[], $6::bigint[], $7::int[], $8::text[]) WITH ORDINALITY AS e (id, account_id, shared, own, n)
-  JOIN unnest($9::jsonb[]) WITH ORDINALITY AS s (object, n) ON s.n = e.shared
+  unnest($7::text[], $8::bigint[], $9::int[], $10::text[]) WITH ORDINALITY AS e (id, account_id, shared, own, n)
+  JOIN unnest($11::jsonb[]) WITH ORDINALITY AS s (object, n) ON s.n = e.shared
 ORDER BY
   e.n
 

@@ -68,7 +68,7 @@ export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /** One batch of a partition: how many changes it matched. */
-  matchBatch(partition: number): Promise<number> {
+  private matchBatch(partition: number): Promise<number> {
     return this.sql.transaction(() => this.matchClaimed(partition));
   }
 

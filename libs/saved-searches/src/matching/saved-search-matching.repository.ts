@@ -11,7 +11,7 @@ import { Injectable } from '@nestjs/common';
 export const MATCHER_PARTITIONS = 2;
 
 /** Class of the advisory lock a partition's batch holds; its object is the partition. */
-const MATCHER_LOCK_CLASS = 731044207;
+export const MATCHER_LOCK_CLASS = 731044207;
 
 /**
  * Waits for the matcher's batches in flight and holds new ones off until the caller's transaction ends (the
