@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { AddressInfo, createServer } from 'node:net';
-import { AppProcess, freePort, startCompiled, startServing, waitFor } from './support/processes';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { AppProcess, DIST, freePort, startCompiled, startServing, waitFor } from './support/processes';
 import { ThrowawayRedis } from './support/throwaway-services';
 
 /**
@@ -119,5 +122,23 @@ describe('a process whose Redis starts after it', () => {
     await redis.start();
     api = await starting;
     expect((await fetch(`${api.baseUrl}/health/ready`)).status).toBe(200);
+  });
+});
+
+describe('the heap growth bound (HEAP_GROWTH_PERCENT)', () => {
+  /** The factors V8 grew the heap's limit by at a full collection, as `--trace-gc-verbose` prints them. */
+  async function growthFactors(percent: number): Promise<string[]> {
+    const heapGrowth = join(DIST, 'libs', 'core', 'src', 'start-up', 'heap-growth.js');
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--trace-gc-verbose',
+      '--expose-gc',
+      '--eval',
+      `require(${JSON.stringify(heapGrowth)}).limitHeapGrowth(${percent}); gc();`,
+    ]);
+    return [...stdout.matchAll(/\[HeapController\] factor (\d+\.\d)/g)].map((match) => match[1]!);
+  }
+
+  it('sets the factor of the next full collection', async () => {
+    expect(await growthFactors(150)).toEqual(['2.5']);
   });
 });

@@ -26,3 +26,4 @@ export * from './queues/periodic-job';
 export * from './queues/periodic-jobs.module';
 export * from './start-up/dependencies';
 export * from './start-up/exit-on-start-failure';
+export * from './start-up/heap-growth';

@@ -3,6 +3,7 @@ import {
   CoreSettings,
   type Dependency,
   type EnvironmentVariables,
+  limitHeapGrowth,
   loadSettings,
   redisDependency,
   waitForDependency,
@@ -36,8 +37,8 @@ function postgresDependency(settings: DatabaseSettings): Dependency {
 }
 
 /**
- * What every process does before it builds its app: checks every setting its modules read, waits (up to
- * `STARTUP_WAIT_MS`) for PostgreSQL and Redis, then prepares the database. Throws `InvalidSettingsError` or
+ * What every process does before it builds its app: checks every setting its modules read, bounds its heap's
+ * growth, waits (up to `STARTUP_WAIT_MS`) for PostgreSQL and Redis, then prepares the database. Throws `InvalidSettingsError` or
  * `StartupFailure`, whose messages say what to fix (`exitOnStartFailure`, in `@app/core`, prints them).
  */
 export async function prepareStart(
@@ -47,6 +48,7 @@ export async function prepareStart(
   await checkSettings(modules, variables);
   const core = loadSettings(CoreSettings, variables);
   const database = loadSettings(DatabaseSettings, variables);
+  limitHeapGrowth(core.HEAP_GROWTH_PERCENT);
   await Promise.all(
     [postgresDependency(database), redisDependency(core.redis)].map((dependency) =>
       waitForDependency(dependency, core.STARTUP_WAIT_MS),

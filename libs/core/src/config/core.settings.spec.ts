@@ -11,7 +11,14 @@ describe('CoreSettings', () => {
       redis: { url: 'redis://127.0.0.1:6379' },
       REDIS_COMMAND_TIMEOUT_MS: 500,
       SHUTDOWN_GRACE_MS: 10000,
+      HEAP_GROWTH_PERCENT: 100,
     });
+  });
+
+  it.each(['-1', '1001', 'half'])('refuses HEAP_GROWTH_PERCENT=%s', (percent) => {
+    expect(() => loadSettings(CoreSettings, { HEAP_GROWTH_PERCENT: percent })).toThrow(
+      /^ {2}HEAP_GROWTH_PERCENT="?[^=]*"?: HEAP_GROWTH_PERCENT must /m,
+    );
   });
 
   it('names every invalid setting in one error', () => {

@@ -57,6 +57,17 @@ export class CoreSettings implements CrossFieldRules {
   @Max(600000)
   STARTUP_WAIT_MS = 10000;
 
+  /**
+   * How far the JavaScript heap's old generation may grow past what the last full collection kept, in per
+   * cent, before the next one (ADR 0065): 100 lets it double. 0 leaves it to V8, which lets it quadruple on
+   * a machine with memory to spare.
+   */
+  @IntegerSetting()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  HEAP_GROWTH_PERCENT = 100;
+
   /** Where every connection of the process goes: the cluster when its nodes are set, else the one Redis. */
   get redis(): RedisTarget {
     if (!this.REDIS_CLUSTER_NODES) return { url: this.REDIS_URL ?? DEFAULT_REDIS_URL };
