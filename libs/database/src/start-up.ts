@@ -38,8 +38,9 @@ function postgresDependency(settings: DatabaseSettings): Dependency {
 
 /**
  * What every process does before it builds its app: checks every setting its modules read, bounds its heap's
- * growth, waits (up to `STARTUP_WAIT_MS`) for PostgreSQL and Redis, then prepares the database. Throws `InvalidSettingsError` or
- * `StartupFailure`, whose messages say what to fix (`exitOnStartFailure`, in `@app/core`, prints them).
+ * growth (`HEAP_GROWTH_PERCENT`), waits (up to `STARTUP_WAIT_MS`) for PostgreSQL and Redis, then prepares the
+ * database. Throws `InvalidSettingsError` or `StartupFailure`, whose messages say what to fix
+ * (`exitOnStartFailure`, in `@app/core`, prints them).
  */
 export async function prepareStart(
   modules: Parameters<typeof checkSettings>[0],

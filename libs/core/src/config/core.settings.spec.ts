@@ -15,7 +15,11 @@ describe('CoreSettings', () => {
     });
   });
 
-  it.each(['-1', '1001', 'half'])('refuses HEAP_GROWTH_PERCENT=%s', (percent) => {
+  it.each(['0', '10', '300'])('takes HEAP_GROWTH_PERCENT=%s', (percent) => {
+    expect(loadSettings(CoreSettings, { HEAP_GROWTH_PERCENT: percent }).HEAP_GROWTH_PERCENT).toBe(Number(percent));
+  });
+
+  it.each(['-1', '5', '301', 'half'])('refuses HEAP_GROWTH_PERCENT=%s', (percent) => {
     expect(() => loadSettings(CoreSettings, { HEAP_GROWTH_PERCENT: percent })).toThrow(
       /^ {2}HEAP_GROWTH_PERCENT="?[^=]*"?: HEAP_GROWTH_PERCENT must /m,
     );

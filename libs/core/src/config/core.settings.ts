@@ -1,4 +1,4 @@
-import { IsEnum, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { IsEnum, IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
 import type { RedisTarget } from '../redis/redis-connection';
 import { CrossFieldRules, IntegerSetting, UrlSetting } from './settings';
 
@@ -12,6 +12,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+const HEAP_GROWTH_RULE = 'HEAP_GROWTH_PERCENT must be 0 (V8 decides) or from 10 to 300';
 
 /** What every process reads: where it runs, how much it logs, Redis, and how long it takes to stop. */
 export class CoreSettings implements CrossFieldRules {
@@ -59,13 +60,15 @@ export class CoreSettings implements CrossFieldRules {
 
   /**
    * How far the JavaScript heap's old generation may grow past what the last full collection kept, in per
-   * cent, before the next one (ADR 0065): 100 lets it double. 0 leaves it to V8, which lets it quadruple on
-   * a machine with memory to spare.
+   * cent, before the next one (ADR 0065): at 100 it grows to twice that. 0 leaves it to V8, which lets it
+   * grow up to fourfold on a machine with memory to spare; below 10 it would collect almost all the time,
+   * above 300 it would allow more than V8 ever does.
    */
   @IntegerSetting()
   @IsInt()
-  @Min(0)
-  @Max(1000)
+  @ValidateIf((settings: CoreSettings) => settings.HEAP_GROWTH_PERCENT !== 0)
+  @Min(10, { message: HEAP_GROWTH_RULE })
+  @Max(300, { message: HEAP_GROWTH_RULE })
   HEAP_GROWTH_PERCENT = 100;
 
   /** Where every connection of the process goes: the cluster when its nodes are set, else the one Redis. */
