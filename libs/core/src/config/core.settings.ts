@@ -14,7 +14,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 const HEAP_GROWTH_RULE = 'HEAP_GROWTH_PERCENT must be 0 (V8 decides) or from 10 to 300';
 
-/** What every process reads: where it runs, how much it logs, Redis, and how long it takes to stop. */
+/**
+ * What every process reads: where it runs, how much it logs, Redis, how long it waits to start and to stop,
+ * and how far its heap grows.
+ */
 export class CoreSettings implements CrossFieldRules {
   @IsEnum(AppEnv)
   APP_ENV: AppEnv = AppEnv.Development;
