@@ -71,6 +71,21 @@ export async function analyzeWithoutAutovacuum(stores: Stores): Promise<void> {
   });
 }
 
+/**
+ * Events the worker has yet to work through: to dispatch to webhook endpoints, or (a pet's change) to match
+ * against saved searches. Each count reads its own partial index.
+ */
+export async function outboxBacklog(stores: Stores): Promise<number> {
+  return withClient(stores, async (client) => {
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT (SELECT count(*) FROM events WHERE dispatched_at IS NULL)
+            + (SELECT count(*) FROM events
+                WHERE matched_at IS NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')) AS n`,
+    );
+    return Number(rows[0]!.n);
+  });
+}
+
 /** Runs the operator CLI (which creates and migrates the database when needed) and parses its JSON. */
 export async function cli<T>(stores: Stores, args: string[]): Promise<T> {
   const child = spawnNode(join(BUILD_ROOT, 'apps', 'cli', 'src', 'main.js'), args, {
