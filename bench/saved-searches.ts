@@ -2,7 +2,7 @@ import { sql, SqlFragment } from '@app/database';
 import type { PetDto } from '@app/pets';
 import { petTerms, SavedSearchFilters, searchClauses, searchTerms } from '@app/saved-searches';
 import type { Client } from 'pg';
-import { createAccount, Stores, withClient } from './support/database';
+import { createAccount, outboxBacklog, Stores, withClient } from './support/database';
 import { startWorkers } from './support/drains';
 import { sleep, waitFor } from './support/processes';
 import { SqlCounter } from './support/sql-counter';
@@ -198,13 +198,7 @@ async function sendChanges(options: SavedSearchesOptions, count: number, rate: n
   return (count * 1000) / (Date.now() - started);
 }
 
-const unmatched = (stores: Stores) =>
-  withClient(stores, async (client) => {
-    const { rows } = await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM events WHERE matched_at IS NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')`,
-    );
-    return Number(rows[0]!.n);
-  });
+const unmatched = async (stores: Stores) => (await outboxBacklog(stores)).toMatch;
 
 const alertCount = (stores: Stores) =>
   withClient(stores, async (client) => {

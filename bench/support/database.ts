@@ -3,7 +3,7 @@ import { text } from 'node:stream/consumers';
 import { join } from 'node:path';
 import { Client, escapeIdentifier } from 'pg';
 import { Redis } from 'ioredis';
-import { BUILD_ROOT, spawnNode } from './processes';
+import { BUILD_ROOT, spawnNode, waitFor } from './processes';
 import { SEED_ORGANIZATIONS, SEED_PETS } from './seeded-pets';
 
 /** Where a bench or soak keeps its state: a database and a Redis db of its own. */
@@ -71,19 +71,39 @@ export async function analyzeWithoutAutovacuum(stores: Stores): Promise<void> {
   });
 }
 
-/**
- * Events the worker has yet to work through: to dispatch to webhook endpoints, or (a pet's change) to match
- * against saved searches. Each count reads its own partial index.
- */
-export async function outboxBacklog(stores: Stores): Promise<number> {
+/** Events the dispatcher has yet to send to webhook endpoints, and pet events the matcher has yet to match. */
+const UNDISPATCHED = `SELECT FROM events WHERE dispatched_at IS NULL`;
+const UNMATCHED = `SELECT FROM events WHERE matched_at IS NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')`;
+
+/** What the worker has yet to work through; a pet event is counted in both until both are done. */
+export interface OutboxBacklog {
+  toDispatch: number;
+  toMatch: number;
+}
+
+export async function outboxBacklog(stores: Stores): Promise<OutboxBacklog> {
   return withClient(stores, async (client) => {
-    const { rows } = await client.query<{ n: string }>(
-      `SELECT (SELECT count(*) FROM events WHERE dispatched_at IS NULL)
-            + (SELECT count(*) FROM events
-                WHERE matched_at IS NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')) AS n`,
+    const { rows } = await client.query<{ to_dispatch: string; to_match: string }>(
+      `SELECT (SELECT count(*) FROM (${UNDISPATCHED}) e) AS to_dispatch, (SELECT count(*) FROM (${UNMATCHED}) e) AS to_match`,
     );
-    return Number(rows[0]!.n);
+    return { toDispatch: Number(rows[0]!.to_dispatch), toMatch: Number(rows[0]!.to_match) };
   });
+}
+
+/** Waits, on one connection, until the worker has dispatched and matched every event. */
+export async function waitForEmptyOutbox(stores: Stores, timeoutMs: number): Promise<void> {
+  await withClient(stores, (client) =>
+    waitFor(
+      async () => {
+        const { rows } = await client.query<{ empty: boolean }>(
+          `SELECT NOT EXISTS (${UNDISPATCHED}) AND NOT EXISTS (${UNMATCHED}) AS empty`,
+        );
+        return rows[0]!.empty;
+      },
+      timeoutMs,
+      'the worker to work through the outbox',
+    ),
+  );
 }
 
 /** Runs the operator CLI (which creates and migrates the database when needed) and parses its JSON. */
