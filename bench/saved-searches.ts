@@ -2,7 +2,7 @@ import { sql, SqlFragment } from '@app/database';
 import type { PetDto } from '@app/pets';
 import { petTerms, SavedSearchFilters, searchClauses, searchTerms } from '@app/saved-searches';
 import type { Client } from 'pg';
-import { createAccount, outboxBacklog, Stores, withClient } from './support/database';
+import { createAccount, Stores, unmatchedPetEvents, withClient } from './support/database';
 import { startWorkers } from './support/drains';
 import { sleep, waitFor } from './support/processes';
 import { SqlCounter } from './support/sql-counter';
@@ -198,8 +198,6 @@ async function sendChanges(options: SavedSearchesOptions, count: number, rate: n
   return (count * 1000) / (Date.now() - started);
 }
 
-const unmatched = async (stores: Stores) => (await outboxBacklog(stores)).toMatch;
-
 const alertCount = (stores: Stores) =>
   withClient(stores, async (client) => {
     const { rows } = await client.query<{ n: string }>(
@@ -237,7 +235,7 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
   let matchedPerSecond: number;
   let backlog: Pick<SavedSearchesResult, 'alertsPerChange' | 'statementsPerChange'>;
   try {
-    await waitFor(async () => (await unmatched(stores)) === 0, 600_000, 'the backlog to be matched');
+    await waitFor(async () => (await unmatchedPetEvents(stores)) === 0, 600_000, 'the backlog to be matched');
     matchedPerSecond = (options.changes * 1000) / (Date.now() - started);
     backlog = {
       alertsPerChange: Number(((await alertCount(stores)) / options.changes).toFixed(1)),
@@ -249,7 +247,7 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
     // latency grows with the run's length and the backlog's rate above says so.
     const steadyChanges = Math.max(1, Math.round(options.rate * 4));
     const perSecond = await sendChanges(options, steadyChanges, options.rate, categories);
-    await waitFor(async () => (await unmatched(stores)) === 0, 600_000, 'the steady changes to be matched');
+    await waitFor(async () => (await unmatchedPetEvents(stores)) === 0, 600_000, 'the steady changes to be matched');
     const latencies = await withClient(stores, async (client) => {
       const { rows } = await run<{ ms: number }>(
         client,

@@ -75,6 +75,15 @@ export async function analyzeWithoutAutovacuum(stores: Stores): Promise<void> {
 const UNDISPATCHED = `SELECT FROM events WHERE dispatched_at IS NULL`;
 const UNMATCHED = `SELECT FROM events WHERE matched_at IS NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')`;
 
+const countOf = (stores: Stores, events: string) =>
+  withClient(stores, async (client) => {
+    const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM (${events}) e`);
+    return Number(rows[0]!.n);
+  });
+
+/** Pet events the saved-search matcher has yet to match. */
+export const unmatchedPetEvents = (stores: Stores): Promise<number> => countOf(stores, UNMATCHED);
+
 /** What the worker has yet to work through; a pet event is counted in both until both are done. */
 export interface OutboxBacklog {
   toDispatch: number;
@@ -82,12 +91,7 @@ export interface OutboxBacklog {
 }
 
 export async function outboxBacklog(stores: Stores): Promise<OutboxBacklog> {
-  return withClient(stores, async (client) => {
-    const { rows } = await client.query<{ to_dispatch: string; to_match: string }>(
-      `SELECT (SELECT count(*) FROM (${UNDISPATCHED}) e) AS to_dispatch, (SELECT count(*) FROM (${UNMATCHED}) e) AS to_match`,
-    );
-    return { toDispatch: Number(rows[0]!.to_dispatch), toMatch: Number(rows[0]!.to_match) };
-  });
+  return { toDispatch: await countOf(stores, UNDISPATCHED), toMatch: await unmatchedPetEvents(stores) };
 }
 
 /** Waits, on one connection, until the worker has dispatched and matched every event. */
