@@ -368,13 +368,15 @@ async function main(): Promise<void> {
       const { key } = await createAccount(STORES, 'bench-searches@bench.example', UNTHROTTLED);
       savedSearches = await measureSavedSearches({
         stores: STORES,
+        api: searchesApi.server,
         apiUrl: searchesApi.url,
         key,
         searches: quick ? 10_000 : 100_000,
-        changes: 2_000,
+        changes: 6_000,
         rate: quick ? 100 : 500,
         logDir,
         appEnv,
+        timing,
       });
     } finally {
       await searchesApi.server.stop();

@@ -2,9 +2,12 @@ import { sql, SqlFragment } from '@app/database';
 import type { PetDto } from '@app/pets';
 import { petTerms, SavedSearchFilters, searchClauses, searchTerms } from '@app/saved-searches';
 import type { Client } from 'pg';
+import { CONNECTIONS } from './scenarios';
 import { createAccount, Stores, unmatchedPetEvents, withClient } from './support/database';
 import { startWorkers } from './support/drains';
-import { sleep, waitFor } from './support/processes';
+import { measureInTurns, ScenarioRuns } from './support/load';
+import { ServerProcess, sleep, waitFor } from './support/processes';
+import { createPet } from './support/requests';
 import { SqlCounter } from './support/sql-counter';
 
 /** Cities the searches and pets gather around: most adopters search within 50 km of one. */
@@ -86,8 +89,20 @@ function newPet(random: ReturnType<typeof randomFrom>, categories: number, index
   };
 }
 
+/** `POST /v1/pets` measured one way: its median rate and all the CPU (the api's, PostgreSQL's, Redis's) per request. */
+export interface CreatePetFigures {
+  perSecond: number;
+  cpuMicrosPerRequest: number;
+}
+
 export interface SavedSearchesResult {
   searches: number;
+  /** `POST /v1/pets` with the searches saved and without them, in turns: matching adds nothing to it. */
+  createPet: {
+    without: CreatePetFigures;
+    with: CreatePetFigures;
+    runsPerSecond: { without: number[]; with: number[] };
+  };
   /** Searches evaluated per pet change: the searches filed under one of its terms. */
   candidatesPerChange: { mean: number; p99: number };
   /** A backlog of pet changes matched by one worker, per second. */
@@ -102,6 +117,7 @@ export interface SavedSearchesResult {
 
 interface SavedSearchesOptions {
   stores: Stores;
+  api: ServerProcess;
   apiUrl: string;
   /** A key whose limits never throttle the bench: it lists the pets. */
   key: string;
@@ -110,6 +126,7 @@ interface SavedSearchesOptions {
   rate: number;
   logDir: string;
   appEnv: Record<string, string>;
+  timing: { warmUpSec: number; runSec: number; runs: number };
 }
 
 /** Runs a statement of the `sql` tag on a plain client. */
@@ -139,6 +156,54 @@ async function seedSearches(stores: Stores, ownerId: number, count: number, cate
     }
     await client.query('VACUUM ANALYZE saved_searches');
   });
+}
+
+const figures = ({ runs, median, usage }: ScenarioRuns, api: string): CreatePetFigures => {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  return {
+    perSecond: Math.round(median.perSecond),
+    cpuMicrosPerRequest: Math.round((1e6 * ((usage.cpuSec[api] ?? 0) + usage.storesCpuSec)) / requests),
+  };
+};
+
+/**
+ * `POST /v1/pets` without the searches and with them, in turns: before each run without them they are moved
+ * to a table aside, and back before each run with them (unmeasured). No worker runs meanwhile.
+ */
+async function measureCreatePet(options: SavedSearchesOptions): Promise<SavedSearchesResult['createPet']> {
+  const move = (from: string, to: string) =>
+    withClient(options.stores, async (client) => {
+      await client.query(
+        `WITH moved AS (DELETE FROM ${from} RETURNING id, account_id, name, query, filters, terms, created_at, required, choices)
+         INSERT INTO ${to} (id, account_id, name, query, filters, terms, created_at, required, choices)
+         SELECT * FROM moved`,
+      );
+      await client.query(`VACUUM ANALYZE ${from}, ${to}`);
+    });
+  await withClient(options.stores, (client) =>
+    client.query('CREATE TABLE bench_searches_aside (LIKE saved_searches INCLUDING GENERATED)'),
+  );
+  const spec = { url: options.apiUrl, connections: CONNECTIONS, requests: [createPet(options.key)] };
+  const server = options.api;
+  try {
+    const [without, withSearches] = await measureInTurns(
+      [
+        { spec, server, prepare: () => move('saved_searches', 'bench_searches_aside') },
+        { spec, server, prepare: () => move('bench_searches_aside', 'saved_searches') },
+      ],
+      options.timing,
+    );
+    return {
+      without: figures(without!, server.name),
+      with: figures(withSearches!, server.name),
+      runsPerSecond: {
+        without: without!.runs.map((run) => Math.round(run.perSecond)),
+        with: withSearches!.runs.map((run) => Math.round(run.perSecond)),
+      },
+    };
+  } finally {
+    await withClient(options.stores, (client) => client.query('DROP TABLE bench_searches_aside'));
+  }
 }
 
 /** The searches a sample of new pets' states is evaluated against, counted by the matcher's own lookup. */
@@ -201,7 +266,8 @@ async function sendChanges(options: SavedSearchesOptions, count: number, rate: n
 const alertCount = (stores: Stores) =>
   withClient(stores, async (client) => {
     const { rows } = await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM events WHERE type = 'saved_search.matched'`,
+      `SELECT (SELECT count(*) FROM events WHERE type = 'saved_search.matched')
+            + (SELECT count(*) FROM saved_search_alerts) AS n`,
     );
     return Number(rows[0]!.n);
   });
@@ -209,7 +275,8 @@ const alertCount = (stores: Stores) =>
 /**
  * CONTRACT 16's bench: 100,000 saved searches, then a backlog of pet changes matched by one worker (changes
  * per second), then changes at a steady rate with the worker running (time from each change to its alert:
- * the alert's transaction start less the change's, so the batch's own commit comes on top).
+ * the alert's transaction start less the change's, so the batch's own commit comes on top), then
+ * `POST /v1/pets` with the searches and without.
  */
 export async function measureSavedSearches(options: SavedSearchesOptions): Promise<SavedSearchesResult> {
   const { stores } = options;
@@ -225,7 +292,6 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
   const database = new URL(stores.databaseUrl);
   const counter = new SqlCounter({ host: database.hostname, port: Number(database.port) });
   database.port = String(await counter.listen());
-  const started = Date.now();
   const workerEnv = { ...options.appEnv, DATABASE_URL: database.toString(), LOG_LEVEL: 'warn' };
   const [worker] = await startWorkers(1, workerEnv, options.logDir).catch(async (error: unknown) => {
     await counter.close();
@@ -235,8 +301,12 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
   let matchedPerSecond: number;
   let backlog: Pick<SavedSearchesResult, 'alertsPerChange' | 'statementsPerChange'>;
   try {
+    // From the worker's readiness: its start-up is not matching, and the changes it matched meanwhile are
+    // left out.
+    const started = Date.now();
+    const unmatched = await unmatchedPetEvents(stores);
     await waitFor(async () => (await unmatchedPetEvents(stores)) === 0, 600_000, 'the backlog to be matched');
-    matchedPerSecond = (options.changes * 1000) / (Date.now() - started);
+    matchedPerSecond = (unmatched * 1000) / (Date.now() - started);
     backlog = {
       alertsPerChange: Number(((await alertCount(stores)) / options.changes).toFixed(1)),
       statementsPerChange: Number((counter.statements / options.changes).toFixed(2)),
@@ -252,6 +322,10 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
       const { rows } = await run<{ ms: number }>(
         client,
         sql`SELECT extract(epoch FROM (alert.created_at - change.created_at)) * 1000 AS ms
+              FROM saved_search_alerts alert JOIN events change ON change.id = alert.change_id
+             WHERE alert.created_at >= ${since}
+            UNION ALL
+            SELECT extract(epoch FROM (alert.created_at - change.created_at)) * 1000
               FROM events alert JOIN events change
                 ON change.type IN ('pet.created', 'pet.updated') AND change.object = alert.object -> 'pet'
              WHERE alert.type = 'saved_search.matched' AND alert.created_at >= ${since}`,
@@ -268,8 +342,11 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
     await worker!.stop();
     await counter.close();
   }
+  // Last, with no worker running: the pets it creates are left unmatched.
+  const createPet = await measureCreatePet(options);
   return {
     searches: options.searches,
+    createPet,
     candidatesPerChange,
     matchedPerSecond: Math.round(matchedPerSecond),
     ...backlog,

@@ -58,4 +58,31 @@ describe('events past retention', () => {
       { event_id: ids.waiting, attempt: 1 },
     ]);
   });
+
+  it('deletes the saved-search alerts stored apart once as old, a batch at a time', async () => {
+    const account = await signUp(app.http);
+    await createPet(app.http, account, { name: 'Alerted' });
+    const alerts = await withDatabase(
+      async (client) =>
+        (
+          await client.query<{ seq: string; recent: boolean }>(
+            `INSERT INTO saved_search_alerts (account_id, change_id, saved_search_id, created_at)
+             SELECT $1, (SELECT id FROM events WHERE account_id = $1), 'srch_retained', created_at
+               FROM unnest(ARRAY[now() - interval '31 days', now() - interval '30 days 1 minute',
+                                 now() - interval '29 days']) AS t (created_at)
+             RETURNING seq, created_at > now() - interval '30 days' AS recent`,
+            [account.accountId],
+          )
+        ).rows,
+    );
+    const repository = app.app.get(EventsRepository);
+
+    expect(await repository.deleteAlertsOlderThan(30, 1)).toBe(1);
+    expect(await repository.deleteAlertsOlderThan(30, 1000)).toBe(1);
+    const left = await withDatabase(
+      async (client) =>
+        (await client.query('SELECT seq FROM saved_search_alerts WHERE account_id = $1', [account.accountId])).rows,
+    );
+    expect(left).toEqual(alerts.filter((alert) => alert.recent).map(({ seq }) => ({ seq })));
+  });
 });

@@ -208,15 +208,12 @@ describe('saved search alerts', () => {
     const holder = new Client({ connectionString: TEST_DATABASE_URL });
     await holder.connect();
     try {
-      // The batch stalls at its alerts' INSERT, whose foreign key checks the owner's account row.
+      // The batch stalls at its statement that finds and records the alerts, which writes to the table held.
       await holder.query('BEGIN');
-      await holder.query('SELECT FROM accounts WHERE id = $1 FOR UPDATE', [adopter.accountId]);
+      await holder.query('LOCK TABLE saved_search_alerts IN SHARE MODE');
       const pet = await createPet(app.http, lister, { tags: ['removed-mid-batch'] });
       await waitFor(
-        async () =>
-          (await otherSessions(
-            `wait_event_type = 'Lock' AND query LIKE 'INSERT INTO events (id, account_id, type, object, dispatched_at)%'`,
-          )) > 0,
+        async () => (await otherSessions(`wait_event_type = 'Lock' AND query LIKE 'WITH states AS MATERIALIZED%'`)) > 0,
         ALERT_BOUND_MS,
         'the batch to stall at its alerts',
       );
@@ -259,6 +256,36 @@ describe('saved search alerts', () => {
     }
   });
 
+  it('merges the alerts stored apart into the feed in the order they were recorded, across pages', async () => {
+    const adopter = await signUp(app.http);
+    await save(adopter, 'tag=feed-merge');
+    const first = await createPet(app.http, lister, { tags: ['feed-merge'] });
+    await waitFor(async () => (await alertsFor(adopter, first)).length > 0, ALERT_BOUND_MS, 'the first alert');
+    // The adopter's own pet: a pet.created event in its feed between the two alerts, and no alert.
+    const own = await createPet(app.http, adopter, { name: 'Own', tags: ['feed-merge'] });
+    const second = await createPet(app.http, lister, { tags: ['feed-merge'] });
+    await waitFor(async () => (await alertsFor(adopter, second)).length > 0, ALERT_BOUND_MS, 'the second alert');
+
+    const walked: Array<{ id: string; type: string; data: { object: { pet?: TestPet; id?: number } } }> = [];
+    for (let path: string | undefined = '/v1/events?limit=1'; path;) {
+      const response: { body: typeof walked; headers: Record<string, string> } = await app.http
+        .get(path)
+        .set(adopter.auth)
+        .expect(200);
+      walked.push(...response.body);
+      path = /<([^>]+)>; rel="next"/.exec(response.headers.link ?? '')?.[1]?.replace(/^.*?(\/v1\/)/, '/v1/');
+    }
+    expect(walked.map((event) => [event.type, (event.data.object.pet ?? event.data.object).id])).toEqual([
+      ['saved_search.matched', second.id],
+      ['pet.created', own.id],
+      ['saved_search.matched', first.id],
+    ]);
+    const [pets] = (await app.http.get('/v1/events?type=pet.created').set(adopter.auth).expect(200)).body;
+    expect(pets.id).toBe(walked[1]!.id);
+    for (const event of walked)
+      expect((await app.http.get(`/v1/events/${event.id}`).set(adopter.auth).expect(200)).body).toEqual(event);
+  });
+
   it('delivers the alert to webhook endpoints subscribed to saved_search.matched', async () => {
     const adopter = await signUp(app.http);
     const endpoint = await createEndpoint(app.http, adopter, `${receiverBase}/${adopter.accountId}`, [
@@ -272,10 +299,12 @@ describe('saved search alerts', () => {
     expect(verified(delivery!, endpoint.secret)).toEqual(alert);
   });
 
-  it('records an alert for an account without a subscribed endpoint as dispatched, and one with as due', async () => {
+  it('stores an alert for an account without a subscribed endpoint apart, redelivered on demand; one with as due', async () => {
     const unsubscribed = await signUp(app.http);
     const subscribed = await signUp(app.http);
-    await createEndpoint(app.http, unsubscribed, `${receiverBase}/${unsubscribed.accountId}`, ['pet.created']);
+    const otherTypes = await createEndpoint(app.http, unsubscribed, `${receiverBase}/${unsubscribed.accountId}`, [
+      'pet.created',
+    ]);
     await createEndpoint(app.http, subscribed, `${receiverBase}/${subscribed.accountId}`, ['*']);
     await save(unsubscribed, 'tag=dispatch-check');
     await save(subscribed, 'tag=dispatch-check');
@@ -286,19 +315,41 @@ describe('saved search alerts', () => {
     const [delivered] = await alertsFor(subscribed, pet);
     await waitForDeliveries(receiver, delivered!.id, 1);
 
-    // The dispatcher claimed the second; the first was recorded dispatched, at its insert.
-    const recorded = await withDatabase(
-      async (client) =>
-        (
-          await client.query<{ id: string; at_insert: boolean }>(
-            'SELECT id, dispatched_at = created_at AS at_insert FROM events WHERE id = ANY($1)',
-            [[quiet!.id, delivered!.id]],
-          )
-        ).rows,
+    // The second is an event the dispatcher claimed; the first a row of saved_search_alerts, never claimed.
+    const stored = () =>
+      withDatabase(
+        async (client) =>
+          (
+            await client.query<{ id: string; table: string; at_insert: boolean | null }>(
+              `SELECT id, 'events' AS table, dispatched_at = created_at AS at_insert FROM events WHERE id = ANY($1)
+               UNION ALL
+               SELECT id, 'saved_search_alerts', null
+                 FROM (SELECT 'evt_alert' || lpad(seq::text, 19, '0') AS id FROM saved_search_alerts) AS alert
+                WHERE id = ANY($1)`,
+              [[quiet!.id, delivered!.id]],
+            )
+          ).rows,
+      );
+    expect(quiet!.id).toMatch(/^evt_alert\d{19}$/);
+    expect(await stored()).toEqual(
+      expect.arrayContaining([
+        { id: quiet!.id, table: 'saved_search_alerts', at_insert: null },
+        { id: delivered!.id, table: 'events', at_insert: false },
+      ]),
     );
-    expect(Object.fromEntries(recorded.map((row) => [row.id, row.at_insert]))).toEqual({
-      [quiet!.id]: true,
-      [delivered!.id]: false,
-    });
+    expect(await stored()).toHaveLength(2);
+    expect((await app.http.get(`/v1/events/${quiet!.id}`).set(unsubscribed.auth).expect(200)).body).toEqual(quiet);
+    await app.http.get(`/v1/events/${quiet!.id}`).set(subscribed.auth).expect(404);
+
+    // Redelivered, it becomes an event of the same id, sent as the feed shows it, and stays in the feed once.
+    await app.http
+      .post(`/v1/webhook-endpoints/${otherTypes.id}/redeliveries`)
+      .set(unsubscribed.auth)
+      .send({ eventId: quiet!.id })
+      .expect(202);
+    const [redelivered] = await waitForDeliveries(receiver, quiet!.id, 1);
+    expect(verified(redelivered!, otherTypes.secret)).toEqual(quiet);
+    expect(await alertsFor(unsubscribed, pet)).toEqual([quiet]);
+    expect((await app.http.get(`/v1/events/${quiet!.id}`).set(unsubscribed.auth).expect(200)).body).toEqual(quiet);
   });
 });

@@ -60,20 +60,20 @@ describe('faults: saved-search alerts across a killed worker and a PostgreSQL re
     return all;
   };
   /**
-   * Holds the searches' owner's account row until `release`, so that the next batch stalls at its alerts'
-   * INSERT (the foreign key's check of the recipient), its events claimed and its pets' states written.
+   * Holds the alerts' table until `release`, so that the next batch stalls at the statement that finds and
+   * records its alerts, its events claimed and its pets' states written.
    */
-  const stallMatching = async (ownerEmail: string) => {
+  const stallMatching = async () => {
     const client = new Client({ connectionString: postgres.url });
     await client.connect();
     client.on('error', () => undefined);
     await client.query('BEGIN');
-    await client.query('SELECT FROM accounts WHERE email = $1 FOR UPDATE', [ownerEmail]);
+    await client.query('LOCK TABLE saved_search_alerts IN SHARE MODE');
     return {
       release: () => client.query('COMMIT').finally(() => client.end()),
       /**
-       * Whether the alerts' INSERT waits for a lock (known by its statement's start: pg_stat_activity cuts a
-       * long statement's text short). Asked on a connection of its own: a transaction reads the server's
+       * Whether the alerts' statement waits for a lock (known by its start: pg_stat_activity cuts a long
+       * statement's text short). Asked on a connection of its own: a transaction reads the server's
        * activity as it was at its first look.
        */
       waiting: async () => {
@@ -82,7 +82,7 @@ describe('faults: saved-search alerts across a killed worker and a PostgreSQL re
         try {
           const { rows } = await observer.query<{ n: string }>(
             `SELECT count(*) AS n FROM pg_stat_activity
-              WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO events (id, account_id, type, object, dispatched_at)%'`,
+              WHERE wait_event_type = 'Lock' AND query LIKE 'WITH states AS MATERIALIZED%'`,
           );
           return Number(rows[0]!.n) > 0;
         } finally {
@@ -141,7 +141,7 @@ describe('faults: saved-search alerts across a killed worker and a PostgreSQL re
     await request(adopter, 'POST', '/v1/saved-searches', { query: 'tag=killed' });
     const pets = await changes(lister, 'killed');
 
-    const stall = await stallMatching('killed-adopter@example.com');
+    const stall = await stallMatching();
     worker = await startServing('worker', env);
     await waitFor(stall.waiting, ALERT_BOUND_MS, 'a batch to stall at its alerts');
     await worker.stop('SIGKILL');
@@ -156,7 +156,7 @@ describe('faults: saved-search alerts across a killed worker and a PostgreSQL re
     await request(adopter, 'POST', '/v1/saved-searches', { query: 'tag=restarted' });
     const pets = await changes(lister, 'restarted');
 
-    const stall = await stallMatching('restart-adopter@example.com');
+    const stall = await stallMatching();
     worker = await startServing('worker', env);
     await waitFor(stall.waiting, ALERT_BOUND_MS, 'a batch to stall at its alerts');
     await postgres.stop();

@@ -53,6 +53,21 @@ export class EventsRecorder {
   }
 
   /**
+   * The `saved_search.matched` alerts of a statement, as the data-modifying CTE of `recordedBy`: `rows`
+   * selects each alert's `account_id`, `change_id` (the pet event whose object is its pet) and
+   * `saved_search_id`, for recipients none of whose endpoints subscribes (`subscribedRecipients`); each is a
+   * `saved_search_alerts` row, its pet read from its change's event when the feed reads it.
+   */
+  alertsRecordedBy(rows: SqlFragment): SqlFragment {
+    return this.events.insertAlertsFrom(rows);
+  }
+
+  /** Of the accounts `accountIds` selects, those with an enabled endpoint subscribed to `type` (a SELECT). */
+  subscribedRecipients(type: EventType, accountIds: SqlFragment): SqlFragment {
+    return this.events.subscribedRecipients(type, accountIds);
+  }
+
+  /**
    * Many events of one type about a few objects (a pet's alerts to hundreds of saved searches), with one
    * INSERT that sends each object once. Throws outside `sql.transaction`, as recordAll.
    */

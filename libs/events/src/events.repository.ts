@@ -32,6 +32,24 @@ export interface EventRow {
 
 const COLUMNS = sql`id, seq, type, object, created_at`;
 
+/**
+ * A `saved_search.matched` event stored as a `saved_search_alerts` row (a recipient without a subscribed
+ * endpoint: docs/adr/0066-saved-search-alerts.md) has no id of its own: its id is `evt_alert` and its `seq`
+ * in 19 digits, in the format of every event id, read back by `alertSeq`. Ids drawn at random are
+ * base64url: one of this form is a chance of one in 10^23.
+ */
+const ALERT_ID = /^evt_alert(\d{19})$/;
+const alertId = (seq: SqlFragment) => sql`'evt_alert' || lpad(${seq}::text, 19, '0')`;
+
+/** The `seq` of the alert whose id is `id`; undefined when `id` is not an alert's. */
+function alertSeq(id: string): string | undefined {
+  return ALERT_ID.exec(id)?.[1];
+}
+
+/** The columns of COLUMNS for the alert `a`, its pet read from its change's event `change`. */
+const ALERT_COLUMNS = sql`${alertId(sql`a.seq`)} AS id, a.seq, 'saved_search.matched'::text AS type,
+  jsonb_build_object('pet', change.object, 'savedSearchId', a.saved_search_id) AS object, a.created_at`;
+
 /** An event as clients and endpoints receive it, from its row. */
 export function toEvent(row: Omit<EventRow, 'seq'>): EventDto {
   return { id: row.id, type: row.type, createdAt: row.created_at.toISOString(), data: { object: row.object } };
@@ -51,6 +69,7 @@ export interface UndispatchedEvent {
 
 /** A pet event as the saved-search matcher reads it: its lister and the pet right after the change. */
 export interface PetChangeEvent {
+  id: string;
   seq: number;
   listerAccountId: number;
   type: 'pet.created' | 'pet.updated' | 'pet.deleted';
@@ -111,13 +130,11 @@ export class EventsRepository {
   ): Promise<void> {
     const recipients = events.map((event) => event.recipientAccountId);
     // The recipients with a subscribed endpoint, looked up once for the batch (a hashed subplan).
+    const subscribed = this.subscribedRecipients(type, sql`SELECT unnest(${recipients}::bigint[])`);
     await this.sql.query(
       sql`INSERT INTO events (id, account_id, type, object, dispatched_at)
           SELECT e.id, e.account_id, ${type}, s.object || e.own::jsonb,
-                 CASE WHEN e.account_id IN (SELECT w.account_id FROM webhook_endpoints w
-                                             WHERE w.account_id = ANY(${recipients}::bigint[]) AND w.enabled
-                                               AND ${subscribesInSql(sql`w.event_types`, type)})
-                      THEN NULL ELSE now() END
+                 CASE WHEN e.account_id IN (${subscribed}) THEN NULL ELSE now() END
             FROM unnest(${ids}::text[], ${recipients}::bigint[],
                         ${events.map((event) => event.shared + 1)}::int[], ${events.map((event) => JSON.stringify(event.own))}::text[])
                  WITH ORDINALITY AS e (id, account_id, shared, own, n)
@@ -125,6 +142,26 @@ export class EventsRepository {
               ON s.n = e.shared
            ORDER BY e.n`,
     );
+  }
+
+  /**
+   * Of the accounts `accountIds` selects, those with an enabled endpoint subscribed to `type`: a SELECT of
+   * `account_id` to use in a statement that records such events.
+   */
+  subscribedRecipients(type: EventType, accountIds: SqlFragment): SqlFragment {
+    return sql`SELECT w.account_id FROM webhook_endpoints w
+                WHERE w.account_id IN (${accountIds}) AND w.enabled AND ${subscribesInSql(sql`w.event_types`, type)}`;
+  }
+
+  /**
+   * An INSERT of the `saved_search.matched` alerts that `rows` selects (`account_id`, `change_id`: the pet
+   * event whose object is the alert's pet, `saved_search_id`), one `saved_search_alerts` row each, to run
+   * as a data-modifying CTE of the statement that finds them. Only for recipients without a subscribed
+   * endpoint (`subscribedRecipients`): the dispatcher delivers `events` rows.
+   */
+  insertAlertsFrom(rows: SqlFragment): SqlFragment {
+    return sql`INSERT INTO saved_search_alerts (account_id, change_id, saved_search_id)
+               SELECT account_id, change_id, saved_search_id FROM (${rows}) AS a`;
   }
 
   /** An event the dispatcher is to skip: one that goes to an endpoint named by its recorder, not to subscribers. */
@@ -138,27 +175,72 @@ export class EventsRepository {
     return toEvent(rows[0]!);
   }
 
-  @GenerateSql({ params: [1, 'evt_1'] })
+  @GenerateSql(
+    { name: 'an event', params: [1, 'evt_1'] },
+    { name: 'an alert', params: [1, 'evt_alert0000000000000000042'] },
+  )
   async findOne(accountId: number, id: string): Promise<EventDto | undefined> {
+    const seq = alertSeq(id);
+    // An alert redelivered has become an events row of the same id (materialiseAlert).
+    const alert = seq
+      ? sql`UNION ALL
+            SELECT ${ALERT_COLUMNS} FROM saved_search_alerts a JOIN events change ON change.id = a.change_id
+             WHERE a.account_id = ${accountId} AND a.seq = ${seq}`
+      : sql``;
     const rows = await this.sql.rows<EventRow>(
-      sql`SELECT ${COLUMNS} FROM events WHERE id = ${id} AND account_id = ${accountId}`,
+      sql`SELECT ${COLUMNS} FROM events WHERE id = ${id} AND account_id = ${accountId} ${alert}`,
     );
     return rows[0] && toEvent(rows[0]);
+  }
+
+  /**
+   * Makes the alert `id` of the account an `events` row of the same id, seq and object, marked dispatched,
+   * so that webhook attempts (which name an `events` row) can be made of it: a redelivery. Nothing when it
+   * is one already, or not the account's.
+   */
+  @GenerateSql({ params: [1, 'evt_alert0000000000000000042'] })
+  async materialiseAlert(accountId: number, id: string): Promise<void> {
+    const seq = alertSeq(id);
+    if (!seq) return;
+    await this.sql.query(
+      sql`WITH moved AS (
+            DELETE FROM saved_search_alerts a USING events change
+             WHERE a.account_id = ${accountId} AND a.seq = ${seq} AND change.id = a.change_id
+            RETURNING ${ALERT_COLUMNS}, a.account_id)
+          INSERT INTO events (id, seq, account_id, type, object, created_at, dispatched_at)
+          SELECT id, seq, account_id, type, object, created_at, now() FROM moved`,
+    );
   }
 
   /** The account's events, newest first, keyset-paginated by `seq`. */
   @GenerateSql(
     { name: 'first page', params: [1, { limit: 20 }] },
     { name: 'of a type', params: [1, { limit: 20, type: 'pet.created' }] },
+    { name: 'alerts', params: [1, { limit: 20, type: 'saved_search.matched' }] },
     { name: 'next page', params: [1, { limit: 20, beforeSeq: 100 }] },
     { name: 'next page of a type', params: [1, { limit: 20, type: 'pet.created', beforeSeq: 100 }] },
   )
   async list(accountId: number, options: { limit: number; type?: EventType; beforeSeq?: number }): Promise<EventPage> {
     const conditions = [sql`account_id = ${accountId}`];
+    const alertConditions = [sql`a.account_id = ${accountId}`];
+    if (options.beforeSeq !== undefined) {
+      conditions.push(sql`seq < ${options.beforeSeq}`);
+      alertConditions.push(sql`a.seq < ${options.beforeSeq}`);
+    }
     if (options.type) conditions.push(sql`type = ${options.type}`);
-    if (options.beforeSeq !== undefined) conditions.push(sql`seq < ${options.beforeSeq}`);
     // One row beyond the page tells whether another page follows.
-    const statement = sql`SELECT ${COLUMNS} FROM events WHERE ${sql.join(conditions, sql` AND `)} ORDER BY seq DESC LIMIT ${options.limit + 1}`;
+    const limit = options.limit + 1;
+    const events = sql`SELECT ${COLUMNS} FROM events WHERE ${sql.join(conditions, sql` AND `)} ORDER BY seq DESC LIMIT ${limit}`;
+    // The alerts stored apart, merged by seq: each part read newest first down its own index.
+    const statement =
+      options.type === undefined || options.type === 'saved_search.matched'
+        ? sql`SELECT ${COLUMNS} FROM (
+                (${events})
+                UNION ALL
+                (SELECT ${ALERT_COLUMNS} FROM saved_search_alerts a JOIN events change ON change.id = a.change_id
+                  WHERE ${sql.join(alertConditions, sql` AND `)} ORDER BY a.seq DESC LIMIT ${limit})
+              ) AS e ORDER BY seq DESC LIMIT ${limit}`
+        : events;
     // The first page may lag; the next pages of a walk are read on the primary (`PetSearchRepository.search`).
     const rows = await (options.beforeSeq === undefined
       ? this.sql.rowsMayLag<EventRow>(statement)
@@ -195,6 +277,7 @@ export class EventsRepository {
    */
   async claimUnmatchedPetEvents(limit: number, partition: number, partitions: number): Promise<PetChangeEvent[]> {
     const rows = await this.sql.rows<{
+      id: string;
       seq: string;
       account_id: string;
       type: PetChangeEvent['type'];
@@ -206,10 +289,11 @@ export class EventsRepository {
                AND (object ->> 'id')::bigint % ${partitions} = ${partition}
              ORDER BY seq LIMIT ${limit} FOR UPDATE)
           UPDATE events e SET matched_at = now() FROM claimed WHERE e.id = claimed.id
-          RETURNING e.seq, e.account_id, e.type, e.object`,
+          RETURNING e.id, e.seq, e.account_id, e.type, e.object`,
     );
     return rows
       .map((row) => ({
+        id: row.id,
         seq: Number(row.seq),
         listerAccountId: Number(row.account_id),
         type: row.type,
@@ -234,6 +318,20 @@ export class EventsRepository {
                AND NOT EXISTS (SELECT FROM webhook_attempts a
                                 WHERE a.event_id = e.id AND (a.created_at >= ${before} OR a.status = 'pending'))
              ORDER BY e.created_at LIMIT ${limit})`,
+    );
+    return result.rowCount ?? 0;
+  }
+
+  /**
+   * Deletes up to `limit` alerts (`saved_search_alerts`) recorded before `days` ago; how many. They are
+   * never delivered, so no attempt holds them. Found by `created_at`'s BRIN index, deleted by row address:
+   * the table has no other index to find them by.
+   */
+  @GenerateSql({ params: [30, 1000] })
+  async deleteAlertsOlderThan(days: number, limit: number): Promise<number> {
+    const result = await this.sql.query(
+      sql`DELETE FROM saved_search_alerts WHERE ctid = ANY (ARRAY(
+            SELECT ctid FROM saved_search_alerts WHERE created_at < now() - ${days} * interval '1 day' LIMIT ${limit}))`,
     );
     return result.rowCount ?? 0;
   }

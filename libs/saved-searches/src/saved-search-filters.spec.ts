@@ -97,12 +97,17 @@ describe('saved search filters', () => {
     expect(searchClauses({ q: 'beagle', near: '52.52,13.405', radiusKm: 10 })).toEqual({ required: [], choices: null });
   });
 
-  it('files a circle under the grid cells it overlaps, and a very wide one by its other filters', () => {
+  it('files a circle under the cells of the finest grid it overlaps few of, a very wide one by its other filters', () => {
     const near = filtersOf(Object.assign(new (class {})(), { near: '52.52,13.405' }) as never);
     expect(near).toEqual({ near: '52.52,13.405', radiusKm: 50 });
-    expect(searchTerms(near).every((term) => term.startsWith('cell='))).toBe(true);
-    expect(searchTerms(near).length).toBeLessThanOrEqual(9);
+    // 100 km across: 4 quarter-degree cells north to south, 7 west to east at 52°.
+    expect(searchTerms(near).every((term) => term.startsWith('cell4='))).toBe(true);
+    expect(searchTerms(near)).toHaveLength(28);
+    expect(searchTerms({ near: '52.52,13.405', radiusKm: 200 }).every((term) => term.startsWith('cell='))).toBe(true);
     expect(searchTerms({ near: '52.52,13.405', radiusKm: 500, categoryId: 1 })).toEqual(['categoryId=1']);
+    // A pet carries its cell of each grid.
+    const berlin = petTerms(pet({ location: { latitude: 52.52, longitude: 13.405 } }));
+    expect(berlin.own).toEqual(expect.arrayContaining(['cell4=210:53', 'cell=52:13']));
     // Past a pole the bounds in degrees have no longitudes: no cells.
     expect(searchTerms({ near: '89.9,0', radiusKm: 50 })).toEqual([EVERY_PET_TERM]);
   });

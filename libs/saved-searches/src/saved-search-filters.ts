@@ -66,28 +66,43 @@ function attribute<P extends 'houseTrained' | 'spayedNeutered' | 'specialNeeds'>
   };
 }
 
-/** The grid `near` prunes by: cells of a degree of latitude by a degree of longitude. */
-const CELL_DEGREES = 1;
-/** A circle spread over more cells than this (hundreds of kilometres wide) prunes by its other filters. */
+/**
+ * The grids `near` prunes by, finest first: cells of a quarter of a degree (about 28 km north to south), and
+ * of a degree. A pet carries its cell of each; a circle is filed under the cells of the finest grid it
+ * overlaps few enough of, so that a search within 10 km is not evaluated against every pet of a degree's
+ * cell (most candidates of the one-degree grid were outside the circle). `cell` is the one-degree grid's
+ * name since searches were first filed under it: those saved before the finer grid still match.
+ */
+const GRIDS = [
+  { name: 'cell4', perDegree: 4 },
+  { name: 'cell', perDegree: 1 },
+] as const;
+/** A circle spread over more cells than this of every grid (hundreds of kilometres wide) prunes by its other filters. */
 const MAX_CELLS = 64;
 
-const cellOf = (latitude: number, longitude: number) =>
-  term('cell', `${Math.floor(latitude / CELL_DEGREES)}:${Math.floor(longitude / CELL_DEGREES)}`);
+type Grid = (typeof GRIDS)[number];
 
-/** The cells the circle's bounding box in degrees overlaps (degreeBounds errs wide); none past a pole or the antimeridian. */
+const cellOf = ({ name, perDegree }: Grid, latitude: number, longitude: number) =>
+  term(name, `${Math.floor(latitude * perDegree)}:${Math.floor(longitude * perDegree)}`);
+
+/**
+ * The cells of the finest grid of which the circle's bounding box in degrees (degreeBounds errs wide)
+ * overlaps at most MAX_CELLS; none past a pole or the antimeridian, or when every grid's are too many.
+ */
 function cellsAround(near: string, radiusKm: number): string[] | undefined {
   const [south, north, west, east] = degreeBounds(parsePoint(near), radiusKm * 1000);
   if (west === null || east === null) return undefined;
-  const rows = Math.floor(north / CELL_DEGREES) - Math.floor(south / CELL_DEGREES) + 1;
-  const columns = Math.floor(east / CELL_DEGREES) - Math.floor(west / CELL_DEGREES) + 1;
-  if (rows * columns > MAX_CELLS) return undefined;
-  const cells: string[] = [];
-  for (let row = 0; row < rows; row++) {
-    for (let column = 0; column < columns; column++) {
-      cells.push(cellOf(south + row * CELL_DEGREES, west + column * CELL_DEGREES));
+  for (const grid of GRIDS) {
+    const [firstRow, lastRow] = [Math.floor(south * grid.perDegree), Math.floor(north * grid.perDegree)];
+    const [firstColumn, lastColumn] = [Math.floor(west * grid.perDegree), Math.floor(east * grid.perDegree)];
+    if ((lastRow - firstRow + 1) * (lastColumn - firstColumn + 1) > MAX_CELLS) continue;
+    const cells: string[] = [];
+    for (let row = firstRow; row <= lastRow; row++) {
+      for (let column = firstColumn; column <= lastColumn; column++) cells.push(term(grid.name, `${row}:${column}`));
     }
+    return cells;
   }
-  return [...new Set(cells)];
+  return undefined;
 }
 
 /**
@@ -104,7 +119,8 @@ export const FILTER_PREDICATES: { [P in FilterParameter]: FilterPredicate<P> } =
   },
   near: {
     terms: (near, filters) => cellsAround(near, filters.radiusKm ?? DEFAULT_RADIUS_KM),
-    petTerms: (pet) => (pet.location ? [cellOf(pet.location.latitude, pet.location.longitude)] : []),
+    petTerms: ({ location }) =>
+      location ? GRIDS.map((grid) => cellOf(grid, location.latitude, location.longitude)) : [],
     decides: 'database',
   },
   organizationId: equality('organizationId'),

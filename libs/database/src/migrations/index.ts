@@ -24,6 +24,7 @@ import { OrganizationStoredPlace1797420000000 } from './1797420000000-organizati
 import { ListerOrganizationLookup1797430000000 } from './1797430000000-lister-organization-lookup';
 import { SavedSearchPetStates1797440000000 } from './1797440000000-saved-search-pet-states';
 import { SavedSearchStoredTermsOfQAndNear1797450000000 } from './1797450000000-saved-search-stored-terms-of-q-and-near';
+import { SavedSearchAlerts1797460000000 } from './1797460000000-saved-search-alerts';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   ListerOrganizationLookup1797430000000,
   SavedSearchPetStates1797440000000,
   SavedSearchStoredTermsOfQAndNear1797450000000,
+  SavedSearchAlerts1797460000000,
 ];

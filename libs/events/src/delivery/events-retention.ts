@@ -8,8 +8,8 @@ const BATCH = 1000;
 
 /**
  * Deletes events older than `EVENTS_RETENTION_DAYS` (30) whose delivery attempts are too, with those
- * attempts, every `EVENTS_RETENTION_INTERVAL_MS` (a periodic job: one run per tick
- * across the workers), in small batches.
+ * attempts, and the saved-search alerts stored apart that are as old, every `EVENTS_RETENTION_INTERVAL_MS`
+ * (a periodic job: one run per tick across the workers), in small batches.
  */
 @Injectable()
 export class EventsRetention extends PeriodicJob {
@@ -33,9 +33,16 @@ export class EventsRetention extends PeriodicJob {
 
   async purge(): Promise<void> {
     const days = this.settings.EVENTS_RETENTION_DAYS;
-    let events = 0;
-    for (let deleted = BATCH; deleted === BATCH && !this.stopped; events += deleted)
-      deleted = await this.events.deleteOlderThan(days, BATCH);
+    const events = await this.inBatches((limit) => this.events.deleteOlderThan(days, limit));
     if (events > 0) this.logger.log(`deleted ${events} events past retention, with their attempts`);
+    const alerts = await this.inBatches((limit) => this.events.deleteAlertsOlderThan(days, limit));
+    if (alerts > 0) this.logger.log(`deleted ${alerts} saved-search alerts past retention`);
+  }
+
+  /** Runs `deleteBatch` until a batch deletes fewer than BATCH rows, or the job stops: how many in all. */
+  private async inBatches(deleteBatch: (limit: number) => Promise<number>): Promise<number> {
+    let total = 0;
+    for (let deleted = BATCH; deleted === BATCH && !this.stopped; total += deleted) deleted = await deleteBatch(BATCH);
+    return total;
   }
 }

@@ -31,6 +31,22 @@ RETURNING
   e.object,
   e.created_at
 
+-- EventsRepository.deleteAlertsOlderThan
+DELETE FROM saved_search_alerts
+WHERE
+  ctid = ANY (
+    ARRAY(
+      SELECT
+        ctid
+      FROM
+        saved_search_alerts
+      WHERE
+        created_at < now() - $1 * interval '1 day'
+      LIMIT
+        $2
+    )
+  )
+
 -- EventsRepository.deleteOlderThan
 DELETE FROM events
 WHERE
@@ -58,7 +74,7 @@ WHERE
       $3
   )
 
--- EventsRepository.findOne
+-- EventsRepository.findOne (an event)
 SELECT
   id,
   seq,
@@ -70,6 +86,37 @@ FROM
 WHERE
   id = $1
   AND account_id = $2
+
+-- EventsRepository.findOne (an alert)
+SELECT
+  id,
+  seq,
+  type,
+  object,
+  created_at
+FROM
+  events
+WHERE
+  id = $1
+  AND account_id = $2
+UNION ALL
+SELECT
+  'evt_alert' || lpad(a.seq::text, 19, '0') AS id,
+  a.seq,
+  'saved_search.matched'::text AS type,
+  jsonb_build_object(
+    'pet',
+    change.object,
+    'savedSearchId',
+    a.saved_search_id
+  ) AS object,
+  a.created_at
+FROM
+  saved_search_alerts a
+  JOIN events change ON change.id = a.change_id
+WHERE
+  a.account_id = $3
+  AND a.seq = $4
 
 -- EventsRepository.insert
 INSERT INTO
@@ -116,7 +163,10 @@ SELECT
       FROM
         webhook_endpoints w
       WHERE
-        w.account_id = ANY ($2::bigint[])
+        w.account_id IN (
+          SELECT
+            unnest($2::bigint[])
+        )
         AND w.enabled
         AND (
           $3::text <> $4
@@ -139,13 +189,51 @@ SELECT
   object,
   created_at
 FROM
-  events
-WHERE
-  account_id = $1
+  (
+    (
+      SELECT
+        id,
+        seq,
+        type,
+        object,
+        created_at
+      FROM
+        events
+      WHERE
+        account_id = $1
+      ORDER BY
+        seq DESC
+      LIMIT
+        $2
+    )
+    UNION ALL
+    (
+      SELECT
+        'evt_alert' || lpad(a.seq::text, 19, '0') AS id,
+        a.seq,
+        'saved_search.matched'::text AS type,
+        jsonb_build_object(
+          'pet',
+          change.object,
+          'savedSearchId',
+          a.saved_search_id
+        ) AS object,
+        a.created_at
+      FROM
+        saved_search_alerts a
+        JOIN events change ON change.id = a.change_id
+      WHERE
+        a.account_id = $3
+      ORDER BY
+        a.seq DESC
+      LIMIT
+        $4
+    )
+  ) AS e
 ORDER BY
   seq DESC
 LIMIT
-  $2
+  $5
 
 -- EventsRepository.list (of a type)
 SELECT
@@ -164,6 +252,61 @@ ORDER BY
 LIMIT
   $3
 
+-- EventsRepository.list (alerts)
+SELECT
+  id,
+  seq,
+  type,
+  object,
+  created_at
+FROM
+  (
+    (
+      SELECT
+        id,
+        seq,
+        type,
+        object,
+        created_at
+      FROM
+        events
+      WHERE
+        account_id = $1
+        AND type = $2
+      ORDER BY
+        seq DESC
+      LIMIT
+        $3
+    )
+    UNION ALL
+    (
+      SELECT
+        'evt_alert' || lpad(a.seq::text, 19, '0') AS id,
+        a.seq,
+        'saved_search.matched'::text AS type,
+        jsonb_build_object(
+          'pet',
+          change.object,
+          'savedSearchId',
+          a.saved_search_id
+        ) AS object,
+        a.created_at
+      FROM
+        saved_search_alerts a
+        JOIN events change ON change.id = a.change_id
+      WHERE
+        a.account_id = $4
+      ORDER BY
+        a.seq DESC
+      LIMIT
+        $5
+    )
+  ) AS e
+ORDER BY
+  seq DESC
+LIMIT
+  $6
+
 -- EventsRepository.list (next page)
 SELECT
   id,
@@ -172,14 +315,53 @@ SELECT
   object,
   created_at
 FROM
-  events
-WHERE
-  account_id = $1
-  AND seq < $2
+  (
+    (
+      SELECT
+        id,
+        seq,
+        type,
+        object,
+        created_at
+      FROM
+        events
+      WHERE
+        account_id = $1
+        AND seq < $2
+      ORDER BY
+        seq DESC
+      LIMIT
+        $3
+    )
+    UNION ALL
+    (
+      SELECT
+        'evt_alert' || lpad(a.seq::text, 19, '0') AS id,
+        a.seq,
+        'saved_search.matched'::text AS type,
+        jsonb_build_object(
+          'pet',
+          change.object,
+          'savedSearchId',
+          a.saved_search_id
+        ) AS object,
+        a.created_at
+      FROM
+        saved_search_alerts a
+        JOIN events change ON change.id = a.change_id
+      WHERE
+        a.account_id = $4
+        AND a.seq < $5
+      ORDER BY
+        a.seq DESC
+      LIMIT
+        $6
+    )
+  ) AS e
 ORDER BY
   seq DESC
 LIMIT
-  $3
+  $7
 
 -- EventsRepository.list (next page of a type)
 SELECT
@@ -192,9 +374,51 @@ FROM
   events
 WHERE
   account_id = $1
-  AND type = $2
-  AND seq < $3
+  AND seq < $2
+  AND type = $3
 ORDER BY
   seq DESC
 LIMIT
   $4
+
+-- EventsRepository.materialiseAlert
+WITH
+  moved AS (
+    DELETE FROM saved_search_alerts a USING events change
+    WHERE
+      a.account_id = $1
+      AND a.seq = $2
+      AND change.id = a.change_id
+    RETURNING
+      'evt_alert' || lpad(a.seq::text, 19, '0') AS id,
+      a.seq,
+      'saved_search.matched'::text AS type,
+      jsonb_build_object(
+        'pet',
+        change.object,
+        'savedSearchId',
+        a.saved_search_id
+      ) AS object,
+      a.created_at,
+      a.account_id
+  )
+INSERT INTO
+  events (
+    id,
+    seq,
+    account_id,
+    type,
+    object,
+    created_at,
+    dispatched_at
+  )
+SELECT
+  id,
+  seq,
+  account_id,
+  type,
+  object,
+  created_at,
+  now()
+FROM
+  moved

@@ -130,6 +130,8 @@ export class WebhookEndpointsService {
   async redeliver(accountId: number, id: number, eventId: string): Promise<AttemptRow> {
     const endpoint = await this.enabled(accountId, id);
     if (!(await this.events.findOne(accountId, eventId))) throw new EventNotFoundError(eventId);
+    // An attempt names an `events` row, which an alert stored apart becomes first.
+    await this.events.materialiseAlert(accountId, eventId);
     const attempt = await this.attempts.openManualAttempt(eventId, endpoint.id);
     if (!attempt) throw new WebhookDeliveryPendingError(eventId, endpoint.id);
     return this.enqueue(attempt, endpoint.id);

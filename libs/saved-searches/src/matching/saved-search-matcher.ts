@@ -23,12 +23,13 @@ export const MATCH_BATCH = 200;
 /**
  * The saved searches' matcher, every `SAVED_SEARCH_MATCH_INTERVAL_MS` in every worker (one batch of each of
  * the MATCHER_PARTITIONS of the pets at a time across them). In one transaction, a batch claims its pets'
- * events not yet matched (the outbox's second reader beside the dispatcher), matches them with one statement
- * (SavedSearchMatchingRepository.match: the searches filed under one of each pet's terms, evaluated against
- * the pet after the change and before it), keeps each pet as its last change left it, and records with one
- * INSERT a `saved_search.matched` event for the owner of each search a pet came to match. A worker killed
- * mid-batch rolls all of it back, claims and states included, and the next batch does it again: each
- * transition alerts exactly once.
+ * events not yet matched (the outbox's second reader beside the dispatcher), keeps each pet as its last
+ * change left it, and finds and records the alerts with one statement (SavedSearchMatchingRepository's
+ * `recordAlerts`: the searches filed under one of each pet's terms, evaluated against the pet after the change
+ * and before it), a `saved_search.matched` event for the owner of each search a pet came to match: a narrow
+ * row naming the change for an owner with no subscribed endpoint, and with one more INSERT an event the
+ * dispatcher delivers for the others. A worker killed mid-batch rolls all of it back, claims and states
+ * included, and the next batch does it again: each transition alerts exactly once.
  */
 @Injectable()
 export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -91,19 +92,26 @@ export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestr
       }
       const pet = change.pet as unknown as PetDto;
       const after = { pet, terms: petTerms(pet) };
-      judged.push({ change: index, listerAccountId: change.listerAccountId, changedAt: pet.updatedAt, after, before });
+      judged.push({
+        change: index,
+        changeId: change.id,
+        listerAccountId: change.listerAccountId,
+        changedAt: pet.updatedAt,
+        after,
+        before,
+      });
       seen.set(petId, after);
     });
-    const alerts = await this.matching.match(judged);
     await this.matching.keepStates(
       [...seen.values()].flatMap((state) => (state ? [state.pet] : [])),
       [...seen].flatMap(([petId, state]) => (state ? [] : [petId])),
     );
-    // Each alert carries its change's pet: sent once per change, however many searches it alerts.
+    const delivered = await this.matching.recordAlerts(judged);
+    // Each alert to deliver carries its change's pet: sent once per change, however many searches it alerts.
     await this.recorder.recordSharing(
       'saved_search.matched',
       changes.map((change) => ({ pet: change.pet })),
-      alerts.map((alert) => ({
+      delivered.map((alert) => ({
         recipientAccountId: alert.accountId,
         shared: alert.change,
         own: { savedSearchId: alert.savedSearchId } satisfies Omit<SavedSearchMatchDto, 'pet'>,

@@ -1,4 +1,5 @@
 import { GenerateSql, Sql, sql, type SqlFragment } from '@app/database';
+import { EventsRecorder } from '@app/events';
 import type { PetDto } from '@app/pets';
 import type { PetTerms } from '../saved-search-filters';
 import { Injectable } from '@nestjs/common';
@@ -30,6 +31,8 @@ export interface PetState {
 export interface JudgedChange {
   /** Index of the change in the batch. */
   change: number;
+  /** The change's event: its object is the pet the change left, which the alerts of the change carry. */
+  changeId: string;
   listerAccountId: number;
   /**
    * When the change was made (the pet's `updatedAt`, to the millisecond): searches saved after it are not
@@ -52,6 +55,14 @@ const AFTER: StateColumns = { own: sql`c.after_own`, place: sql`c.after_place`, 
 const BEFORE: StateColumns = { own: sql`c.before_own`, place: sql`c.before_place`, words: sql`c.before_words` };
 
 /**
+ * The straight-line (chord) distance that the radius of the candidate search `s` spans on earthdistance's
+ * earth (6,378,168 m), a hair wider for rounding. The great-circle distance `earth_distance` grows with the
+ * chord, so a pet farther than this is outside the circle: `cube_distance` tells at a quarter of
+ * `earth_distance`'s cost, and the exact test runs only for the pets it leaves.
+ */
+const CHORD_OF_RADIUS = sql`2 * 6378168 * sin(s.near_radius_metres / (2 * 6378168)) * (1 + 1e-9)`;
+
+/**
  * Whether the candidate search `s` passes a pet state (never true for an absent one): the pet carries its
  * `required` terms and one of each of its `choices`, and passes its `q` and `near` by the expressions
  * `listPets` runs (the pet's words as `pets_search_idx` holds them, libs/pets pet-search.repository's
@@ -62,10 +73,12 @@ const passes = ({ own, place, words }: StateColumns) =>
   sql`(s.required <@ ${own}
        AND (s.choices IS NULL
             OR NOT EXISTS (SELECT FROM jsonb_array_elements(s.choices) AS choice WHERE NOT choice ?| ${own}))
-       AND (s.near_origin IS NULL OR earth_distance(s.near_origin, ${place}) <= s.near_radius_metres)
+       AND (s.near_origin IS NULL
+            OR (cube_distance(s.near_origin, ${place}) <= ${CHORD_OF_RADIUS}
+                AND earth_distance(s.near_origin, ${place}) <= s.near_radius_metres))
        AND (s.q_query IS NULL OR ${words} @@ s.q_query))`;
 
-/** A saved search a change made its pet come to match: one alert. */
+/** A saved search a change made its pet come to match: one alert, of an owner with a subscribed endpoint. */
 export interface Alert {
   /** Index of the change in the batch. */
   change: number;
@@ -80,7 +93,10 @@ export interface Alert {
  */
 @Injectable()
 export class SavedSearchMatchingRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly events: EventsRecorder,
+  ) {}
 
   /** Takes a partition's lock for the caller's transaction, unless another batch of it holds it. */
   @GenerateSql({ params: [0] })
@@ -113,18 +129,21 @@ export class SavedSearchMatchingRepository {
   }
 
   /**
-   * The saved searches each change makes its pet come to match, in one statement. A change's candidates
-   * are the searches filed under one of its terms (the GIN index on `terms`, one lookup per change), saved
-   * before the change and not by its lister; each is evaluated against the pet after the change and, when
-   * there is one, before it, and alerts when it passes the first and not the second: so a pet that keeps
-   * matching alerts once, and one that stops matching and matches again alerts again. Each pet state's
-   * terms, earth point and words are computed once, not per candidate.
+   * The saved searches each change makes its pet come to match, found and recorded in one statement. A
+   * change's candidates are the searches filed under one of its terms (the GIN index on `terms`, one lookup
+   * per change), saved before the change and not by its lister; each is evaluated against the pet after the
+   * change and, when there is one, before it, and alerts when it passes the first and not the second: so a
+   * pet that keeps matching alerts once, and one that stops matching and matches again alerts again. Each
+   * pet state's terms, earth point and words are computed once, not per candidate. The alerts of owners
+   * without a subscribed endpoint are recorded by the statement (`EventsRecorder.alertsRecordedBy`, one narrow
+   * row each); the others, few, are returned, to be recorded as events the dispatcher delivers.
    */
   @GenerateSql({
     params: [
       [
         {
           change: 0,
+          changeId: 'evt_1',
           listerAccountId: 1,
           changedAt: '2026-01-01T00:00:00.000Z',
           after: {
@@ -139,7 +158,7 @@ export class SavedSearchMatchingRepository {
       ],
     ],
   })
-  async match(changes: readonly JudgedChange[]): Promise<Alert[]> {
+  async recordAlerts(changes: readonly JudgedChange[]): Promise<Alert[]> {
     const states = changes.flatMap(({ after, before }) => (before ? [after, before] : [after]));
     const own = states.flatMap((state, index) => state.terms.own.map((term) => ({ state: index + 1, term })));
     const lookup = changes.flatMap(({ change, after }) => after.terms.lookup.map((term) => ({ change, term })));
@@ -163,26 +182,36 @@ export class SavedSearchMatchingRepository {
                            FROM unnest(${own.map((o) => o.state)}::int[], ${own.map((o) => o.term)}::text[]) AS o (state, term)
                           GROUP BY o.state) o ON o.state = s.state),
           judged AS MATERIALIZED (
-            SELECT c.change, c.lister, c.changed_at, l.lookup,
+            SELECT c.change, c.change_id, c.lister, c.changed_at, l.lookup,
                    a.own AS after_own, a.place AS after_place, a.words AS after_words,
                    b.own AS before_own, b.place AS before_place, b.words AS before_words
-              FROM unnest(${changes.map((c) => c.change)}::int[], ${changes.map((c) => c.listerAccountId)}::bigint[],
-                          ${changes.map((c) => c.changedAt)}::timestamptz[],
+              FROM unnest(${changes.map((c) => c.change)}::int[], ${changes.map((c) => c.changeId)}::text[],
+                          ${changes.map((c) => c.listerAccountId)}::bigint[], ${changes.map((c) => c.changedAt)}::timestamptz[],
                           ${positions.map((p) => p.after)}::int[], ${positions.map((p) => p.before)}::int[])
-                   AS c (change, lister, changed_at, after_state, before_state)
+                   AS c (change, change_id, lister, changed_at, after_state, before_state)
               JOIN states a ON a.state = c.after_state
               LEFT JOIN states b ON b.state = c.before_state
               JOIN (SELECT l.change, array_agg(l.term) AS lookup
                       FROM unnest(${lookup.map((l) => l.change)}::int[], ${lookup.map((l) => l.term)}::text[]) AS l (change, term)
-                     GROUP BY l.change) l ON l.change = c.change)
-          SELECT c.change, s.id AS saved_search_id, s.account_id
-            FROM judged c
-           CROSS JOIN LATERAL (
-                 SELECT * FROM saved_searches s
-                  WHERE s.terms && c.lookup AND s.account_id <> c.lister
-                    AND date_trunc('milliseconds', s.created_at) <= c.changed_at) s
-           WHERE ${passes(AFTER)} AND NOT coalesce(${passes(BEFORE)}, false)
-           ORDER BY c.change, s.id`,
+                     GROUP BY l.change) l ON l.change = c.change),
+          matched AS MATERIALIZED (
+            SELECT c.change, c.change_id, s.id AS saved_search_id, s.account_id
+              FROM judged c
+             CROSS JOIN LATERAL (
+                   SELECT * FROM saved_searches s
+                    WHERE s.terms && c.lookup AND s.account_id <> c.lister
+                      AND date_trunc('milliseconds', s.created_at) <= c.changed_at) s
+             WHERE ${passes(AFTER)} AND NOT coalesce(${passes(BEFORE)}, false)),
+          subscribed AS MATERIALIZED (
+            ${this.events.subscribedRecipients('saved_search.matched', sql`SELECT account_id FROM matched`)}),
+          recorded AS (
+            ${this.events.alertsRecordedBy(
+              sql`SELECT account_id, change_id, saved_search_id FROM matched
+                   WHERE account_id NOT IN (SELECT account_id FROM subscribed) ORDER BY change`,
+            )})
+          SELECT change, saved_search_id, account_id FROM matched
+           WHERE account_id IN (SELECT account_id FROM subscribed)
+           ORDER BY change, saved_search_id`,
     );
     return rows.map((row) => ({
       change: row.change,

@@ -22,7 +22,7 @@ WHERE
 SELECT
   pg_try_advisory_xact_lock($1, $2) AS locked
 
--- SavedSearchMatchingRepository.match
+-- SavedSearchMatchingRepository.recordAlerts
 WITH
   states AS MATERIALIZED (
     SELECT
@@ -61,6 +61,7 @@ WITH
   judged AS MATERIALIZED (
     SELECT
       c.change,
+      c.change_id,
       c.lister,
       c.changed_at,
       l.lookup,
@@ -73,12 +74,14 @@ WITH
     FROM
       unnest(
         $8::int[],
-        $9::bigint[],
-        $10::timestamptz[],
-        $11::int[],
-        $12::int[]
+        $9::text[],
+        $10::bigint[],
+        $11::timestamptz[],
+        $12::int[],
+        $13::int[]
       ) AS c (
         change,
+        change_id,
         lister,
         changed_at,
         after_state,
@@ -91,76 +94,142 @@ WITH
           l.change,
           array_agg(l.term) AS lookup
         FROM
-          unnest($13::int[], $14::text[]) AS l (change, term)
+          unnest($14::int[], $15::text[]) AS l (change, term)
         GROUP BY
           l.change
       ) l ON l.change = c.change
-  )
-SELECT
-  c.change,
-  s.id AS saved_search_id,
-  s.account_id
-FROM
-  judged c
-  CROSS JOIN LATERAL (
+  ),
+  matched AS MATERIALIZED (
     SELECT
-      *
+      c.change,
+      c.change_id,
+      s.id AS saved_search_id,
+      s.account_id
     FROM
-      saved_searches s
-    WHERE
-      s.terms && c.lookup
-      AND s.account_id <> c.lister
-      AND date_trunc('milliseconds', s.created_at) <= c.changed_at
-  ) s
-WHERE
-  (
-    s.required <@ c.after_own
-    AND (
-      s.choices IS NULL
-      OR NOT EXISTS (
+      judged c
+      CROSS JOIN LATERAL (
         SELECT
+          *
         FROM
-          jsonb_array_elements(s.choices) AS choice
+          saved_searches s
         WHERE
-          NOT choice ?| c.after_own
-      )
-    )
-    AND (
-      s.near_origin IS NULL
-      OR earth_distance (s.near_origin, c.after_place) <= s.near_radius_metres
-    )
-    AND (
-      s.q_query IS NULL
-      OR c.after_words @@ s.q_query
-    )
-  )
-  AND NOT coalesce(
-    (
-      s.required <@ c.before_own
-      AND (
-        s.choices IS NULL
-        OR NOT EXISTS (
-          SELECT
-          FROM
-            jsonb_array_elements(s.choices) AS choice
-          WHERE
-            NOT choice ?| c.before_own
+          s.terms && c.lookup
+          AND s.account_id <> c.lister
+          AND date_trunc('milliseconds', s.created_at) <= c.changed_at
+      ) s
+    WHERE
+      (
+        s.required <@ c.after_own
+        AND (
+          s.choices IS NULL
+          OR NOT EXISTS (
+            SELECT
+            FROM
+              jsonb_array_elements(s.choices) AS choice
+            WHERE
+              NOT choice ?| c.after_own
+          )
+        )
+        AND (
+          s.near_origin IS NULL
+          OR (
+            cube_distance (s.near_origin, c.after_place) <= 2 * 6378168 * sin(s.near_radius_metres / (2 * 6378168)) * (1 + 1e-9)
+            AND earth_distance (s.near_origin, c.after_place) <= s.near_radius_metres
+          )
+        )
+        AND (
+          s.q_query IS NULL
+          OR c.after_words @@ s.q_query
         )
       )
-      AND (
-        s.near_origin IS NULL
-        OR earth_distance (s.near_origin, c.before_place) <= s.near_radius_metres
+      AND NOT coalesce(
+        (
+          s.required <@ c.before_own
+          AND (
+            s.choices IS NULL
+            OR NOT EXISTS (
+              SELECT
+              FROM
+                jsonb_array_elements(s.choices) AS choice
+              WHERE
+                NOT choice ?| c.before_own
+            )
+          )
+          AND (
+            s.near_origin IS NULL
+            OR (
+              cube_distance (s.near_origin, c.before_place) <= 2 * 6378168 * sin(s.near_radius_metres / (2 * 6378168)) * (1 + 1e-9)
+              AND earth_distance (s.near_origin, c.before_place) <= s.near_radius_metres
+            )
+          )
+          AND (
+            s.q_query IS NULL
+            OR c.before_words @@ s.q_query
+          )
+        ),
+        false
       )
-      AND (
-        s.q_query IS NULL
-        OR c.before_words @@ s.q_query
+  ),
+  subscribed AS MATERIALIZED (
+    SELECT
+      w.account_id
+    FROM
+      webhook_endpoints w
+    WHERE
+      w.account_id IN (
+        SELECT
+          account_id
+        FROM
+          matched
       )
-    ),
-    false
+      AND w.enabled
+      AND (
+        $16::text <> $17
+        AND w.event_types && ARRAY[$18, $19::text]
+      )
+  ),
+  recorded AS (
+    INSERT INTO
+      saved_search_alerts (account_id, change_id, saved_search_id)
+    SELECT
+      account_id,
+      change_id,
+      saved_search_id
+    FROM
+      (
+        SELECT
+          account_id,
+          change_id,
+          saved_search_id
+        FROM
+          matched
+        WHERE
+          account_id NOT IN (
+            SELECT
+              account_id
+            FROM
+              subscribed
+          )
+        ORDER BY
+          change
+      ) AS a
+  )
+SELECT
+  change,
+  saved_search_id,
+  account_id
+FROM
+  matched
+WHERE
+  account_id IN (
+    SELECT
+      account_id
+    FROM
+      subscribed
   )
 ORDER BY
-  c.change,
-  s.id
+  change,
+  saved_search_id
 
 -- SavedSearchMatchingRepository.states
 SELECT
