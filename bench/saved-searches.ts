@@ -202,6 +202,8 @@ async function measureCreatePet(options: SavedSearchesOptions): Promise<SavedSea
       },
     };
   } finally {
+    // A run that failed may have left the searches aside.
+    await move('bench_searches_aside', 'saved_searches');
     await withClient(options.stores, (client) => client.query('DROP TABLE bench_searches_aside'));
   }
 }

@@ -59,6 +59,29 @@ describe('events past retention', () => {
     ]);
   });
 
+  it('keeps a pet event until it is as far past its matching, which its alerts were recorded with', async () => {
+    const account = await signUp(app.http);
+    for (const name of ['Matched late', 'Matched in time']) await createPet(app.http, account, { name });
+    const [late, inTime] = await withDatabase(async (client) => {
+      const { rows } = await client.query<{ id: string; name: string }>(
+        `UPDATE events SET created_at = now() - interval '31 days',
+                           matched_at = now() - CASE WHEN object ->> 'name' = 'Matched late'
+                                                     THEN interval '29 days' ELSE interval '31 days' END
+          WHERE account_id = $1 RETURNING id, object ->> 'name' AS name`,
+        [account.accountId],
+      );
+      const id = (name: string) => rows.find((row) => row.name === name)!.id;
+      return [id('Matched late'), id('Matched in time')];
+    });
+
+    await app.app.get(EventsRepository).deleteOlderThan(30, 1000);
+
+    const left = await withDatabase(
+      async (client) => (await client.query('SELECT id FROM events WHERE id = ANY($1)', [[late, inTime]])).rows,
+    );
+    expect(left).toEqual([{ id: late }]);
+  });
+
   it('deletes the saved-search alerts stored apart once as old, a batch at a time', async () => {
     const account = await signUp(app.http);
     await createPet(app.http, account, { name: 'Alerted' });

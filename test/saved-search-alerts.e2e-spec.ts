@@ -331,6 +331,8 @@ describe('saved search alerts', () => {
           ).rows,
       );
     expect(quiet!.id).toMatch(/^evt_alert\d{19}$/);
+    // Stored apart or not, an alert reads the same: its pet, and its own search.
+    expect(quiet!.data.object).toEqual({ ...delivered!.data.object, savedSearchId: quiet!.data.object.savedSearchId });
     expect(await stored()).toEqual(
       expect.arrayContaining([
         { id: quiet!.id, table: 'saved_search_alerts', at_insert: null },
@@ -340,6 +342,8 @@ describe('saved search alerts', () => {
     expect(await stored()).toHaveLength(2);
     expect((await app.http.get(`/v1/events/${quiet!.id}`).set(unsubscribed.auth).expect(200)).body).toEqual(quiet);
     await app.http.get(`/v1/events/${quiet!.id}`).set(subscribed.auth).expect(404);
+    // An alert's form past any seq is no alert's.
+    await app.http.get('/v1/events/evt_alert9999999999999999999').set(unsubscribed.auth).expect(404);
 
     // Redelivered, it becomes an event of the same id, sent as the feed shows it, and stays in the feed once.
     await app.http

@@ -53,7 +53,7 @@ export class EventsRecorder {
   }
 
   /**
-   * The `saved_search.matched` alerts of a statement, as the data-modifying CTE of `recordedBy`: `rows`
+   * The `saved_search.matched` alerts of a statement, as a data-modifying CTE like `recordedBy`'s: `rows`
    * selects each alert's `account_id`, `change_id` (the pet event whose object is its pet) and
    * `saved_search_id`, for recipients none of whose endpoints subscribes (`subscribedRecipients`); each is a
    * `saved_search_alerts` row, its pet read from its change's event when the feed reads it.

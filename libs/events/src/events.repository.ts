@@ -40,10 +40,13 @@ const COLUMNS = sql`id, seq, type, object, created_at`;
  */
 const ALERT_ID = /^evt_alert(\d{19})$/;
 const alertId = (seq: SqlFragment) => sql`'evt_alert' || lpad(${seq}::text, 19, '0')`;
+/** Nineteen digits go past a bigint: such an id is no alert's (PostgreSQL would refuse it as `seq`). */
+const MAX_SEQ = 2n ** 63n - 1n;
 
 /** The `seq` of the alert whose id is `id`; undefined when `id` is not an alert's. */
 function alertSeq(id: string): string | undefined {
-  return ALERT_ID.exec(id)?.[1];
+  const seq = ALERT_ID.exec(id)?.[1];
+  return seq !== undefined && BigInt(seq) <= MAX_SEQ ? seq : undefined;
 }
 
 /** The columns of COLUMNS for the alert `a`, its pet read from its change's event `change`. */
@@ -306,7 +309,9 @@ export class EventsRepository {
    * Deletes up to `limit` events recorded before `days` ago whose delivery attempts are that old too (a
    * retry may come minutes or, after an outage, hours later) and settled; their attempts go with them. How
    * many. An event with a pending attempt stays whatever its age: the attempt's outcome, written later,
-   * opens the next attempt, which this statement's snapshot would not see and its cascade would delete.
+   * opens the next attempt, which this statement's snapshot would not see and its cascade would delete. A pet
+   * event stays until `days` after the saved-search matcher handled it too: the alerts it recorded then
+   * (`saved_search_alerts`, of that time) read their pet from it, and a worker that was down matches late.
    */
   @GenerateSql({ params: [30, 1000] })
   async deleteOlderThan(days: number, limit: number): Promise<number> {
@@ -314,7 +319,7 @@ export class EventsRepository {
     const result = await this.sql.query(
       sql`DELETE FROM events WHERE id IN (
             SELECT e.id FROM events e
-             WHERE e.created_at < ${before}
+             WHERE e.created_at < ${before} AND coalesce(e.matched_at, e.created_at) < ${before}
                AND NOT EXISTS (SELECT FROM webhook_attempts a
                                 WHERE a.event_id = e.id AND (a.created_at >= ${before} OR a.status = 'pending'))
              ORDER BY e.created_at LIMIT ${limit})`,
@@ -323,15 +328,16 @@ export class EventsRepository {
   }
 
   /**
-   * Deletes up to `limit` alerts (`saved_search_alerts`) recorded before `days` ago; how many. They are
-   * never delivered, so no attempt holds them. Found by `created_at`'s BRIN index, deleted by row address:
-   * the table has no other index to find them by.
+   * Deletes up to `limit` alerts (`saved_search_alerts`) recorded before `days` ago, oldest first; how many.
+   * They are never delivered, so no attempt holds them. Found by `created_at`'s index, deleted by row address:
+   * the primary key leads with the account.
    */
   @GenerateSql({ params: [30, 1000] })
   async deleteAlertsOlderThan(days: number, limit: number): Promise<number> {
     const result = await this.sql.query(
       sql`DELETE FROM saved_search_alerts WHERE ctid = ANY (ARRAY(
-            SELECT ctid FROM saved_search_alerts WHERE created_at < now() - ${days} * interval '1 day' LIMIT ${limit}))`,
+            SELECT ctid FROM saved_search_alerts WHERE created_at < now() - ${days} * interval '1 day'
+             ORDER BY created_at LIMIT ${limit}))`,
     );
     return result.rowCount ?? 0;
   }

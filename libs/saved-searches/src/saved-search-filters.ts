@@ -38,7 +38,8 @@ interface FilterPredicate<P extends FilterParameter> {
   /**
    * How the filter decides: `terms`, the pet passes when it carries one of them; `clauses`, when it carries
    * one term of each clause; `database`, PostgreSQL decides with the very expressions `listPets` runs (the
-   * text configuration, the earth's distance). SavedSearchMatchingRepository.match applies all three.
+   * text configuration, the earth's distance). SavedSearchMatchingRepository.recordAlerts applies
+   * all three.
    */
   decides: 'terms' | { clauses(value: NonNullable<SavedSearchFilters[P]>): string[][] } | 'database';
 }

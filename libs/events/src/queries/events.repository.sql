@@ -42,6 +42,8 @@ WHERE
         saved_search_alerts
       WHERE
         created_at < now() - $1 * interval '1 day'
+      ORDER BY
+        created_at
       LIMIT
         $2
     )
@@ -57,6 +59,7 @@ WHERE
       events e
     WHERE
       e.created_at < now() - $1 * interval '1 day'
+      AND coalesce(e.matched_at, e.created_at) < now() - $2 * interval '1 day'
       AND NOT EXISTS (
         SELECT
         FROM
@@ -64,14 +67,14 @@ WHERE
         WHERE
           a.event_id = e.id
           AND (
-            a.created_at >= now() - $2 * interval '1 day'
+            a.created_at >= now() - $3 * interval '1 day'
             OR a.status = 'pending'
           )
       )
     ORDER BY
       e.created_at
     LIMIT
-      $3
+      $4
   )
 
 -- EventsRepository.findOne (an event)

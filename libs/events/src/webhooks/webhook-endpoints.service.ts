@@ -130,11 +130,16 @@ export class WebhookEndpointsService {
   async redeliver(accountId: number, id: number, eventId: string): Promise<AttemptRow> {
     const endpoint = await this.enabled(accountId, id);
     if (!(await this.events.findOne(accountId, eventId))) throw new EventNotFoundError(eventId);
-    // An attempt names an `events` row, which an alert stored apart becomes first.
-    await this.events.materialiseAlert(accountId, eventId);
-    const attempt = await this.attempts.openManualAttempt(eventId, endpoint.id);
-    if (!attempt) throw new WebhookDeliveryPendingError(eventId, endpoint.id);
-    return this.enqueue(attempt, endpoint.id);
+    // An attempt names an `events` row, which an alert stored apart becomes first: with the attempt, so that
+    // the retention, which keeps an event with a pending attempt, never finds it without one.
+    const attempt = await this.sql.transaction(async () => {
+      await this.events.materialiseAlert(accountId, eventId);
+      return this.attempts.openManualAttempt(eventId, endpoint.id);
+    });
+    if (attempt) return this.enqueue(attempt, endpoint.id);
+    // Gone past retention meanwhile, or its delivery is under way.
+    if (!(await this.events.findOne(accountId, eventId))) throw new EventNotFoundError(eventId);
+    throw new WebhookDeliveryPendingError(eventId, endpoint.id);
   }
 
   /**

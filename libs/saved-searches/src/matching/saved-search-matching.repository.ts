@@ -57,8 +57,8 @@ const BEFORE: StateColumns = { own: sql`c.before_own`, place: sql`c.before_place
 /**
  * The straight-line (chord) distance that the radius of the candidate search `s` spans on earthdistance's
  * earth (6,378,168 m), a hair wider for rounding. The great-circle distance `earth_distance` grows with the
- * chord, so a pet farther than this is outside the circle: `cube_distance` tells at a quarter of
- * `earth_distance`'s cost, and the exact test runs only for the pets it leaves.
+ * chord, so a pet farther than this is outside the circle: `cube_distance` tells, without the SQL functions
+ * `earth_distance` calls (ADR 0066), and the exact test runs only for the pets it leaves.
  */
 const CHORD_OF_RADIUS = sql`2 * 6378168 * sin(s.near_radius_metres / (2 * 6378168)) * (1 + 1e-9)`;
 
