@@ -9,7 +9,7 @@ import { Injectable } from '@nestjs/common';
  * all workers, so that each pet's changes are judged in their order against the state the previous batch
  * left. Every worker must count the same: a constant, not a setting.
  */
-export const MATCHER_PARTITIONS = 2;
+export const MATCHER_PARTITIONS = 3;
 
 /** Class of the advisory lock a partition's batch holds; its object is the partition. */
 export const MATCHER_LOCK_CLASS = 731044207;
