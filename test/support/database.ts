@@ -109,6 +109,23 @@ export interface SuiteDatabase {
  * per account and key id, stays shared.
  */
 export async function suiteDatabase(suite: string): Promise<SuiteDatabase> {
+  const { url, drop } = unpreparedSuiteDatabase(suite);
+  await drop();
+  await prepareDatabase(loadSettings(DatabaseSettings, { DATABASE_URL: url }));
+  const firstId = randomInt(1e9, 2 ** 47);
+  await withDatabase(async (client) => {
+    for (const table of ['accounts', 'api_keys']) {
+      await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), $2)`, [table, firstId]);
+    }
+  }, url);
+  return { url, drop };
+}
+
+/**
+ * The address of a database of the suite's own and how to drop it, for a process that creates and migrates
+ * it as a first start does.
+ */
+export function unpreparedSuiteDatabase(suite: string): SuiteDatabase {
   const url = new URL(TEST_DATABASE_URL);
   const name = `${decodeURIComponent(url.pathname.slice(1))}_${suite}`;
   url.pathname = `/${name}`;
@@ -116,14 +133,6 @@ export async function suiteDatabase(suite: string): Promise<SuiteDatabase> {
     withDatabase(async (admin) => {
       await admin.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(name)} WITH (FORCE)`);
     }, maintenanceUrl());
-  await drop();
-  await prepareDatabase(loadSettings(DatabaseSettings, { DATABASE_URL: url.toString() }));
-  const firstId = randomInt(1e9, 2 ** 47);
-  await withDatabase(async (client) => {
-    for (const table of ['accounts', 'api_keys']) {
-      await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), $2)`, [table, firstId]);
-    }
-  }, url.toString());
   return { url: url.toString(), drop };
 }
 
