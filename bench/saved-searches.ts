@@ -5,9 +5,11 @@ import type { Client } from 'pg';
 import { CONNECTIONS } from './scenarios';
 import { createAccount, Stores, unmatchedPetEvents, withClient } from './support/database';
 import { startWorkers } from './support/drains';
-import { measureInTurns, ScenarioRuns } from './support/load';
+import { measureInTurns } from './support/load';
 import { ServerProcess, sleep, waitFor } from './support/processes';
+import type { ScenarioResult } from './support/report';
 import { createPet } from './support/requests';
+import { toResult } from './support/results';
 import { SqlCounter } from './support/sql-counter';
 
 /** Cities the searches and pets gather around: most adopters search within 50 km of one. */
@@ -89,20 +91,10 @@ function newPet(random: ReturnType<typeof randomFrom>, categories: number, index
   };
 }
 
-/** `POST /v1/pets` measured one way: its median rate and all the CPU (the api's, PostgreSQL's, Redis's) per request. */
-export interface CreatePetFigures {
-  perSecond: number;
-  cpuMicrosPerRequest: number;
-}
-
 export interface SavedSearchesResult {
   searches: number;
   /** `POST /v1/pets` with the searches saved and without them, in turns: matching adds nothing to it. */
-  createPet: {
-    without: CreatePetFigures;
-    with: CreatePetFigures;
-    runsPerSecond: { without: number[]; with: number[] };
-  };
+  createPet: { without: ScenarioResult; with: ScenarioResult };
   /** Searches evaluated per pet change: the searches filed under one of its terms. */
   candidatesPerChange: { mean: number; p99: number };
   /** A backlog of pet changes matched by one worker, per second. */
@@ -158,14 +150,6 @@ async function seedSearches(stores: Stores, ownerId: number, count: number, cate
   });
 }
 
-const figures = ({ runs, median, usage }: ScenarioRuns, api: string): CreatePetFigures => {
-  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
-  return {
-    perSecond: Math.round(median.perSecond),
-    cpuMicrosPerRequest: Math.round((1e6 * ((usage.cpuSec[api] ?? 0) + usage.storesCpuSec)) / requests),
-  };
-};
-
 /**
  * `POST /v1/pets` without the searches and with them, in turns: before each run without them they are moved
  * to a table aside, and back before each run with them (unmeasured). No worker runs meanwhile.
@@ -193,13 +177,11 @@ async function measureCreatePet(options: SavedSearchesOptions): Promise<SavedSea
       ],
       options.timing,
     );
+    const title = (variant: string) =>
+      `POST /v1/pets ${variant} the ${options.searches.toLocaleString('en-US')} searches`;
     return {
-      without: figures(without!, server.name),
-      with: figures(withSearches!, server.name),
-      runsPerSecond: {
-        without: without!.runs.map((run) => Math.round(run.perSecond)),
-        with: withSearches!.runs.map((run) => Math.round(run.perSecond)),
-      },
+      without: toResult({ name: 'create-pet-without-searches', title: title('without') }, without!, server.name),
+      with: toResult({ name: 'create-pet-with-searches', title: title('with') }, withSearches!, server.name),
     };
   } finally {
     // A run that failed may have left the searches aside.

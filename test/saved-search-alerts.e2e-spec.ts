@@ -316,30 +316,29 @@ describe('saved search alerts', () => {
     await waitForDeliveries(receiver, delivered!.id, 1);
 
     // The second is an event the dispatcher claimed; the first a row of saved_search_alerts, never claimed.
-    const stored = () =>
-      withDatabase(
-        async (client) =>
-          (
-            await client.query<{ id: string; table: string; at_insert: boolean | null }>(
-              `SELECT id, 'events' AS table, dispatched_at = created_at AS at_insert FROM events WHERE id = ANY($1)
-               UNION ALL
-               SELECT id, 'saved_search_alerts', null
-                 FROM (SELECT 'evt_alert' || lpad(seq::text, 19, '0') AS id FROM saved_search_alerts) AS alert
-                WHERE id = ANY($1)`,
-              [[quiet!.id, delivered!.id]],
-            )
-          ).rows,
-      );
+    const stored = await withDatabase(
+      async (client) =>
+        (
+          await client.query<{ id: string; table: string; at_insert: boolean | null }>(
+            `SELECT id, 'events' AS table, dispatched_at = created_at AS at_insert FROM events WHERE id = ANY($1)
+             UNION ALL
+             SELECT id, 'saved_search_alerts', null
+               FROM (SELECT 'evt_alert' || lpad(seq::text, 19, '0') AS id FROM saved_search_alerts) AS alert
+              WHERE id = ANY($1)`,
+            [[quiet!.id, delivered!.id]],
+          )
+        ).rows,
+    );
     expect(quiet!.id).toMatch(/^evt_alert\d{19}$/);
     // Stored apart or not, an alert reads the same: its pet, and its own search.
     expect(quiet!.data.object).toEqual({ ...delivered!.data.object, savedSearchId: quiet!.data.object.savedSearchId });
-    expect(await stored()).toEqual(
+    expect(stored).toHaveLength(2);
+    expect(stored).toEqual(
       expect.arrayContaining([
         { id: quiet!.id, table: 'saved_search_alerts', at_insert: null },
         { id: delivered!.id, table: 'events', at_insert: false },
       ]),
     );
-    expect(await stored()).toHaveLength(2);
     expect((await app.http.get(`/v1/events/${quiet!.id}`).set(unsubscribed.auth).expect(200)).body).toEqual(quiet);
     await app.http.get(`/v1/events/${quiet!.id}`).set(subscribed.auth).expect(404);
     // An alert's form past any seq is no alert's.

@@ -83,8 +83,11 @@ const MAX_CELLS = 64;
 
 type Grid = (typeof GRIDS)[number];
 
-const cellOf = ({ name, perDegree }: Grid, latitude: number, longitude: number) =>
-  term(name, `${Math.floor(latitude * perDegree)}:${Math.floor(longitude * perDegree)}`);
+/** The cell of `grid` in row `row` and column `column`, counted in cells from the equator and the meridian. */
+const cell = (grid: Grid, row: number, column: number) => term(grid.name, `${row}:${column}`);
+
+const cellOf = (grid: Grid, latitude: number, longitude: number) =>
+  cell(grid, Math.floor(latitude * grid.perDegree), Math.floor(longitude * grid.perDegree));
 
 /**
  * The cells of the finest grid of which the circle's bounding box in degrees (degreeBounds errs wide)
@@ -99,7 +102,7 @@ function cellsAround(near: string, radiusKm: number): string[] | undefined {
     if ((lastRow - firstRow + 1) * (lastColumn - firstColumn + 1) > MAX_CELLS) continue;
     const cells: string[] = [];
     for (let row = firstRow; row <= lastRow; row++) {
-      for (let column = firstColumn; column <= lastColumn; column++) cells.push(term(grid.name, `${row}:${column}`));
+      for (let column = firstColumn; column <= lastColumn; column++) cells.push(cell(grid, row, column));
     }
     return cells;
   }
