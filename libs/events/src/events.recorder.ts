@@ -31,10 +31,6 @@ export class EventsRecorder {
     private readonly events: EventsRepository,
   ) {}
 
-  record(event: NewEvent): Promise<void> {
-    return this.recordAll([event]);
-  }
-
   /** Every event with one INSERT. Throws outside `sql.transaction`: an event alone could outlive its change. */
   async recordAll(events: readonly NewEvent[]): Promise<void> {
     this.assertInTransaction();

@@ -12,8 +12,6 @@ const ORIGINALS_PREFIX = 'originals/';
 /** Where renditions live; the only files served. */
 const RENDITIONS_PREFIX = 'renditions/';
 
-export const PHOTO_ID_FORMAT = /^pho_[0-9A-Za-z_-]{24}$/;
-
 /** `pho_` and 24 base64url characters (144 bits from the CSPRNG): ids never collide. */
 export function newPhotoId(): string {
   return `pho_${randomBytes(18).toString('base64url')}`;
