@@ -19,7 +19,7 @@ export async function budgetProbes(context: ScenarioContext): Promise<BudgetProb
       maxRedis: 1,
     },
     {
-      // CONTRACT 15: the key's scopes, kind, origins and expiry come with its cached lookup.
+      // The key's scopes, kind, origins and expiry come with its cached lookup.
       name: 'GET /v1/pets?limit=20 (publishable key, Origin)',
       server: 'api',
       request: publishable!,
@@ -39,7 +39,7 @@ export async function budgetProbes(context: ScenarioContext): Promise<BudgetProb
       name: 'POST /v1/pets',
       server: 'api',
       request: first('create-pet')[0]!,
-      // The pet and its event commit together (CONTRACT 11), in one statement that is its own transaction, so
+      // The pet and its event commit together, in one statement that is its own transaction, so
       // that the change clock is held across no round trip (ADR 0061); requests made together share it.
       budget: '≤ 1 Redis round trip; one statement: the pets INSERT with its events INSERT',
       maxSql: 1,

@@ -1,7 +1,7 @@
 // `npm run bench:photos [-- --uploads N] [--concurrency N] [--megabytes N] [--redis-db N]`: photo uploads and their
 // processing. The api, alone, takes `--uploads` JPEGs of about `--megabytes` MB through `--concurrency`
 // connections (its CPU and peak RSS per upload, against its idle RSS); then a worker, started once every
-// upload is stored, renders them all (photos per second, its peak RSS). Targets (issue 37): the api's peak
+// upload is stored, renders them all (photos per second, its peak RSS). Targets: the api's peak
 // RSS within 1.5× its idle RSS at 10 concurrent uploads, the worker at least 5 photos/s per core.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     stopAll.push(api);
     const account = await createAccount(STORES, 'photos-bench@example.com', { perMinute: 1e9, perDay: 2e9 });
     const headers = { Authorization: `Bearer ${account.key}` };
-    // Ten photos per pet at most (CONTRACT 14).
+    // Ten photos per pet at most.
     const petIds: number[] = [];
     for (let count = 0; count < Math.ceil(uploads / 10); count++) {
       const response = await fetch(`${api.url}/v1/pets`, {

@@ -257,7 +257,7 @@ const alertCount = (stores: Stores) =>
   });
 
 /**
- * CONTRACT 16's bench: 100,000 saved searches, then a backlog of pet changes matched by one worker (changes
+ * The saved-search bench: 100,000 saved searches, then a backlog of pet changes matched by one worker (changes
  * per second), then changes at a steady rate with the worker running (time from each change to its alert:
  * the alert's transaction start less the change's, so the batch's own commit comes on top), then
  * `POST /v1/pets` with the searches and without.

@@ -169,7 +169,7 @@ async function placeOf(search: Search, context: ScenarioContext, fraction: numbe
 }
 
 /**
- * The search scenarios (CONTRACT 9): the first page and a page 90 % deep of each filter and sort, each
+ * The search scenarios: the first page and a page 90 % deep of each filter and sort, each
  * with its spread twin. Held to twice the CPU per answer (the app's, PostgreSQL's and Redis's) of the
  * unfiltered first page, and the twins to twice that of `pages-spread` (bench/targets.ts).
  */

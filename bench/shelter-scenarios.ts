@@ -6,7 +6,7 @@ import { spreadFraction, spreadPoint, spreadTwin } from './support/spread';
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
-/** A filter of CONTRACT 13, and the values its requests take in turn. */
+/** A filter of the adoption-grade record, and the values its requests take in turn. */
 interface ShelterFilter {
   name: string;
   title: string;
@@ -44,7 +44,7 @@ const spreadSearch = (filter: ShelterFilter, context: ScenarioContext, i: number
 };
 
 /**
- * CONTRACT 13's filters: the first page and a page 90 % deep (past 90 % of its matches, which are spread
+ * The adoption-grade record's filters: the first page and a page 90 % deep (past 90 % of its matches, which are spread
  * over all ids) of each with one value, and their spread twins, whose values and places differ from
  * request to request, so that concurrent requests share no read. Held to twice the CPU per answer of the
  * unfiltered first page, and the twins to twice that of `pages-spread`: the app's, PostgreSQL's and

@@ -45,7 +45,7 @@ interface Relative {
   what: string;
 }
 const RELATIVE: Relative[] = [
-  // CONTRACT 9: any single filter or sort, first page or 90 % deep, within 2× the unfiltered first page.
+  // Any single filter or sort, first page or 90 % deep, within 2× the unfiltered first page.
   ...SEARCH_SCENARIOS.filter(({ name, spreadOf }) => !spreadOf && !UNTARGETED_SEARCHES.includes(name)).map(
     ({ name, title }) => ({
       name,
@@ -54,14 +54,14 @@ const RELATIVE: Relative[] = [
       what: `\`${title.replace(/^GET /, '')}\` CPU/req vs the first page`,
     }),
   ),
-  // CONTRACT 15: a shelter's widget costs what a server's listing does.
+  // A shelter's widget costs what a server's listing does.
   {
     name: 'list-20-publishable',
     other: 'list-20',
     atMost: 1.1,
     what: '`GET /v1/pets?limit=20` with a publishable key and `Origin` CPU/req vs with a secret key',
   },
-  // CONTRACT 13: each new filter, first page and 90 % deep, and organisations near a point, within 2× of it.
+  // Each new filter, first page and 90 % deep, and organisations near a point, within 2× of it.
   ...[...SHELTER_SEARCH_SCENARIOS, LIST_ORGANIZATIONS_SCENARIO]
     .filter(({ spreadOf }) => !spreadOf)
     .map(({ name, title }) => ({

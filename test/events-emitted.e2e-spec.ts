@@ -11,7 +11,7 @@ interface EventBody {
   data: { object: Record<string, unknown> };
 }
 
-/** The events each change of the catalogue and the store records, and to whom (CONTRACT 11's table). */
+/** The events each change of the catalogue and the store records, and to whom. */
 describe('events recorded by pets and orders', () => {
   let app: TestHttpApp;
 

@@ -25,7 +25,7 @@ function insufficientScope(scope: string) {
   };
 }
 
-describe('keys with scopes, and publishable keys for websites (CONTRACT 15)', () => {
+describe('keys with scopes, and publishable keys for websites', () => {
   let api: TestHttpApp;
   let messages: TestHttpApp;
   let owner: TestAccount;

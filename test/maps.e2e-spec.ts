@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { withDatabase } from './support/database';
@@ -100,5 +101,13 @@ describe('the maps of the repository', () => {
         .map((target) => `${page} → ${target}`),
     );
     expect(broken).toEqual([]);
+  });
+
+  it('cites no document the repository does not carry: its own docs are the reference', () => {
+    const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n');
+    const citing = tracked
+      .filter((path) => /\.(ts|js|mjs|md|sql|json|ya?ml|html)$|^\.ci\//.test(path) && existsSync(join(ROOT, path)))
+      .filter((path) => /\bCONTRACT \d|\b[Ii]ssue \d/.test(read(path)));
+    expect(citing).toEqual([]);
   });
 });

@@ -325,7 +325,7 @@ describe('the OpenAPI documents: one per base address', () => {
       const operation = store(`/{orderId}/${transition}`);
       expect(codesOf(operation, 409).sort()).toEqual(['idempotency_key_in_use', 'invalid_order_state']);
       expect(codesOf(operation, 404)).toEqual(['not_found']);
-      // Either party may cancel; the rest are the lister's alone. Any key may lack the scope (CONTRACT 15).
+      // Either party may cancel; the rest are the lister's alone. Any key may lack the scope.
       if (transition === 'cancel') expect(codesOf(operation, 403)).toEqual(['insufficient_scope']);
       else
         expect(operation.responses['403'].content['application/json'].examples.forbidden.value.message).toContain(

@@ -2,7 +2,7 @@ import type { TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { ISO_UTC, OrderBody, petStatus, placeOrder, STORE_SETTINGS, transition, useStoreSuite } from './support/orders';
 
-describe('the store: placing and reading orders (CONTRACT 10)', () => {
+describe('the store: placing and reading orders', () => {
   const suite = useStoreSuite('orders_placing');
   let app: TestHttpApp;
   let lister: TestAccount;

@@ -20,7 +20,7 @@ interface Answer {
 }
 
 /**
- * Races of CONTRACT 10 with 50 concurrent callers spread over two api processes sharing PostgreSQL and
+ * Races of the store's transitions with 50 concurrent callers spread over two api processes sharing PostgreSQL and
  * Redis, then hold expiry with a worker process.
  */
 describe('orders across processes', () => {

@@ -4,7 +4,7 @@ import { createPet, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { petStatus, placeOrder, transition, useStoreSuite } from './support/orders';
 
-describe('the store: transitions, held pets and the inventory (CONTRACT 10)', () => {
+describe('the store: transitions, held pets and the inventory', () => {
   const suite = useStoreSuite('orders_transitions');
   let app: TestHttpApp;
   let lister: TestAccount;
@@ -112,7 +112,7 @@ describe('the store: transitions, held pets and the inventory (CONTRACT 10)', ()
     });
   });
 
-  describe('the pet of an open order (CONTRACT 8)', () => {
+  describe('the pet of an open order', () => {
     it.each(['placed', 'approved'] as const)(
       'while %s, refuses a PATCH of its status and its DELETE with 409 pet_has_open_order',
       async (status) => {

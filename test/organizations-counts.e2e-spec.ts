@@ -24,7 +24,7 @@ const recount = (organizationId: string) =>
     return rows[0]!;
   });
 
-/** CONTRACT 13: `animalCounts` follows every write of the organisation's pets, whoever makes it. */
+/** `animalCounts` follows every write of the organisation's pets, whoever makes it. */
 describe('organisations: animal counts', () => {
   let app: TestHttpApp;
   let shelter: TestAccount;

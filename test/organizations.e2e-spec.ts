@@ -22,7 +22,7 @@ const PROFILE = {
   socialMedia: { instagram: 'https://instagram.example/tierheim' },
 };
 
-/** CONTRACT 13: organisations, their profile, finding them, and what publishing one does to its pets. */
+/** Organisations, their profile, finding them, and what publishing one does to its pets. */
 describe('organisations', () => {
   let app: TestHttpApp;
   let shelter: TestAccount;

@@ -22,7 +22,7 @@ function refusal(outcome: Outcome | undefined): { code: string; status: number; 
   return outcome.reason;
 }
 
-/** CONTRACT 8: changes and removal of a pet by its lister, conditional requests and the open-order guard. */
+/** Changes and removal of a pet by its lister, conditional requests and the open-order guard. */
 describe('changing and removing pets', () => {
   // Every exchange of this suite is checked against the committed document, as a validating proxy would.
   const traffic = new OpenApiTraffic('openapi.json', '/v1');

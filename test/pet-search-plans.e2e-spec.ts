@@ -24,7 +24,7 @@ function relationsOf(plan: Record<string, unknown>): string[] {
 }
 
 /**
- * CONTRACT 9: "an index serves each" filter and sort. On a seeded catalogue (statistics gathered), the plan
+ * An index serves each filter and sort. On a seeded catalogue (statistics gathered), the plan
  * PostgreSQL chooses for each search, first page and deep, reads through the index meant for it.
  */
 describe('the plans of searches', () => {
@@ -74,7 +74,7 @@ describe('the plans of searches', () => {
     ['a deep page of a sex', { sex: 'female', after: deep }, 'pets_pkey'],
     ['a deep page of a size', { size: 'large', after: deep }, 'pets_pkey'],
     ['a deep page of an age group', { ageGroup: 'baby', after: deep }, 'pets_pkey'],
-    // CONTRACT 13's filters, first page and deep.
+    // The adoption-grade record's filters, first page and deep.
     ['an organisation', { organizationId: 'org_seed7' }, 'pets_organization_id_id_idx'],
     ['a deep page of an organisation', { organizationId: 'org_seed7', after: deep }, 'pets_organization_id_id_idx'],
     ['goodWith', { goodWith: ['cats'] }, 'pets_good_with_cats_id_idx'],

@@ -3,7 +3,7 @@ import type { TestHttpApp } from './support/http-app';
 import { PetsSuite, startPetsSuite, walkPages } from './support/pets';
 import { truncatePets } from './support/database';
 
-/** CONTRACT 9: every filter and sort, combinable, each walk visiting every matching pet once. */
+/** Every filter and sort, combinable, each walk visiting every matching pet once. */
 describe('finding animals', () => {
   let suite: PetsSuite;
   let app: TestHttpApp;

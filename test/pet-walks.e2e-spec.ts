@@ -8,7 +8,7 @@ import type { TestHttpApp } from './support/http-app';
 import { PetsSuite, startPetsSuite, walkPages } from './support/pets';
 import { waitFor } from './support/processes';
 
-/** CONTRACT 9: walks that pets change under, on one process and across several. */
+/** Walks that pets change under, on one process and across several. */
 describe('walks of the catalogue while pets change', () => {
   let suite: PetsSuite;
   let app: TestHttpApp;

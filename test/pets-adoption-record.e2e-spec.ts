@@ -15,7 +15,7 @@ const RECORD = {
   mixedBreed: true,
 };
 
-/** CONTRACT 13: the adoption-grade record, the sync by external id, and the new filters. */
+/** The adoption-grade record, the sync by external id, and the new filters. */
 describe('the adoption-grade record', () => {
   let app: TestHttpApp;
   let lister: TestAccount;

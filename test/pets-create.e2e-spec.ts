@@ -130,7 +130,7 @@ describe('creating pets', () => {
       expect(response.headers['www-authenticate']).toBe('Bearer');
     });
   });
-  describe('the record (CONTRACT 8)', () => {
+  describe('the record', () => {
     const full = {
       name: 'Biscuit',
       categoryId: 2,

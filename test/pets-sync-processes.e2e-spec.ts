@@ -6,7 +6,7 @@ import { together } from './support/rate-limiting';
 const CALLERS = 20;
 
 /**
- * CONTRACT 13: "Retrying the same PUT never makes a second pet, also when the two arrive at once on
+ * "Retrying the same PUT never makes a second pet, also when the two arrive at once on
  * different processes". Retries of one sync, all at once, spread over two api processes.
  */
 describe('PUT /v1/pets/external/{externalId} across processes', () => {

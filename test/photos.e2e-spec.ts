@@ -108,7 +108,7 @@ describe.each(['filesystem', 's3'] as const)('photos hosted by the service (%s s
         'cache-control': 'public, max-age=31536000, immutable',
         'content-type': 'image/jpeg',
         'x-content-type-options': 'nosniff',
-        // Any site's page may show it (the widget's, CONTRACT 15).
+        // Any site's page may show it (the widget's).
         'cross-origin-resource-policy': 'cross-origin',
         etag: expect.stringMatching(/^"[0-9a-f]{32}"$/),
       });

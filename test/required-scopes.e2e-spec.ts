@@ -8,8 +8,8 @@ import { createMessagesApp } from './support/messages';
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** CONTRACT 15's table: the scope each operation needs; `publishable` marks the public reads. */
-const CONTRACT_SCOPES: Record<string, { scope: string; publishable?: true }> = {
+/** The scope each operation needs; `publishable` marks the public reads. */
+const REQUIRED_SCOPES: Record<string, { scope: string; publishable?: true }> = {
   listPets: { scope: 'pets:read', publishable: true },
   getPet: { scope: 'pets:read', publishable: true },
   listCategories: { scope: 'pets:read', publishable: true },
@@ -55,7 +55,7 @@ const CONTRACT_SCOPES: Record<string, { scope: string; publishable?: true }> = {
   createKey: { scope: 'keys:write' },
   revokeKey: { scope: 'keys:write' },
   getAccount: { scope: 'account:read' },
-  // CONTRACT 16.
+  // Saved searches.
   createSavedSearch: { scope: 'searches:write' },
   listSavedSearches: { scope: 'searches:read' },
   getSavedSearch: { scope: 'searches:read' },
@@ -108,7 +108,7 @@ describe('every route declares its scope, or is public', () => {
     }
   });
 
-  it('shows the scope of every keyed operation in the documents, as CONTRACT 15’s table names it', async () => {
+  it('shows the scope of every keyed operation in the documents, as docs/keys.md names it', async () => {
     for (const app of [api, messages]) {
       const doc: Doc = (await app.http.get('/docs/openapi.json').expect(200)).body;
       for (const [path, item] of Object.entries<Doc>(doc.paths)) {
@@ -118,7 +118,7 @@ describe('every route declares its scope, or is public', () => {
             expect([name, operation['x-required-scope']]).toEqual([name, undefined]);
             continue;
           }
-          const expected = CONTRACT_SCOPES[operation.operationId];
+          const expected = REQUIRED_SCOPES[operation.operationId];
           expect([name, operation['x-required-scope']]).toEqual([name, expected?.scope]);
           expect([name, operation['x-publishable-key'] ?? false]).toEqual([name, expected?.publishable ?? false]);
           expect(operation.description).toContain(`Required scope: \`${expected?.scope}\``);

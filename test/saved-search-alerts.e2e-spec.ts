@@ -13,7 +13,7 @@ import { TEST_DATABASE_URL } from './support/test-env';
 import { createEndpoint, emptyWebhooksQueue, verified, waitForDeliveries, WEBHOOK_TEST_ENV } from './support/webhooks';
 
 const ENV = { ...WEBHOOK_TEST_ENV, SAVED_SEARCH_MATCH_INTERVAL_MS: '50' };
-/** CONTRACT 16: within 60 seconds. */
+/** Within 60 seconds. */
 const ALERT_BOUND_MS = 60_000;
 
 interface Alert {
@@ -22,7 +22,7 @@ interface Alert {
   data: { object: { savedSearchId: string; pet: TestPet } };
 }
 
-/** CONTRACT 16's alerts, by a real worker: when a pet comes to match a saved search, and only then. */
+/** Saved-search alerts, by a real worker: when a pet comes to match a saved search, and only then. */
 describe('saved search alerts', () => {
   const receiver = new WebhookReceiver();
   let app: TestHttpApp;

@@ -5,7 +5,7 @@ import { ISO_UTC } from './support/messages';
 
 const SAVED_SEARCH_ID = /^srch_[A-Za-z0-9_-]{24}$/;
 
-/** CONTRACT 16's operations on saved searches: create, list, get, delete, and what each refuses. */
+/** The operations on saved searches: create, list, get, delete, and what each refuses. */
 describe('saved searches', () => {
   let app: TestHttpApp;
 

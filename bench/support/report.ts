@@ -65,7 +65,7 @@ export interface BenchResults {
   /** Webhook deliveries, event → delivered. */
   webhooks: DeliveryVariant[];
   budget: BudgetResult[];
-  /** CONTRACT 16's matcher over 100,000 saved searches, when measured. */
+  /** The saved-search matcher over 100,000 saved searches, when measured. */
   savedSearches?: SavedSearchesResult;
   /** Pet writes from 4 api processes, with and without the write order (bench/write-order.ts), when measured. */
   writeOrder?: WriteOrderVariant[];

@@ -5,7 +5,7 @@ import { AppProcess, startServing, waitFor } from '../support/processes';
 import { ThrowawayPostgres, ThrowawayRedis } from '../support/throwaway-services';
 
 const HOLD_SECONDS = 3;
-/** CONTRACT 10: at once when a worker that was down starts again. Far above a ready worker's first sweep. */
+/** At once when a worker that was down starts again. Far above a ready worker's first sweep. */
 const BACK_BOUND_MS = 10_000;
 
 /**

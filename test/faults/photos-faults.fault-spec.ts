@@ -9,7 +9,7 @@ import { ThrowawayPostgres, ThrowawayRedis } from '../support/throwaway-services
 
 /** Photos per test: enough for a worker of concurrency 1 to be busy with one when it is stopped. */
 const PHOTOS = 4;
-/** Every 202 ends `ready` within 60 seconds of everything running again (CONTRACT 14); more for a loaded machine. */
+/** Every 202 ends `ready` within 60 seconds of everything running again; more for a loaded machine. */
 const SETTLED_WITHIN_MS = 90_000;
 
 describe('faults: photos through a killed worker and an S3 store that goes away', () => {

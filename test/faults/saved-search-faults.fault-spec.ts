@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { AppProcess, startServing, waitFor } from '../support/processes';
 import { ThrowawayPostgres, ThrowawayRedis } from '../support/throwaway-services';
 
-/** CONTRACT 16: within 60 seconds; a worker back from a fault has the whole of it. */
+/** Within 60 seconds; a worker back from a fault has the whole of it. */
 const ALERT_BOUND_MS = 60_000;
 const PETS = 60;
 /** Of those, the pets that stop matching and match again: each alerts twice. */

@@ -31,8 +31,8 @@ export const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
 /**
  * The seed of every property of the hostile-input suites: CI replays the same inputs run after run (a
  * failure names its seed and path, and reproduces). Set FUZZ_SEED to explore others; `random` draws one.
- * With this seed and the default runs, the cursor and text suites fail on the code before issue 33's
- * fixes (commit a5ffe7e): forged `updatedAt`, `-createdAt` and `distance` cursors and a NUL in `q`, `tag`,
+ * With this seed and the default runs, the cursor and text suites fail on the code before
+ * commit a5ffe7e: forged `updatedAt`, `-createdAt` and `distance` cursors and a NUL in `q`, `tag`,
  * `photoUrls` or a webhook `url` answered 500.
  */
 export const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 33);

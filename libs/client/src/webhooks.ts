@@ -13,7 +13,7 @@ export class WebhookVerificationError extends Error {
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** The signing key: the bytes a `whsec_` secret encodes in base64 (CONTRACT 11). */
+/** The signing key: the bytes a `whsec_` secret encodes in base64. */
 function keyOf(secret: string): Buffer {
   return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
 }

@@ -1,6 +1,6 @@
 import { sql, type SqlFragment } from '@app/database';
 
-/** Every event type (CONTRACT 11), and who receives each is decided by the context that records it. */
+/** Every event type, and who receives each is decided by the context that records it. */
 export const EVENT_TYPES = [
   'pet.created',
   'pet.updated',

@@ -143,7 +143,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     sendError(response, answer);
   }
 
-  /** No route for this method, but one for others on the same path (CONTRACT 5's 404 is for no route at all). */
+  /** No route for this method, but one for others on the same path (a 404 is for no route at all). */
   private methodNotAllowed(exception: unknown, request: Request): MethodNotAllowedError | undefined {
     if (!(exception instanceof NotFoundException)) return undefined;
     // Read once every route is registered: the first unrouted request comes after the app listens.

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { PayloadTooLargeError } from '@app/core';
 
-/** Largest accepted request body (CONTRACT section 5: 413 above it). */
+/** Largest accepted request body (413 above it). */
 export const MAX_BODY_BYTES = 64 * 1024;
 export const MAX_BODY_SIZE = `${MAX_BODY_BYTES / 1024} KiB`;
 

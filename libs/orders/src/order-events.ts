@@ -7,7 +7,7 @@ const PARTIES: readonly OrderRole[] = ['adopter', 'lister'];
 
 /**
  * The events of an order reaching its current status (`order.placed`, … `order.returned`; an expiry is an
- * `order.cancelled`): one to each party, with the order as that party sees it (CONTRACT 11).
+ * `order.cancelled`): one to each party, with the order as that party sees it.
  */
 export function orderEvents(order: StoredOrder): NewEvent[] {
   return PARTIES.map((role) => {

@@ -13,7 +13,7 @@ import { InvalidOrderStateError } from './orders.errors';
 const ACTORS: OrderActor[] = ['adopter', 'lister', 'worker'];
 const transitions = Object.values(ORDER_TRANSITIONS);
 
-describe('the order state machine of CONTRACT 10', () => {
+describe('the order state machine', () => {
   it('has exactly the five statuses of the contract', () => {
     expect(ORDER_STATUSES).toEqual(['placed', 'approved', 'delivered', 'cancelled', 'returned']);
   });

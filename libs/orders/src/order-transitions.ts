@@ -37,7 +37,7 @@ export interface OrderTransition {
   pet: PetChange;
 }
 
-/** The state machine of CONTRACT 10: every change an order can go through after it is placed. */
+/** The orders' state machine: every change an order can go through after it is placed. */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderOperation, OrderTransition>> = {
   approve: {
     operation: 'approve',

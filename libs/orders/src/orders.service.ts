@@ -59,7 +59,7 @@ export class OrdersService {
   }
 
   /**
-   * A party's transition of an order (CONTRACT 10's table, `ORDER_TRANSITIONS`). When the guarded
+   * A party's transition of an order (`ORDER_TRANSITIONS`). When the guarded
    * UPDATE changes nothing, the order as it is now says why: a stranger's (404), a party the
    * transition does not allow (403), the state already reached (200, unchanged), or another state (409).
    */

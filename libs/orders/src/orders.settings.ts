@@ -17,7 +17,7 @@ export class OrdersSettings {
 
   /**
    * How often each worker cancels holds that ran out and whose delayed job was lost: a hold outlives
-   * its `expiresAt` by at most this once a worker runs, so it stays under CONTRACT 10's 10 seconds.
+   * its `expiresAt` by at most this once a worker runs, so a hold is cancelled within 10 seconds of its expiry.
    */
   @IntegerSetting()
   @IsInt()

@@ -25,7 +25,7 @@ function newOrganizationId(): string {
 }
 
 /**
- * Organisations' rules (CONTRACT 13). Publishing one, or removing it, changes each of the account's pets
+ * Organisations' rules. Publishing one, or removing it, changes each of the account's pets
  * (`organizationId`), in the same transaction (PetsService.setOrganization); any other change of the
  * profile changes no pet.
  */

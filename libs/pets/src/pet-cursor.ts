@@ -31,8 +31,8 @@ const KEYS: Record<Exclude<PetSort, 'id'>, (key: string) => string | undefined> 
 };
 
 /**
- * Keyset cursors of the catalogue, opaque to clients: the id alone when sorted by id (the cursors of
- * CONTRACT 3), else the sort, the last pet's sort key and its id. A cursor of another sort is refused.
+ * Keyset cursors of the catalogue, opaque to clients: the id alone when sorted by id (so the
+ * links stay short), else the sort, the last pet's sort key and its id. A cursor of another sort is refused.
  */
 export function encodePetCursor(sort: PetSort, position: SearchPosition): string {
   if (sort === 'id') return encodeCursor(position.id);

@@ -251,7 +251,7 @@ export function degreeBounds(near: Point, radiusMetres: number): [number, number
 }
 
 /**
- * Finding animals (CONTRACT 9): one statement per sort, keyset-paginated, each filter served by its index.
+ * Finding animals: one statement per sort, keyset-paginated, each filter served by its index.
  * Identical searches asked for close together (a site's front page, a popular query) share one statement,
  * as pages of the unfiltered list do.
  */

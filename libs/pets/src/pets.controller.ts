@@ -138,7 +138,7 @@ export class PetsController {
           houseTrained: query.houseTrained?.toString(),
           spayedNeutered: query.spayedNeutered?.toString(),
           specialNeeds: query.specialNeeds?.toString(),
-          // The default sort stays implicit, as in the links of CONTRACT 3.
+          // The default sort stays implicit, so the links stay as the API guide shows them.
           sort: query.sort === 'id' ? undefined : query.sort,
         },
         encodePetCursor(query.sort, page.next),

@@ -211,7 +211,7 @@ export function readPagesStatement(pages: PageRead[]): SqlFragment {
  * statement, run as a transaction of its own unless a caller's transaction holds it (`Sql.batched`). Each id
  * is drawn once the change clock is held (pet-changes.ts), whose time becomes each pet's createdAt and
  * updatedAt. Each pet takes the organisation its lister has
- * published, if any (CONTRACT 13), looked up by `lister_organization_id`, a VOLATILE function and so read with
+ * published, if any, looked up by `lister_organization_id`, a VOLATILE function and so read with
  * a snapshot of its own, taken once the clock is held: publishing or removing an organisation holds the clock
  * too (`setOrganization`), and the statement's own snapshot, taken before it waited, would miss an
  * organisation committed meanwhile. The batch travels as one JSON array of pets rows

@@ -70,7 +70,7 @@ export class PetsService {
   }
 
   /**
-   * Creates the lister's pet with this external id, or replaces the one it has (CONTRACT 13): `created`
+   * Creates the lister's pet with this external id, or replaces the one it has: `created`
    * tells which. A replacement clears the optional fields absent from `record`, and keeps the status when
    * it names none. Two of these racing for one external id, on any processes, make one pet: the unique
    * index refuses the second INSERT, which then replaces the first's pet.

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 export const RENDITION_SIZES = ['small', 'medium', 'large', 'full'] as const;
 export type RenditionSize = (typeof RENDITION_SIZES)[number];
 
-/** The width of each rendition (CONTRACT 14); `full` is bounded on its longest side instead. */
+/** The width of each rendition; `full` is bounded on its longest side instead. */
 export const RENDITION_WIDTHS: Record<Exclude<RenditionSize, 'full'>, number> = { small: 100, medium: 300, large: 600 };
 export const FULL_LONGEST_SIDE = 2048;
 
@@ -39,5 +39,5 @@ export function parseRenditionKey(key: string): { digest: string; contentType: s
   return match ? { digest: match[2]!, contentType: MEDIA_TYPES[match[3]!]! } : undefined;
 }
 
-/** How every rendition is served (CONTRACT 14): its URL names its bytes, so it never changes. */
+/** How every rendition is served: its URL names its bytes, so it never changes. */
 export const RENDITION_CACHE_CONTROL = 'public, max-age=31536000, immutable';

@@ -1,6 +1,6 @@
 import { AppError, NotFoundError, PayloadTooLargeError } from '@app/core';
 
-/** CONTRACT 17: the bytes are not a JPEG, PNG or WebP image that decodes, or it is over 50 megapixels. */
+/** The bytes are not a JPEG, PNG or WebP image that decodes, or it is over 50 megapixels. */
 export class InvalidImageError extends AppError {
   constructor(reason: string) {
     super(400, 'invalid_image', `The photo is not a usable image: ${reason}.`);

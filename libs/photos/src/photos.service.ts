@@ -14,7 +14,7 @@ import { checkImage } from './processing/image-checks';
 import { PHOTO_STORAGE, PhotoStorage } from './storage/photo-storage';
 import type { ReceivedFile } from './upload-body';
 
-/** CONTRACT 14: photos of one pet, whatever their status. */
+/** Photos of one pet, whatever their status. */
 export const MAX_PHOTOS_PER_PET = 10;
 
 const FOREIGN_KEY_VIOLATION = '23503';

@@ -1,6 +1,6 @@
 import { degreeBounds, DEFAULT_RADIUS_KM, ListPetsQueryDto, parsePoint, PetDto } from '@app/pets';
 
-/** The `GET /v1/pets` parameters a saved search takes (CONTRACT 16): every filter, no paging, sort or walk. */
+/** The `GET /v1/pets` parameters a saved search takes: every filter, no paging, sort or walk. */
 export type FilterParameter =
   | 'categoryId'
   | 'tag'

@@ -6,7 +6,7 @@ import { parseSavedSearchQuery } from './saved-search-query';
 import { SavedSearchNotFoundError, TooManySavedSearchesError } from './saved-searches.errors';
 import { SavedSearch, SavedSearchesRepository } from './saved-searches.repository';
 
-/** CONTRACT 16: at most this many saved searches per account. */
+/** At most this many saved searches per account. */
 export const MAX_SAVED_SEARCHES = 20;
 
 /** `srch_` and 24 base64url characters (144 bits from the CSPRNG), as events' ids. */

@@ -19,7 +19,7 @@ const CACHE_CONTROL = 'public, max-age=86400, must-revalidate';
 const SCRIPT = readFileSync(join(__dirname, 'widget.js'));
 const ETAG = createHash('sha256').update(SCRIPT).digest('base64url').slice(0, 27);
 
-/** `GET /widget.js`: the embeddable listing of CONTRACT 15, for any page, without a key. */
+/** `GET /widget.js`: the embeddable listing of an organisation's animals, for any page, without a key. */
 @Public()
 @ApiExcludeController()
 @Controller()

@@ -6,7 +6,7 @@ import { generateApiKey } from './api-key-secret';
 import { ApiKey, ApiKeysRepository } from './api-keys.repository';
 import { ALL_SCOPES, GrantedScope, holdsScope, KeyKind, PUBLISHABLE_SCOPES } from './scopes';
 
-/** CONTRACT 15: an expiry at most this many calendar years ahead. */
+/** An expiry at most this many calendar years ahead. */
 const MAX_LIFETIME_YEARS = 2;
 
 export interface IssuedApiKey {

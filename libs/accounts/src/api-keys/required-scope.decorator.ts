@@ -15,7 +15,7 @@ export interface ScopeRequirement {
 /**
  * Declares the scope a route needs, beside the route as `@Public()` is: the bearer guard checks it, and
  * the document shows it (`x-required-scope` and a line of the description). `publishable` marks the
- * public reads a website's publishable key may make (CONTRACT 15); no other route serves one.
+ * public reads a website's publishable key may make; no other route serves one.
  */
 export const RequiredScope = (scope: Scope, options: { publishable?: boolean } = {}) => {
   const publishable = options.publishable ?? false;

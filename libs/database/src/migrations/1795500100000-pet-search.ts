@@ -22,7 +22,7 @@ const INDEXES: Record<string, string> = {
 };
 
 /**
- * What finding animals needs (CONTRACT 9): the contrib extensions for distance (`cube`, `earthdistance`)
+ * What finding animals needs: the contrib extensions for distance (`cube`, `earthdistance`)
  * and accent-free words (`unaccent`), the `pet_search` text search configuration, and an index per filter
  * and sort. The indexes are built CONCURRENTLY, which cannot run in a transaction: the migration runs
  * without one, and a catalogue of a million pets keeps taking reads and writes while they build. An index

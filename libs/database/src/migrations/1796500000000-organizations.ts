@@ -36,7 +36,7 @@ const PET_INDEXES: Record<string, string> = {
 };
 
 /**
- * Shelters and the adoption-grade record (CONTRACT 13), on a catalogue that may hold a million pets while
+ * Shelters and the adoption-grade record, on a catalogue that may hold a million pets while
  * api processes keep serving it. As 1795500000000-pet-record, it runs outside one transaction:
  *
  * 1. One short transaction creates `organizations` and its indexes (a new, empty table), adds the pets'

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Photos hosted by the service (CONTRACT 14), the pet's copy of its ready ones, and the files waiting to
+ * Photos hosted by the service, the pet's copy of its ready ones, and the files waiting to
  * be removed from storage. New tables; the column `pets.photos` has a constant default, which PostgreSQL
  * keeps in the catalogue without rewriting the table, so adding it holds the lock on `pets` only for a
  * moment.

@@ -9,7 +9,7 @@ const CHECKS: Record<string, string> = {
 };
 
 /**
- * Scopes, expiry and publishable keys (CONTRACT 15), in the row the bearer guard already reads by hash, so
+ * Scopes, expiry and publishable keys, in the row the bearer guard already reads by hash, so
  * that checking them costs no statement. Existing keys keep every power (`{*}`). The columns are nullable
  * or have a constant default (no rewrite) and their CHECKs come NOT VALID (no scan), in one short
  * transaction; then each CHECK is validated under a lock that lets reads and writes go on.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Saved searches (CONTRACT 16), the pets each currently matches, and the matcher's claim on the outbox.
+ * Saved searches, the pets each currently matches, and the matcher's claim on the outbox.
  *
  * `events.matched_at` marks the pet events the matcher has handled. It is added with a constant default, so
  * that PostgreSQL stores that default in the catalogue instead of rewriting the table, and every event

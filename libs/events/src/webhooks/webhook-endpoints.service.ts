@@ -19,7 +19,7 @@ import { HOST_RESOLVER, HostResolver, hostOf, NonPublicAddressError, publicAddre
 import { newWebhookSecret, WebhookSecrets } from './webhook-secrets';
 import { WebhookEndpoint, WebhookEndpointChange, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 
-/** CONTRACT 11: at most this many endpoints per account. */
+/** At most this many endpoints per account. */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 
 export interface NewEndpointRequest {

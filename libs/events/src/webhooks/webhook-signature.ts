@@ -7,7 +7,7 @@ import { createHmac, KeyObject } from 'node:crypto';
  */
 export const WEBHOOK_USER_AGENT = 'PetAdoptionService-Webhooks/1.0';
 
-/** The Standard Webhooks headers of one attempt (CONTRACT 11). */
+/** The Standard Webhooks headers of one attempt. */
 export interface StandardWebhookHeaders {
   'webhook-id': string;
   'webhook-timestamp': string;

@@ -45,7 +45,7 @@ export class WebhookTransport implements MessageTransport {
           'User-Agent': WEBHOOK_USER_AGENT,
           'X-Message-Id': message.id,
           'X-Signature': webhookSignature(body, this.secret),
-          // The same signature the Standard Webhooks way (CONTRACT 11), keyed with the secret's UTF-8 bytes.
+          // The same signature the Standard Webhooks way, keyed with the secret's UTF-8 bytes.
           ...standardWebhookHeaders(message.id, body, Buffer.from(this.secret, 'utf8')),
         },
         body,

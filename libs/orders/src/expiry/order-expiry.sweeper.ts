@@ -13,7 +13,7 @@ const BATCH = 500;
 @Injectable()
 export class OrderExpirySweeper extends PeriodicJob {
   readonly name = 'orders-expiry-sweep';
-  /** A worker that was down starts by cancelling the holds that ran out meanwhile (CONTRACT 10). */
+  /** A worker that was down starts by cancelling the holds that ran out meanwhile. */
   override readonly runsAtStart = true;
   private readonly logger = new Logger(OrderExpirySweeper.name);
 

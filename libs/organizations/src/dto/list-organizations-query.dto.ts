@@ -6,7 +6,7 @@ import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 export const ORGANIZATION_SORTS = ['name', '-createdAt', 'distance'] as const;
 export type OrganizationSort = (typeof ORGANIZATION_SORTS)[number];
 
-/** The query of `GET /v1/organizations` (CONTRACT 13): `q`, `near` and `radiusKm` as pets take them. */
+/** The query of `GET /v1/organizations`: `q`, `near` and `radiusKm` as pets take them. */
 export class ListOrganizationsQueryDto extends PageQueryDto {
   @WordsQuery('organisations whose name, city or description')
   q?: string;

@@ -137,7 +137,7 @@ const BooleanQuery = (description: string) =>
     IsBoolean({ message: '$property must be true or false' }),
   );
 
-/** `q`: every word of it in `what` (the text search of CONTRACT 9). */
+/** `q`: every word of it in `what`. */
 export const WordsQuery = (what: string) =>
   applyDecorators(
     ApiPropertyOptional({
@@ -206,7 +206,7 @@ export const GOOD_WITH_QUERY: ApiQueryOptions = {
   description: 'Keeps only animals good with each of these (comma-separated: `children,cats`).',
 };
 
-/** The query of `GET /v1/pets`: filters, all combinable, and a sort (CONTRACT 9). */
+/** The query of `GET /v1/pets`: filters, all combinable, and a sort. */
 export class ListPetsQueryDto extends PageQueryDto {
   // Documented by the operation (LIST_PETS_STATUS_PARAM): a comma-separated list needs `explode: false`.
   @ApiHideProperty()

@@ -41,7 +41,7 @@ export const EXTERNAL_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** What an `https` URL field takes: absolute, `https` only. */
 const HTTPS_URL = { protocols: ['https'], require_protocol: true, require_tld: false };
 
-/** Text fields are trimmed, as `name` is (CONTRACT 3). */
+/** Text fields are trimmed, as `name` is. */
 const trimmed = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
 /** Tags are stored trimmed and lower-cased, so that `Calm` and ` calm` are one tag. */

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
-/** Where a hosted photo's renditions are served: absolute URLs that need no key (CONTRACT 14). */
+/** Where a hosted photo's renditions are served: absolute URLs that need no key. */
 @ApiSchema({ name: 'PhotoUrls' })
 export class PhotoUrlsDto {
   @ApiProperty({

@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import sharp from 'sharp';
 import { InvalidImageError } from '../photos.errors';
 
-/** CONTRACT 14: larger images are refused, whatever their byte size (a few KiB of PNG can declare billions). */
+/** Larger images are refused, whatever their byte size (a few KiB of PNG can declare billions). */
 export const MAX_PIXELS = 50_000_000;
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp';

@@ -4,7 +4,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import type { SavedSearch } from '../saved-searches.repository';
 
-/** CONTRACT 16: the query string as sent, percent-encoded. */
+/** The query string as sent, percent-encoded. */
 export const MAX_SAVED_QUERY_LENGTH = 2000;
 
 const QUERY_DESCRIPTION =
