@@ -1,5 +1,6 @@
 import type { BudgetProbe } from './budget';
-import { HTTP_SCENARIOS, ScenarioContext } from './scenarios';
+import { HTTP_SCENARIOS } from './scenarios';
+import type { ScenarioContext } from './support/scenario';
 import type { LoadRequest } from './support/load';
 
 /** The requests whose round trips the budget scenario counts, each with the budget for it. */

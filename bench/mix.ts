@@ -4,7 +4,7 @@
 // highest step whose p99 stays within 100 ms, each process's CPU per request there, and every
 // operation's p50 and p99.
 import { encodeCursor } from '@app/http';
-import type { ScenarioContext } from './scenarios';
+import type { ScenarioContext } from './support/scenario';
 import { HTTP_SCENARIOS } from './scenarios';
 import { UNTARGETED_SEARCHES } from './search-scenarios';
 import { resetOrders, seededSecret, withClient } from './support/database';

@@ -12,7 +12,8 @@ import { measureMix } from './mix';
 import { measureSavedSearches } from './saved-searches';
 import { LOOPBACK_ALLOWED, measureWebhooks } from './webhooks';
 import { measureWriteOrder } from './write-order';
-import { CONNECTIONS, HTTP_SCENARIOS, HttpScenario, ScenarioContext } from './scenarios';
+import { HTTP_SCENARIOS } from './scenarios';
+import { CONNECTIONS, HttpScenario, ScenarioContext } from './support/scenario';
 import { measuredTogether, targets } from './targets';
 import { monotonicMicros, ProfileSummary, summariseProfile } from './support/cpu-profile';
 import {

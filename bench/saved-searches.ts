@@ -2,12 +2,12 @@ import { sql, SqlFragment } from '@app/database';
 import type { PetDto } from '@app/pets';
 import { petTerms, SavedSearchFilters, searchClauses, searchTerms } from '@app/saved-searches';
 import type { Client } from 'pg';
-import { CONNECTIONS } from './scenarios';
+import { CONNECTIONS } from './support/scenario';
 import { createAccount, Stores, unmatchedPetEvents, withClient } from './support/database';
 import { startWorkers } from './support/drains';
 import { measureInTurns } from './support/load';
 import { ServerProcess, sleep, waitFor } from './support/processes';
-import type { ScenarioResult } from './support/report';
+import type { SavedSearchesResult, ScenarioResult } from './support/report';
 import { createPet } from './support/requests';
 import { toResult } from './support/results';
 import { SqlCounter } from './support/sql-counter';
@@ -89,22 +89,6 @@ function newPet(random: ReturnType<typeof randomFrom>, categories: number, index
     tags: [pick(TAGS), pick(TAGS)].filter((tag, i, all) => all.indexOf(tag) === i),
     location: around(pick(CITIES), 60),
   };
-}
-
-export interface SavedSearchesResult {
-  searches: number;
-  /** `POST /v1/pets` with the searches saved and without them, in turns: matching adds nothing to it. */
-  createPet: { without: ScenarioResult; with: ScenarioResult };
-  /** Searches evaluated per pet change: the searches filed under one of its terms. */
-  candidatesPerChange: { mean: number; p99: number };
-  /** A backlog of pet changes matched by one worker, per second. */
-  matchedPerSecond: number;
-  /** The backlog's alerts (`saved_search.matched` events) per change. */
-  alertsPerChange: number;
-  /** Statements the worker ran per change of the backlog, its start-up and the alerts' dispatch included. */
-  statementsPerChange: number;
-  /** Pet changes sent at a steady rate while a worker ran. */
-  steady: { changes: number; perSecond: number; alertMedianMs: number; alertP99Ms: number };
 }
 
 interface SavedSearchesOptions {

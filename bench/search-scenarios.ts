@@ -1,6 +1,6 @@
 import { encodeCursor } from '@app/http';
 import { encodePetCursor, PetSort } from '@app/pets';
-import type { HttpScenario, ScenarioContext } from './scenarios';
+import type { HttpScenario, ScenarioContext } from './support/scenario';
 import { listedPetIds, listSeededPets } from './support/database';
 import type { LoadRequest } from './support/load';
 import { BREEDS, CITIES, COMMON_WORD, RARE_WORD, seededCreatedAt, TAGS, TRAITS } from './support/seeded-pets';

@@ -1,5 +1,5 @@
 import { encodeCursor } from '@app/http';
-import type { HttpScenario, ScenarioContext } from './scenarios';
+import type { HttpScenario, ScenarioContext } from './support/scenario';
 import type { LoadRequest } from './support/load';
 import { CITIES, COLORS, SEEDED_ORGANIZATIONS } from './support/seeded-pets';
 import { spreadFraction, spreadPoint, spreadTwin } from './support/spread';

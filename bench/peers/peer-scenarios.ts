@@ -1,4 +1,4 @@
-import type { HttpScenario } from '../scenarios';
+import type { HttpScenario } from '../support/scenario';
 import { bearer, createPet } from '../support/requests';
 import { SPREAD_REQUESTS } from '../support/spread';
 

@@ -1,10 +1,25 @@
 import { MIX, MIX_P99_MS, type MixResult } from '../mix';
-import type { SavedSearchesResult } from '../saved-searches';
 import type { BudgetResult } from '../budget';
 import type { WriteOrderVariant } from '../write-order';
 import type { ProfileSummary } from './cpu-profile';
 import type { DeliveryVariant } from './drains';
 import type { LoadResult } from './load';
+
+export interface SavedSearchesResult {
+  searches: number;
+  /** `POST /v1/pets` with the searches saved and without them, in turns: matching adds nothing to it. */
+  createPet: { without: ScenarioResult; with: ScenarioResult };
+  /** Searches evaluated per pet change: the searches filed under one of its terms. */
+  candidatesPerChange: { mean: number; p99: number };
+  /** A backlog of pet changes matched by one worker, per second. */
+  matchedPerSecond: number;
+  /** The backlog's alerts (`saved_search.matched` events) per change. */
+  alertsPerChange: number;
+  /** Statements the worker ran per change of the backlog, its start-up and the alerts' dispatch included. */
+  statementsPerChange: number;
+  /** Pet changes sent at a steady rate while a worker ran. */
+  steady: { changes: number; perSecond: number; alertMedianMs: number; alertP99Ms: number };
+}
 
 export interface ScenarioResult {
   name: string;

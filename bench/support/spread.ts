@@ -1,4 +1,4 @@
-import type { HttpScenario, ScenarioContext } from '../scenarios';
+import type { HttpScenario, ScenarioContext } from './scenario';
 import type { LoadRequest } from './load';
 
 /** How many distinct requests a `-spread` scenario deals out among its connections. */
