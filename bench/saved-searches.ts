@@ -7,7 +7,7 @@ import { createAccount, Stores, unmatchedPetEvents, withClient } from './support
 import { startWorkers } from './support/drains';
 import { measureInTurns } from './support/load';
 import { ServerProcess, sleep, waitFor } from './support/processes';
-import type { SavedSearchesResult, ScenarioResult } from './support/report';
+import type { SavedSearchesResult } from './support/report';
 import { createPet } from './support/requests';
 import { toResult } from './support/results';
 import { SqlCounter } from './support/sql-counter';

@@ -1,5 +1,5 @@
 import { encodeCursor } from '@app/http';
-import { BenchAccount, listSeededPets, resetOrders, Stores, withClient } from './support/database';
+import { listSeededPets, resetOrders, withClient } from './support/database';
 import type { LoadRequest } from './support/load';
 import { CONNECTIONS, type HttpScenario, type ScenarioContext } from './support/scenario';
 import { nextLink, PATCH_SCENARIO, SEARCH_SCENARIOS, SEARCH_SPREAD_SCENARIO } from './search-scenarios';
