@@ -211,7 +211,7 @@ export class WebhookAttemptsRepository {
     (deliveries) => this.readPending(deliveries),
     0,
   );
-  private readonly outcomes = new Batcher<FinishedAttempt, Error | undefined>(
+  private readonly outcomes = new Batcher<FinishedAttempt>(
     (attempts) => this.writeOutcomes(attempts),
     OUTCOME_FLUSH_DELAY_MS,
   );
@@ -248,13 +248,13 @@ export class WebhookAttemptsRepository {
 
   /**
    * Writes an attempt's outcome shortly, with the outcomes other jobs have meanwhile, from `pending`
-   * only, and opens the next attempt when `retried`. Never rejects: resolves once written, or with the
-   * error when the write failed (the attempt then stays pending, for its job's next run or the reconciler).
+   * only, and opens the next attempt when `retried`. Rejects when the write failed: the attempt then stays
+   * pending, for its job's next run or the reconciler.
    */
   @GenerateSql({
     params: [{ attemptId: 1, endpointId: 1 }, { succeeded: false, responseStatus: 500, durationMs: 30 }, true],
   })
-  recordOutcome(attempt: AttemptOf, outcome: AttemptOutcome, retried: boolean): Promise<Error | undefined> {
+  recordOutcome(attempt: AttemptOf, outcome: AttemptOutcome, retried: boolean): Promise<void> {
     return this.outcomes.add({ attempt, outcome, retried });
   }
 
@@ -332,16 +332,15 @@ export class WebhookAttemptsRepository {
   }
 
   /** An attempt answered twice in one batch (a job run twice at once) keeps the first outcome, as a later batch would. */
-  private async writeOutcomes(batch: FinishedAttempt[]): Promise<Array<Error | undefined>> {
+  private async writeOutcomes(batch: FinishedAttempt[]): Promise<void> {
     const attempts = [
       ...new Map([...batch].reverse().map((finished) => [finished.attempt.attemptId, finished])).values(),
     ];
     try {
       await this.sql.query(finishAttempts(attempts));
-      return batch.map(() => undefined);
     } catch (error) {
       this.logger.warn(`${attempts.length} attempt outcomes not written: ${(error as Error).message}`);
-      return batch.map(() => error as Error);
+      throw error;
     }
   }
 }

@@ -110,7 +110,7 @@ describe('WebhookDeliveryService', () => {
     const target = await receiver(500);
     const { delivery, attempts } = setUp(target.url, 1);
     const unavailable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    attempts.recordOutcome.mockResolvedValue(unavailable);
+    attempts.recordOutcome.mockRejectedValue(unavailable);
     await expect(delivery.attempt(DELIVERY, false)).rejects.toBe(unavailable);
   });
 

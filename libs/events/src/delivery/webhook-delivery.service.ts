@@ -64,12 +64,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     // Settled already, or its endpoint is gone: nothing to send, now or later.
     if (!pending) return undefined;
     if (!pending.enabled) {
-      const notWritten = await this.attempts.recordOutcome(
-        pending,
-        { succeeded: false, error: ENDPOINT_DISABLED },
-        false,
-      );
-      if (notWritten) throw notWritten;
+      await this.attempts.recordOutcome(pending, { succeeded: false, error: ENDPOINT_DISABLED }, false);
       return undefined;
     }
     const body = JSON.stringify(pending.event);
@@ -79,13 +74,14 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
       ...standardWebhookHeaders(pending.event.id, body, keys, now),
     });
     if (outcome.succeeded) {
-      void this.attempts.recordOutcome(pending, outcome, false);
+      // The job ends with the answer; a success not written was logged, and the reconciler sends it again.
+      this.attempts.recordOutcome(pending, outcome, false).catch(() => undefined);
       return { responseStatus: outcome.responseStatus!, durationMs: outcome.durationMs };
     }
     const last = pending.manual || pending.attempt >= this.settings.WEBHOOK_MAX_ATTEMPTS;
-    // Not written, the attempt is still pending: its next run must make it again, not use up another.
-    const notWritten = await this.attempts.recordOutcome(pending, outcome, !last);
-    if (notWritten) throw notWritten;
+    // A failure not written rejects here, and the attempt stays pending: its job's next run makes it again
+    // rather than using up another.
+    await this.attempts.recordOutcome(pending, outcome, !last);
     throw new WebhookAttemptFailedError(outcome.error ?? 'failed', last);
   }
 
