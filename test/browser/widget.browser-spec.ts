@@ -443,7 +443,7 @@ function servePages(apiUrl: string, port: number, organization: () => string): P
     await page.keyboard.press('Tab');
     await expect(page.locator(':focus').textContent()).resolves.toBe(`Adopt ${dogs[0]}`);
     await expect(focusRing()).resolves.toEqual(WIDGET_RING);
-    await page.locator(':focus').screenshot({ path: join(SCREENSHOTS, 'widget-focus-link.png') });
+    await card(dogs[0]!).screenshot({ path: join(SCREENSHOTS, 'widget-focus-link.png') });
 
     // The page's own link keeps the browser's ring: the widget's style does not reach it.
     await page.locator('#home').focus();

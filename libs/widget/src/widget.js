@@ -208,7 +208,7 @@
     'gap:.4em;aspect-ratio:4/3;background:#f3efe7;color:#4a4036;font-size:.9em;text-align:center}' +
     '.pa-widget .pa-nophoto svg{width:3em;height:3em;fill:#b3a48f}' +
     '.pa-widget h3{margin:.5em .75em .25em;font-size:1.1em}' +
-    '.pa-widget p{margin:0 .75em .75em}' +
+    '.pa-widget li p{margin:0 .75em .75em}' +
     // A ring of its own on whatever is focused from the keyboard (programmatic focus after a key too): blue
     // with a white edge, so that one of the two stands out against any page's background.
     '.pa-widget :focus-visible{outline:3px solid #1a5fb4;outline-offset:2px;box-shadow:0 0 0 2px #fff}' +
@@ -270,6 +270,8 @@
     this.key = root.getAttribute('data-key') || '';
     this.organization = root.getAttribute('data-organization');
     this.stopped = false;
+    // Styled from the start, so that a refusal before any request is styled too.
+    root.classList.add('pa-widget');
     this.locale = languageOf(root);
     this.messages = MESSAGES[this.locale.split('-')[0]];
     this.plurals = new Intl.PluralRules(this.locale);
@@ -364,7 +366,6 @@
     self.list = el('ul', { ariaLabel: self.t('list') });
     self.status = el('p', { role: 'status' });
     self.more = el('button', { type: 'button', hidden: true }, self.t('more'));
-    self.root.classList.add('pa-widget');
     self.root.textContent = '';
     self.root.append(
       self.heading,
