@@ -64,6 +64,7 @@ function documentedExamples(): string {
 describe('the typed client as a package, installed from its tarball by a project outside the repository', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'client-package-'));
   const project = join(scratch, 'project');
+  let tarballName: string;
   let api: TestHttpApp;
   let apiUrl: string;
 
@@ -71,10 +72,8 @@ describe('the typed client as a package, installed from its tarball by a project
     const env = npmFreeEnv();
     // The documented script: builds libs/client (JavaScript and declarations) and packs it.
     await run('npm', ['run', 'client:pack', '--', '--pack-destination', scratch], { cwd: ROOT, env });
-    const tarball = join(
-      scratch,
-      readdirSync(scratch).find((file) => file.endsWith('.tgz'))!,
-    );
+    tarballName = readdirSync(scratch).find((file) => file.endsWith('.tgz'))!;
+    const tarball = join(scratch, tarballName);
 
     // Its dependencies come packed from the repository's node_modules, so the install needs no network; they are
     // installed unsaved first, so that the project's package.json and lockfile name the client alone.
@@ -104,7 +103,8 @@ describe('the typed client as a package, installed from its tarball by a project
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('installs with every package it needs declared: none is extraneous', async () => {
+  it('is the tarball docs/client.md names, and installs with every package it needs declared', async () => {
+    expect(CLIENT_DOCS).toContain(`npm install /path/to/clone/${tarballName}`);
     const { stdout } = await run('npm', ['ls', '--all', '--offline', '--json'], { cwd: project, env: npmFreeEnv() });
     const tree = JSON.parse(stdout) as { dependencies: Record<string, { dependencies?: Record<string, unknown> }> };
     expect(Object.keys(tree.dependencies)).toEqual(['@pet-adoption/client']);
