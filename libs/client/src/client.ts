@@ -9,11 +9,11 @@ export type Environment = keyof typeof SERVERS;
 export interface PetAdoptionClientOptions {
   /** `Authorization: Bearer <apiKey>` on every request; leave out for sign-up alone. */
   apiKey?: string;
-  /** Which published base URLs to use (default `production`); `baseUrl`/`messagesBaseUrl` override them. */
+  /** Which of the documents' base URLs (`SERVERS`) to default to: `production` (the default) or `staging`. */
   environment?: Environment;
-  /** The api's base URL, ending in `/v1`. */
+  /** The api's base URL, ending in `/v1` (default `SERVERS.production.api`: `npm start`'s, on localhost). */
   baseUrl?: string;
-  /** The messages app's base URL. */
+  /** The messages app's base URL (default `SERVERS.production.messages`: `npm start`'s, on localhost). */
   messagesBaseUrl?: string;
   /** Retries of 429 and 503; `false` turns them off. */
   retry?: RetryOptions | false;
