@@ -1,7 +1,7 @@
-import { createServer, Server, Socket, connect } from 'node:net';
 import { Client } from 'pg';
 import { tinyJpeg, ThrowawayS3 } from '../support/photos';
-import { AppProcess, onFreePorts, sleep, startServing, waitFor } from '../support/processes';
+import { AppProcess, sleep, startServing, waitFor } from '../support/processes';
+import { StallingProxy } from '../support/stalling-proxy';
 import { ThrowawayPostgres, ThrowawayRedis } from '../support/throwaway-services';
 
 /** The shortest server timeouts the settings allow: every wait below outlasts them all. */
@@ -12,64 +12,6 @@ const PAST_SERVER_TIMEOUTS_MS = 4_000;
 const PAST_STATEMENT_TIMEOUT_MS = 20_000;
 /** Far longer than any answer needs, storage that never answers included (3 attempts of 10 s silence). */
 const ANSWER_BOUND_MS = 90_000;
-
-/**
- * A TCP proxy in front of the S3 store that can stall: while stalled it passes nothing either way, and
- * on release it passes what it held, in order. Storage that is slow rather than away.
- */
-class StallingProxy {
-  port = 0;
-  stalled = false;
-  heldBytes = 0;
-  private server?: Server;
-  private held: Array<() => void> = [];
-  private readonly sockets = new Set<Socket>();
-
-  constructor(private readonly targetPort: () => number) {}
-
-  async create(): Promise<this> {
-    this.server = createServer((client) => this.forward(client));
-    await onFreePorts(1, async (port) => {
-      this.port = port;
-      await new Promise<void>((resolve, reject) => {
-        this.server!.once('error', reject);
-        this.server!.listen(port, '127.0.0.1', () => resolve());
-      });
-    });
-    return this;
-  }
-
-  release(): void {
-    this.stalled = false;
-    this.heldBytes = 0;
-    for (const pass of this.held.splice(0)) pass();
-  }
-
-  async destroy(): Promise<void> {
-    this.sockets.forEach((socket) => socket.destroy());
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  private forward(client: Socket): void {
-    const upstream = connect(this.targetPort(), '127.0.0.1');
-    for (const [from, to] of [
-      [client, upstream],
-      [upstream, client],
-    ] as const) {
-      this.sockets.add(from);
-      from.on('data', (chunk: Buffer) => this.pass(chunk.length, () => to.write(chunk)));
-      from.on('end', () => this.pass(0, () => to.end()));
-      from.on('error', () => to.destroy());
-      from.on('close', () => this.sockets.delete(from));
-    }
-  }
-
-  private pass(bytes: number, send: () => void): void {
-    if (!this.stalled) return send();
-    this.heldBytes += bytes;
-    this.held.push(send);
-  }
-}
 
 describe('faults: a write slower than every server timeout answers its outcome, or did not happen', () => {
   const postgres = new ThrowawayPostgres();
