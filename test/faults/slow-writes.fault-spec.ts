@@ -10,7 +10,7 @@ const SERVER_TIMEOUTS = { HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000'
 const PAST_SERVER_TIMEOUTS_MS = 4_000;
 /** Longer than the statement timeout. */
 const PAST_STATEMENT_TIMEOUT_MS = 20_000;
-/** Far longer than any answer needs, storage that never answers included (3 attempts of 10 s silence). */
+/** Far longer than any answer needs, storage that never answers included (10 s of silence, 3 attempts at most). */
 const ANSWER_BOUND_MS = 90_000;
 
 describe('faults: a write slower than every server timeout answers its outcome, or did not happen', () => {
@@ -23,7 +23,7 @@ describe('faults: a write slower than every server timeout answers its outcome, 
   let auth: { Authorization: string };
   let image: Buffer;
 
-  /** The status of the answer, or the error of a request that got none. */
+  /** The answer's status and body; a request cut off without one rejects, and fails its test. */
   const call = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`${api.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(ANSWER_BOUND_MS) });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
