@@ -1,4 +1,4 @@
-import { IntegerSetting } from '@app/core';
+import { IntegerSetting, UrlSetting } from '@app/core';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateIf } from 'class-validator';
 
 /** Where photos are kept and served, how large an upload may be, and how the worker processes them. */
@@ -18,11 +18,12 @@ export class PhotosSettings {
   PHOTO_STORAGE_DIR = 'data/photos';
 
   /**
-   * The base the renditions' URLs start with: the api's `/media` by default (the filesystem driver), a
-   * CDN or the bucket's own address with S3. Photos keep the URLs they were given when they became ready.
+   * The base the renditions' URLs start with, formed when a photo is read: a CDN or the bucket's own address
+   * with S3. Unset, the api's own `/media` (`defaultMediaBaseUrl`), which serves either storage.
    */
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
-  PHOTO_PUBLIC_BASE_URL = 'http://localhost:3000/media';
+  @IsOptional()
+  @UrlSetting(['http', 'https'], 'https://media.pets.example')
+  PHOTO_PUBLIC_BASE_URL?: string;
 
   @ValidateIf((settings: PhotosSettings) => settings.PHOTO_STORAGE === 's3')
   @IsString()
