@@ -343,4 +343,3 @@ export class PetsController {
 function etagOf(stored: StoredPet): string {
   return formatEntityTag(stored.version);
 }
-

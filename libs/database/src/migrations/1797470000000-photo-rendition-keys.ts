@@ -62,10 +62,7 @@ export class PhotoRenditionKeys1797470000000 implements MigrationInterface {
     });
   }
 
-  private async convert(
-    queryRunner: QueryRunner,
-    { from, to, convert, unconverted }: Conversion,
-  ): Promise<void> {
+  private async convert(queryRunner: QueryRunner, { from, to, convert, unconverted }: Conversion): Promise<void> {
     const [{ renamed }] = await queryRunner.query(
       `SELECT count(*) = 0 AS renamed FROM information_schema.columns WHERE table_name = 'photos' AND column_name = $1`,
       [from],

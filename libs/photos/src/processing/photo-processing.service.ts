@@ -57,8 +57,6 @@ export class PhotoProcessing {
     const { width, height } = full;
     // The upload, once rendered, is only what the photo must not reveal: markReady lists it for removal.
     const stored = { width, height, renditions: renditionKeys as RenditionKeys };
-    return (await this.photos.markReady(petId, photoId, stored, keys))
-      ? 'ready'
-      : 'skipped';
+    return (await this.photos.markReady(petId, photoId, stored, keys)) ? 'ready' : 'skipped';
   }
 }
