@@ -36,8 +36,8 @@ interface Conversion {
  * a photo is read, from the base configured then. The column is renamed in a catalogue update; the rows
  * are rewritten a batch at a time (pets by ranges of ids, photos and events by ranges of pages, none needing
  * an index), each batch holding its rows' locks briefly, and a batch run again finds nothing left to do, so
- * an interrupted migration completes when started again. A photo made ready by a worker of the previous
- * version while this runs keeps its URL: run it, as compose's `migrate` does, before the new version starts.
+ * an interrupted migration completes when started again. Processes of the previous version name `urls` and
+ * fail on photos from the rename on: stop them first (compose's `migrate` runs before the apps start).
  */
 export class PhotoRenditionKeys1797470000000 implements MigrationInterface {
   name = 'PhotoRenditionKeys1797470000000';
