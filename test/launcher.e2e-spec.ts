@@ -1,6 +1,6 @@
 import { unpreparedSuiteDatabase } from './support/database';
 import { AppProcess, onFreePorts, startCompiled, startServing, waitFor } from './support/processes';
-import { singleRedisAt } from './support/test-env';
+import { PRODUCTION_ENV, singleRedisAt } from './support/test-env';
 import { ThrowawayRedis } from './support/throwaway-services';
 
 /** Whether anything answers HTTP at `url` (a stopped process leaves the connection refused). */
@@ -129,7 +129,7 @@ describe('a bad setting of any context', () => {
 
 describe('log level by APP_ENV, when LOG_LEVEL is not set', () => {
   it.each(['production', 'staging'])('logs each request at info in %s', async (appEnv) => {
-    const api = await startServing('api', { APP_ENV: appEnv, LOG_LEVEL: undefined }, '/health/live');
+    const api = await startServing('api', { ...PRODUCTION_ENV, APP_ENV: appEnv, LOG_LEVEL: undefined }, '/health/live');
     try {
       await fetch(`${api.baseUrl}/v1/categories`, { headers: { 'X-Request-Id': `level-${appEnv}` } });
       await waitFor(
@@ -144,7 +144,7 @@ describe('log level by APP_ENV, when LOG_LEVEL is not set', () => {
   });
 
   it('logs no request line when LOG_LEVEL says warn', async () => {
-    const api = await startServing('api', { APP_ENV: 'production', LOG_LEVEL: 'warn' }, '/health/live');
+    const api = await startServing('api', { ...PRODUCTION_ENV, LOG_LEVEL: 'warn' }, '/health/live');
     try {
       await fetch(`${api.baseUrl}/v1/categories`, { headers: { 'X-Request-Id': 'level-warn' } });
     } finally {

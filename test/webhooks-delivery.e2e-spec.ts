@@ -4,6 +4,7 @@ import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { createMessagesApp, startWorker, WebhookReceiver } from './support/messages';
 import { sleep, waitFor } from './support/processes';
+import { PRODUCTION_ENV } from './support/test-env';
 import {
   attemptsOf,
   createEndpoint,
@@ -207,7 +208,7 @@ describe('webhook delivery by a real worker process', () => {
 
   it('does not deliver to a loopback address from a worker outside development', async () => {
     await stack.worker.stop('SIGKILL');
-    stack.worker = await startWorker({ ...WEBHOOK_TEST_ENV, APP_ENV: 'production' });
+    stack.worker = await startWorker({ ...WEBHOOK_TEST_ENV, ...PRODUCTION_ENV });
     const { account, endpoint } = await subscriber();
     const { eventId } = await listPet(account);
     // Each failed attempt but the last opens the next, pending until it is made.

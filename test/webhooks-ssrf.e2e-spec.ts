@@ -3,6 +3,7 @@ import { HOST_RESOLVER, type HostResolver } from '@app/events';
 import { createApiApp } from './support/api-app';
 import { signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
+import { PRODUCTION_ENV } from './support/test-env';
 
 /** Names this suite's resolver answers; any other name is resolved by the system (`localhost`). */
 const NAMES: Record<string, string[]> = {
@@ -28,7 +29,7 @@ describe('webhook URLs outside development (APP_ENV=production)', () => {
 
   beforeAll(async () => {
     app = await createApiApp({
-      env: { APP_ENV: 'production' },
+      env: PRODUCTION_ENV,
       providers: [{ provide: HOST_RESOLVER, useValue: resolver }],
     });
     account = await signUp(app.http);

@@ -2,6 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The compiled tree this file runs from (`dist/` or a private `.dist-*` build). */
@@ -11,8 +12,12 @@ export const BUILD_ROOT = join(__dirname, '..', '..');
 const BASE_ENV: Record<string, string> = {
   APP_ENV: 'production',
   NODE_ENV: 'production',
-  // Production requires one; the bench's endpoints are its own.
+  // Production requires these (docs/operations.md's checklist); the bench's endpoints and clients are its own.
   WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 'bench').toString('base64'),
+  PUBLIC_BASE_URL_PRODUCTION: 'http://bench.localhost/v1',
+  PUBLIC_MESSAGES_URL: 'http://bench.localhost:3001',
+  PHOTO_PUBLIC_BASE_URL: 'http://bench.localhost/media',
+  PHOTO_STORAGE_DIR: join(tmpdir(), 'pet-adoption-bench-photos'),
   NODE_OPTIONS: '',
   // Processes write into files, so pino-pretty must not be picked.
   FORCE_COLOR: '0',

@@ -53,3 +53,14 @@ Object.assign(process.env, {
   // Processes the suites start with APP_ENV=production need one.
   WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 'test').toString('base64'),
 });
+
+/**
+ * What a process started with APP_ENV=production needs beyond the test environment (docs/operations.md's
+ * checklist): public addresses that production refuses to leave on localhost.
+ */
+export const PRODUCTION_ENV = {
+  APP_ENV: 'production',
+  PUBLIC_BASE_URL_PRODUCTION: 'https://pets.test/v1',
+  PUBLIC_MESSAGES_URL: 'https://messages.pets.test',
+  PHOTO_PUBLIC_BASE_URL: 'https://pets.test/media',
+};

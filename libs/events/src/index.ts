@@ -1,5 +1,6 @@
 export * from './delivery/events-worker.module';
 export * from './dto/event.dto';
+export * from './event-objects';
 export * from './event-types';
 export * from './events-http.module';
 export * from './events-openapi';

@@ -4,6 +4,7 @@ export { HttpsUrlField, LocationField, PetLocationDto, TextField } from './dto/p
 export * from './dto/pet-photo.dto';
 export * from './dto/update-pet.dto';
 export * from './pet-changes';
+export * from './pet-photo-urls';
 export { encodePetCursor } from './pet-cursor';
 export * from './get-pet-deprecation.middleware';
 export * from './pet-holds.repository';

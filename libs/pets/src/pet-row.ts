@@ -1,6 +1,6 @@
 import { sql, type SqlFragment } from '@app/database';
-import type { PetDto } from './dto/pet.dto';
-import type { PetPhotoDto } from './dto/pet-photo.dto';
+import type { StoredPetPhoto } from './dto/pet-photo.dto';
+import type { PetAsStored } from './pet-photo-urls';
 import type { PetAgeGroup, PetCoat, PetSex, PetSize, PetStatus } from './pet-status';
 
 /**
@@ -31,7 +31,7 @@ export interface PetRow {
   latitude: number | null;
   longitude: number | null;
   /** Kept by libs/photos: the pet's ready photos by position. */
-  photos: PetPhotoDto[];
+  photos: StoredPetPhoto[];
   created_at: Date;
   updated_at: Date;
   lister_account_id: string | null;
@@ -60,9 +60,12 @@ function known<T extends object>(members: { [Member in keyof T]: T[Member] | nul
   return set.length === 0 ? undefined : (Object.fromEntries(set) as T);
 }
 
-/** The Pet as clients see it: fields never set are left out, and the lister is never shown. */
-export function toPet(row: PetRow): PetDto {
-  const pet: PetDto = {
+/**
+ * The Pet as clients see it, its photos as stored (`PhotoUrls.servedPet` forms their URLs): fields never set
+ * are left out, and the lister is never shown.
+ */
+export function toPet(row: PetRow): PetAsStored {
+  const pet: PetAsStored = {
     id: Number(row.id),
     name: row.name,
     categoryId: Number(row.category_id),
@@ -135,7 +138,7 @@ export const PET_OBJECT = sql`jsonb_strip_nulls(jsonb_build_object(
 
 /** A pet with what the service needs to guard a change of it, none of which clients see. */
 export interface StoredPet {
-  pet: PetDto;
+  pet: PetAsStored;
   version: string;
   listerAccountId?: number;
   hasOpenOrder: boolean;

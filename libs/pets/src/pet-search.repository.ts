@@ -2,7 +2,7 @@ import { SharedReads } from '@app/core';
 import { GenerateSql, Sql, sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { PetSort, Point } from './dto/list-pets-query.dto';
-import type { PetDto } from './dto/pet.dto';
+import type { PetAsStored } from './pet-photo-urls';
 import { PET_COLUMNS, PetRow, toPet } from './pet-row';
 import type { PetAgeGroup, PetCoat, PetCompanion, PetSex, PetSize, PetStatus } from './pet-status';
 
@@ -225,7 +225,7 @@ export interface PetSearch {
 }
 
 export interface SearchPage {
-  pets: PetDto[];
+  pets: PetAsStored[];
   /** Where the next page begins, when one follows. */
   next?: SearchPosition;
 }

@@ -68,6 +68,7 @@ import {
   PET_PRECONDITION_FAILED,
   PETS_API_TAG,
 } from './pets-openapi';
+import { PhotoUrls } from './pet-photo-urls';
 import type { StoredPet } from './pet-row';
 import { PetsService } from './pets.service';
 import { RequiredScope } from '@app/accounts';
@@ -76,7 +77,10 @@ import { RequiredScope } from '@app/accounts';
 @ApiBearerAuth()
 @Controller()
 export class PetsController {
-  constructor(private readonly pets: PetsService) {}
+  constructor(
+    private readonly pets: PetsService,
+    private readonly photoUrls: PhotoUrls,
+  ) {}
 
   @Get('pets')
   @RequiredScope('pets:read', { publishable: true })
@@ -145,7 +149,7 @@ export class PetsController {
       );
       response.setHeader('Link', link);
     }
-    return page.pets;
+    return page.pets.map((pet) => this.photoUrls.servedPet(pet));
   }
 
   @Post('pets')
@@ -178,7 +182,7 @@ export class PetsController {
   ): Promise<PetDto> {
     const created = await this.pets.create({ ...body, listerAccountId: principal.accountId });
     response.setHeader('Location', `/v1/pets/${created.pet.id}`);
-    return withETag(response, created);
+    return this.withETag(response, created);
   }
 
   @Put('pets/external/:externalId')
@@ -219,7 +223,7 @@ export class PetsController {
       response.status(201);
       response.setHeader('Location', `/v1/pets/${stored.pet.id}`);
     }
-    return withETag(response, stored);
+    return this.withETag(response, stored);
   }
 
   @Get('pets/:petId')
@@ -255,7 +259,7 @@ export class PetsController {
       response.status(304);
       return undefined;
     }
-    return withETag(response, stored);
+    return this.withETag(response, stored);
   }
 
   @Patch('pets/:petId')
@@ -290,7 +294,7 @@ export class PetsController {
       patch,
       versions: matchingVersions(ifMatch),
     });
-    return withETag(response, updated);
+    return this.withETag(response, updated);
   }
 
   @Delete('pets/:petId')
@@ -327,15 +331,15 @@ export class PetsController {
   listCategories(): Promise<CategoryDto[]> {
     return this.pets.listCategories();
   }
+
+  /** Sets the pet's ETag on the response and gives the Pet to send. */
+  private withETag(response: Response, stored: StoredPet): PetDto {
+    response.setHeader('ETag', etagOf(stored));
+    return this.photoUrls.servedPet(stored.pet);
+  }
 }
 
 /** A strong ETag: the pet's version, which every change moves. */
 function etagOf(stored: StoredPet): string {
   return formatEntityTag(stored.version);
-}
-
-/** Sets the pet's ETag on the response and gives the Pet to send. */
-function withETag(response: Response, stored: StoredPet): PetDto {
-  response.setHeader('ETag', etagOf(stored));
-  return stored.pet;
 }

@@ -2,7 +2,8 @@ import { Batcher } from '@app/core';
 import { GenerateSql, WriteBatcher, Sql, sql, SqlFragment } from '@app/database';
 import { EventsRecorder, newEventIds } from '@app/events';
 import { Injectable } from '@nestjs/common';
-import type { CreatePetDto, PetDto } from './dto/pet.dto';
+import type { CreatePetDto } from './dto/pet.dto';
+import type { PetAsStored } from './pet-photo-urls';
 import { HOLD_PET_CHANGES, PET_CHANGE } from './pet-changes';
 import { petEventRows, petEvents } from './pet-events';
 import { PET_COLUMNS, PET_VERSION, PetRow, StoredPet, toPet, toStoredPet } from './pet-row';
@@ -250,7 +251,7 @@ const setOrganization = (listerAccountId: number, organizationId: string | null)
 
 /** Shared by every request for the same page in a batch: read-only. */
 export interface PetPage {
-  readonly pets: readonly PetDto[];
+  readonly pets: readonly PetAsStored[];
   /** Id of the last pet returned, when more follow. */
   readonly lastId?: number;
 }

@@ -1,8 +1,11 @@
 import { queuePrefix, type RedisClient, RequestPathRedisModule, settingsModule } from '@app/core';
-import { EventsModule } from '@app/events';
+import { EventObjects, EventsModule } from '@app/events';
+import { HttpSettings, OpenApiSettings } from '@app/http';
+import { PhotoUrls } from '@app/pets';
 import { BullModule } from '@nestjs/bullmq';
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { MediaController } from './media.controller';
+import { ConfiguredPhotoUrls, PetEventObjects } from './photo-urls';
 import { PhotosController } from './photos.controller';
 import { PhotosProducer } from './photos.producer';
 import { PHOTOS_QUEUE } from './photos.queue';
@@ -34,9 +37,30 @@ const PHOTOS_QUEUE_MODULE = BullModule.registerQueueAsync({
   }),
 });
 
+/**
+ * How photos' URLs are formed when a pet, a photo or an event is read, for every module of the app: libs/pets
+ * and libs/events, below this library, ask for `PhotoUrls` and `EventObjects`.
+ */
+@Global()
+@Module({
+  imports: [settingsModule(PhotosSettings), settingsModule(HttpSettings), settingsModule(OpenApiSettings)],
+  providers: [
+    { provide: PhotoUrls, useClass: ConfiguredPhotoUrls },
+    { provide: EventObjects, useClass: PetEventObjects },
+  ],
+  exports: [PhotoUrls, EventObjects],
+})
+class PhotoUrlsModule {}
+
 /** Photos without HTTP or processing: their rows, their storage and their queue. */
 @Module({
-  imports: [PHOTOS_QUEUE_REDIS_MODULE, PHOTOS_QUEUE_MODULE, settingsModule(PhotosSettings), EventsModule],
+  imports: [
+    PHOTOS_QUEUE_REDIS_MODULE,
+    PHOTOS_QUEUE_MODULE,
+    settingsModule(PhotosSettings),
+    EventsModule,
+    PhotoUrlsModule,
+  ],
   providers: [PhotosRepository, PhotosService, PhotosProducer, photoStorageProvider],
   exports: [
     PhotosRepository,

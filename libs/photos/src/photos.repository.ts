@@ -1,7 +1,7 @@
 import { ServiceUnavailableError } from '@app/core';
 import { GenerateSql, Sql, sql, SqlFragment } from '@app/database';
 import { EventsRecorder } from '@app/events';
-import { PET_CHANGE, PET_COLUMNS, type PetRow, petEvents, type PhotoUrlsDto, toStoredPet } from '@app/pets';
+import { PET_CHANGE, PET_COLUMNS, type PetRow, petEvents, PhotoUrls, type RenditionKeys, toStoredPet } from '@app/pets';
 import { Injectable } from '@nestjs/common';
 import type { PhotoDto, PhotoStatus } from './dto/photo.dto';
 
@@ -19,13 +19,14 @@ interface PhotoRow {
   position: number;
   width: number | null;
   height: number | null;
-  urls: PhotoUrlsDto | null;
+  renditions: RenditionKeys | null;
   error: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-function toPhoto(row: PhotoRow): PhotoDto {
+/** The Photo as clients see it, its URLs formed from its renditions' keys. */
+function toPhoto(row: PhotoRow, urls: PhotoUrls): PhotoDto {
   const photo: PhotoDto = {
     id: row.id,
     petId: Number(row.pet_id),
@@ -36,7 +37,7 @@ function toPhoto(row: PhotoRow): PhotoDto {
   };
   if (row.width !== null) photo.width = row.width;
   if (row.height !== null) photo.height = row.height;
-  if (row.urls !== null) photo.urls = row.urls;
+  if (row.renditions !== null) photo.urls = urls.of(row.renditions);
   if (row.error !== null) photo.error = row.error;
   return photo;
 }
@@ -47,13 +48,14 @@ function toPhoto(row: PhotoRow): PhotoDto {
  */
 const PENDING_FILE_GRACE_SECONDS = 600;
 
-const PHOTO_COLUMNS = sql`id, pet_id, status, position, width, height, urls, error, created_at, updated_at`;
+const PHOTO_COLUMNS = sql`id, pet_id, status, position, width, height, renditions, error, created_at, updated_at`;
 
 /** What a ready photo's processing found. */
 export interface Renditions {
   width: number;
   height: number;
-  urls: PhotoUrlsDto;
+  /** Each rendition's storage key, by size: rows keep keys, and URLs are formed as a photo is read. */
+  renditions: RenditionKeys;
 }
 
 /** The pet a photo belongs to, as far as the upload's checks need it. */
@@ -73,6 +75,7 @@ export class PhotosRepository {
   constructor(
     private readonly sql: Sql,
     private readonly events: EventsRecorder,
+    private readonly urls: PhotoUrls,
   ) {}
 
   @GenerateSql({ params: [1] })
@@ -139,7 +142,7 @@ export class PhotosRepository {
           FROM photos WHERE pet_id = ${petId} HAVING count(*) < ${limit}
         RETURNING ${PHOTO_COLUMNS}`);
       if (rows[0]) await this.claimPending([upload]);
-      return rows[0] && toPhoto(rows[0]);
+      return rows[0] && toPhoto(rows[0], this.urls);
     });
   }
 
@@ -148,13 +151,13 @@ export class PhotosRepository {
     const rows = await this.sql.rows<PhotoRow>(
       sql`SELECT ${PHOTO_COLUMNS} FROM photos WHERE id = ${photoId} AND pet_id = ${petId}`,
     );
-    return rows[0] && toPhoto(rows[0]);
+    return rows[0] && toPhoto(rows[0], this.urls);
   }
 
   @GenerateSql({ params: ['pho_1'] })
   async findById(photoId: string): Promise<PhotoDto | undefined> {
     const rows = await this.sql.rows<PhotoRow>(sql`SELECT ${PHOTO_COLUMNS} FROM photos WHERE id = ${photoId}`);
-    return rows[0] && toPhoto(rows[0]);
+    return rows[0] && toPhoto(rows[0], this.urls);
   }
 
   @GenerateSql({ name: 'every photo', params: [1, false] }, { name: 'ready ones', params: [1, true] })
@@ -163,7 +166,7 @@ export class PhotosRepository {
       SELECT ${PHOTO_COLUMNS} FROM photos
        WHERE pet_id = ${petId} ${readyOnly ? sql`AND status = 'ready'` : sql.empty}
        ORDER BY position`);
-    return rows.map(toPhoto);
+    return rows.map((row) => toPhoto(row, this.urls));
   }
 
   /**
@@ -172,14 +175,14 @@ export class PhotosRepository {
    * renditions then go with the sweep.
    */
   @GenerateSql({
-    params: [1, 'pho_1', { width: 1, height: 1, urls: {} }, ['renditions/pho_1/small-0.jpg']],
+    params: [1, 'pho_1', { width: 1, height: 1, renditions: {} }, ['renditions/pho_1/small-0.jpg']],
   })
   markReady(petId: number, photoId: string, renditions: Renditions, files: readonly string[]): Promise<boolean> {
     return this.changePet(petId, async () => {
       const settled = await this.settle(
         photoId,
         sql`status = 'ready', width = ${renditions.width}, height = ${renditions.height},
-            urls = ${JSON.stringify(renditions.urls)}::jsonb, files = ${files}::text[]`,
+            renditions = ${JSON.stringify(renditions.renditions)}::jsonb, files = ${files}::text[]`,
       );
       if (settled) await this.claimPending(files);
       return settled;
@@ -216,7 +219,7 @@ export class PhotosRepository {
            AND p.position BETWEEN least(t.from_position, t.to_position) AND greatest(t.from_position, t.to_position)
         RETURNING ${PHOTO_COLUMNS}`);
       const row = rows.find((candidate) => candidate.id === photoId);
-      moved = row && toPhoto(row);
+      moved = row && toPhoto(row, this.urls);
       return moved?.status === 'ready' && rows.length > 1;
     }).then(() => moved);
   }
@@ -320,7 +323,8 @@ export class PhotosRepository {
         WITH ${PET_CHANGE}
         UPDATE pets
            SET photos = (
-                 SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'width', width, 'height', height, 'urls', urls)
+                 SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'width', width, 'height', height,
+                                                              'renditions', renditions)
                                            ORDER BY position), '[]')
                    FROM photos WHERE pet_id = ${petId} AND status = 'ready'),
                updated_at = pet_change.changed_at

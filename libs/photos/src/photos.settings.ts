@@ -1,8 +1,12 @@
-import { IntegerSetting } from '@app/core';
+import { isAbsolute } from 'node:path';
+import { AppEnv, CrossFieldRules, IntegerSetting, UrlSetting } from '@app/core';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateIf } from 'class-validator';
 
 /** Where photos are kept and served, how large an upload may be, and how the worker processes them. */
-export class PhotosSettings {
+export class PhotosSettings implements CrossFieldRules {
+  /** Read here only for what production requires (`violations`); CoreSettings checks its value. */
+  APP_ENV: string = AppEnv.Development;
+
   /** Largest upload in bytes: refused with 413 as soon as the declared or streamed length passes it. */
   @IntegerSetting()
   @IsInt()
@@ -18,11 +22,12 @@ export class PhotosSettings {
   PHOTO_STORAGE_DIR = 'data/photos';
 
   /**
-   * The base the renditions' URLs start with: the api's `/media` by default (the filesystem driver), a
-   * CDN or the bucket's own address with S3. Photos keep the URLs they were given when they became ready.
+   * The base the renditions' URLs start with, formed when a photo is read: a CDN or the bucket's own address
+   * with S3. Unset, the api's own `/media` (`defaultMediaBaseUrl`), which serves either storage.
    */
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
-  PHOTO_PUBLIC_BASE_URL = 'http://localhost:3000/media';
+  @IsOptional()
+  @UrlSetting(['http', 'https'], 'https://media.pets.example')
+  PHOTO_PUBLIC_BASE_URL?: string;
 
   @ValidateIf((settings: PhotosSettings) => settings.PHOTO_STORAGE === 's3')
   @IsString()
@@ -75,4 +80,26 @@ export class PhotosSettings {
   @IsInt()
   @Min(100)
   PHOTO_SWEEP_INTERVAL_MS = 20000;
+
+  /**
+   * In production the defaults would lose photos or hand out addresses no client reaches: a directory
+   * inside the working directory (not the volume the api and the worker share), and URLs on localhost.
+   */
+  violations(): string[] {
+    if (this.APP_ENV !== AppEnv.Production) return [];
+    const violations: string[] = [];
+    if (this.PHOTO_STORAGE === 'filesystem' && !isAbsolute(this.PHOTO_STORAGE_DIR)) {
+      violations.push(
+        `PHOTO_STORAGE_DIR=${JSON.stringify(this.PHOTO_STORAGE_DIR)}: in production set PHOTO_STORAGE_DIR to an ` +
+          'absolute path on storage the api and the worker share, or PHOTO_STORAGE=s3',
+      );
+    }
+    if (this.PHOTO_PUBLIC_BASE_URL === undefined) {
+      violations.push(
+        'PHOTO_PUBLIC_BASE_URL is not set: in production set it to where clients fetch renditions, such as ' +
+          'https://pets.example/media (the api serves them at /media) or a CDN',
+      );
+    }
+    return violations;
+  }
 }

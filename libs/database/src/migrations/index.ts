@@ -25,6 +25,7 @@ import { ListerOrganizationLookup1797430000000 } from './1797430000000-lister-or
 import { SavedSearchPetStates1797440000000 } from './1797440000000-saved-search-pet-states';
 import { SavedSearchStoredTermsOfQAndNear1797450000000 } from './1797450000000-saved-search-stored-terms-of-q-and-near';
 import { SavedSearchAlerts1797460000000 } from './1797460000000-saved-search-alerts';
+import { PhotoRenditionKeys1797470000000 } from './1797470000000-photo-rendition-keys';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   SavedSearchPetStates1797440000000,
   SavedSearchStoredTermsOfQAndNear1797450000000,
   SavedSearchAlerts1797460000000,
+  PhotoRenditionKeys1797470000000,
 ];

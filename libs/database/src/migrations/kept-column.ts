@@ -17,6 +17,8 @@ const written = (text: string) => SqlFragment.of([text], []);
 
 /** Rows whose column one backfill statement writes: each batch holds its rows' locks only briefly. */
 const BACKFILL_BATCH = 10_000;
+/** Pages of a table one backfill statement reads: an 8 kB page holds a few to a few dozen rows. */
+const BACKFILL_PAGES = 500;
 
 export interface KeptColumn {
   table: string;
@@ -77,6 +79,30 @@ export async function backfillByIds(
       queryRunner,
       sql`UPDATE ${rows} SET ${written(assignment)}
            WHERE id > ${from} AND id <= ${from + BACKFILL_BATCH} AND ${written(pending)}`,
+    );
+  }
+}
+
+/**
+ * Runs `UPDATE <table> SET <assignment>` on the rows `pending` selects, a range of the table's pages per
+ * statement (a TID range scan, which needs no index): for the tables without a sequence's numbers as their key.
+ */
+export async function backfillByPages(
+  queryRunner: QueryRunner,
+  table: string,
+  assignment: string,
+  pending: string,
+): Promise<void> {
+  const rows = sql.identifier(table);
+  const [{ pages }] = await run(
+    queryRunner,
+    sql`SELECT pg_relation_size(${table}::regclass) / current_setting('block_size')::int AS pages`,
+  );
+  for (let from = 0; from <= Number(pages); from += BACKFILL_PAGES) {
+    await run(
+      queryRunner,
+      sql`UPDATE ${rows} SET ${written(assignment)}
+           WHERE ctid >= ${`(${from},0)`}::tid AND ctid < ${`(${from + BACKFILL_PAGES},0)`}::tid AND ${written(pending)}`,
     );
   }
 }

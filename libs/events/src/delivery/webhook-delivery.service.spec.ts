@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createSecretKey } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AppEnv, CoreSettings } from '@app/core';
+import { EventObjects } from '../event-objects';
 import type { EventsSettings } from '../events.settings';
 import type { WebhookSecrets } from '../webhooks/webhook-secrets';
 import type { EndpointTargetsCache } from './endpoint-targets.cache';
@@ -58,6 +59,9 @@ function setUp(url: string, attempt: number, enabled = true, manual = false) {
     endpoints as unknown as EndpointTargetsCache,
     secrets as unknown as WebhookSecrets,
     { WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_MAX_ATTEMPTS: 3 } as EventsSettings,
+    new (class extends EventObjects {
+      served = (_type: unknown, object: Record<string, unknown>) => object;
+    })(),
     { APP_ENV: AppEnv.Development } as CoreSettings,
     async () => ['127.0.0.1'],
   );

@@ -1,5 +1,6 @@
 import { AppEnv, CoreSettings } from '@app/core';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { EventObjects } from '../event-objects';
 import type { DeliverEventJobData, DeliveredAttempt } from '../events.queue';
 import { EventsSettings } from '../events.settings';
 import { HOST_RESOLVER, HostResolver } from '../webhooks/public-addresses';
@@ -37,6 +38,7 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
     private readonly endpoints: EndpointTargetsCache,
     private readonly secrets: WebhookSecrets,
     private readonly settings: EventsSettings,
+    private readonly objects: EventObjects,
     env: CoreSettings,
     @Inject(HOST_RESOLVER) resolve: HostResolver,
   ) {
@@ -67,7 +69,8 @@ export class WebhookDeliveryService implements OnApplicationShutdown {
       await this.attempts.recordOutcome(pending, { succeeded: false, error: ENDPOINT_DISABLED }, false);
       return undefined;
     }
-    const body = JSON.stringify(pending.event);
+    // Formed as it is sent, not when the event was recorded or enqueued: a retry hours later has today's URLs.
+    const body = JSON.stringify(this.objects.servedEvent(pending.event));
     const now = new Date();
     const keys = this.secrets.signingKeys(pending, now);
     const outcome = await this.sender.send(pending.url, body, {

@@ -1,4 +1,4 @@
-import { UrlSetting } from '@app/core';
+import { AppEnv, CrossFieldRules, UrlSetting } from '@app/core';
 import { IsOptional } from 'class-validator';
 
 const PublicUrl = () => UrlSetting(['http', 'https'], 'https://pets.example/v1');
@@ -8,7 +8,10 @@ const PublicUrl = () => UrlSetting(['http', 'https'], 'https://pets.example/v1')
  * through other addresses than their own ports (a proxy, a host name). Unset, the documents follow the
  * ports the apps listen on (`publicAddresses`), so that Swagger UI and generated clients reach them.
  */
-export class OpenApiSettings {
+export class OpenApiSettings implements CrossFieldRules {
+  /** Read here only for what production requires (`violations`); CoreSettings checks its value. */
+  APP_ENV: string = AppEnv.Development;
+
   @IsOptional()
   @PublicUrl()
   PUBLIC_BASE_URL_PRODUCTION?: string;
@@ -24,10 +27,27 @@ export class OpenApiSettings {
   @IsOptional()
   @PublicUrl()
   PUBLIC_MESSAGES_URL_STAGING?: string;
+
+  /**
+   * In production the loopback defaults would publish addresses no client reaches: the documents' servers,
+   * the messages app's CORS origins, and the photos' default base.
+   */
+  violations(): string[] {
+    if (this.APP_ENV !== AppEnv.Production) return [];
+    return Object.entries(REQUIRED_IN_PRODUCTION)
+      .filter(([name]) => this[name as keyof typeof REQUIRED_IN_PRODUCTION] === undefined)
+      .map(([name, address]) => `${name} is not set: in production set it to ${address}`);
+  }
 }
 
+/** The public addresses production must set, and what each is. */
+const REQUIRED_IN_PRODUCTION = {
+  PUBLIC_BASE_URL_PRODUCTION: 'the api’s public address, such as https://pets.example/v1',
+  PUBLIC_MESSAGES_URL: 'the messages app’s public address, such as https://messages.pets.example',
+};
+
 /** The base addresses the documents publish, each configured or derived from the apps' ports. */
-export type PublicAddresses = Required<OpenApiSettings>;
+export type PublicAddresses = Required<Omit<OpenApiSettings, 'APP_ENV' | 'violations'>>;
 
 /**
  * Each address as configured, else on the loopback at the app's port: `localhost` for production and

@@ -47,3 +47,14 @@ export class PetPhotoDto {
   @ApiProperty({ type: PhotoUrlsDto })
   urls: PhotoUrlsDto;
 }
+
+/** The storage key of each rendition of a photo, by size: what rows and events keep of it. */
+export type RenditionKeys = Record<keyof PhotoUrlsDto, string>;
+
+/**
+ * A ready photo as the pet's row and its events keep it: its renditions by their storage keys, never by their
+ * URLs, which follow the media's public base when the pet is read (`PetPhotoUrls`).
+ */
+export interface StoredPetPhoto extends Omit<PetPhotoDto, 'urls'> {
+  renditions: RenditionKeys;
+}

@@ -1,9 +1,8 @@
-import type { PhotoUrlsDto } from '@app/pets';
+import type { RenditionKeys } from '@app/pets';
 import { Inject, Injectable } from '@nestjs/common';
 import { originalKey, RENDITION_CACHE_CONTROL, renditionKey } from '../photo-files';
 import { InvalidImageError, StoredFileMissingError } from '../photos.errors';
 import { PhotosRepository } from '../photos.repository';
-import { PhotosSettings } from '../photos.settings';
 import { PHOTO_STORAGE, PhotoStorage } from '../storage/photo-storage';
 import { render } from './renditions';
 
@@ -20,7 +19,6 @@ export class PhotoProcessing {
   constructor(
     private readonly photos: PhotosRepository,
     @Inject(PHOTO_STORAGE) private readonly storage: PhotoStorage,
-    private readonly settings: PhotosSettings,
   ) {}
 
   async process(photoId: string, petId: number): Promise<ProcessingOutcome> {
@@ -48,19 +46,19 @@ export class PhotoProcessing {
     // Recorded before they are written: a crash before `ready`, or a photo removed meanwhile, leaves no orphan.
     // A photo removed while it was rendered gets none written.
     if (!(await this.photos.markRenditionsPending(photoId, keys))) return 'skipped';
-    const urls: Partial<PhotoUrlsDto> = {};
+    const renditionKeys: Partial<RenditionKeys> = {};
     for (const [index, rendition] of renditions.entries()) {
       await this.storage.put(keys[index]!, rendition.bytes, {
         contentType: rendition.contentType,
         cacheControl: RENDITION_CACHE_CONTROL,
       });
-      urls[rendition.size] = `${this.settings.PHOTO_PUBLIC_BASE_URL}/${keys[index]}`;
+      renditionKeys[rendition.size] = keys[index]!;
     }
     const full = renditions.find((rendition) => rendition.size === 'full')!;
     const { width, height } = full;
     // The upload, once rendered, is only what the photo must not reveal: markReady lists it for removal.
-    if (await this.photos.markReady(petId, photoId, { width, height, urls: urls as PhotoUrlsDto }, keys))
-      return 'ready';
+    const stored = { width, height, renditions: renditionKeys as RenditionKeys };
+    if (await this.photos.markReady(petId, photoId, stored, keys)) return 'ready';
     // Removed while its renditions were written: they go with the next sweep, as its other files do.
     await this.photos.removeSoon(keys);
     return 'skipped';

@@ -8,7 +8,7 @@ SELECT
   position,
   width,
   height,
-  urls,
+  renditions,
   error,
   created_at,
   updated_at
@@ -26,7 +26,7 @@ SELECT
   position,
   width,
   height,
-  urls,
+  renditions,
   error,
   created_at,
   updated_at
@@ -89,7 +89,7 @@ RETURNING
   position,
   width,
   height,
-  urls,
+  renditions,
   error,
   created_at,
   updated_at
@@ -102,7 +102,7 @@ SELECT
   position,
   width,
   height,
-  urls,
+  renditions,
   error,
   created_at,
   updated_at
@@ -121,7 +121,7 @@ SELECT
   position,
   width,
   height,
-  urls,
+  renditions,
   error,
   created_at,
   updated_at
@@ -231,7 +231,7 @@ WITH
       status = 'ready',
       width = $2,
       height = $3,
-      urls = $4::jsonb,
+      renditions = $4::jsonb,
       files = $5::text[],
       updated_at = now()
     FROM
@@ -350,7 +350,7 @@ RETURNING
   position,
   width,
   height,
-  urls,
+  renditions,
   error,
   created_at,
   updated_at
