@@ -295,6 +295,20 @@ describe.each(['filesystem', 's3'] as const)('photos hosted by the service (%s s
     expect((await app.http.get(`/v1/pets/${pet.id}/photos`).set(lister.auth).expect(200)).body).toHaveLength(1);
   });
 
+  it('refuses the same Idempotency-Key with another image (422), and replays the same image sent as multipart', async () => {
+    const key = `photo-image-${pet.id}`;
+    const image = await tinyJpeg();
+    const first = await upload(pet.id, image).set('Idempotency-Key', key).expect(202);
+    const other = await jpegWithLocation(32, 24);
+    const refused = await upload(pet.id, other).set('Idempotency-Key', key).expect(422);
+    expect(refused.body).toEqual({ code: 'idempotency_key_reused', message: expect.any(String), status: 422 });
+    const replayed = await uploadMultipart(pet.id, image).set('Idempotency-Key', key).expect(202);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toEqual(first.body);
+    const photos = (await app.http.get(`/v1/pets/${pet.id}/photos`).set(lister.auth).expect(200)).body as TestPhoto[];
+    expect(photos.map((photo) => photo.id)).toEqual([first.body.id]);
+  });
+
   it('removes a photo (204) and its files within a minute; removing the pet removes the rest', async () => {
     const removed = await readyPhoto(await tinyJpeg());
     const kept = await readyPhoto(await tinyJpeg());

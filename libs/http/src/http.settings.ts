@@ -30,7 +30,7 @@ export class HttpSettings implements CrossFieldRules {
   @Min(1000)
   REQUEST_TIMEOUT_MS = 30000;
 
-  /** A connection that sends and receives nothing for this long is closed. */
+  /** A connection that sends and receives nothing for this long is closed, unless an answer is pending. */
   @IntegerSetting()
   @IsInt()
   @Min(1000)

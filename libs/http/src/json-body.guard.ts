@@ -14,7 +14,7 @@ const ACCEPTS_MERGE_PATCH = 'pet-adoption:accepts-merge-patch';
 /** A route whose body may also be an RFC 7396 merge patch (`application/merge-patch+json`). */
 export const AcceptsMergePatch = () => SetMetadata(ACCEPTS_MERGE_PATCH, true);
 
-const STREAMS_BODY = 'pet-adoption:streams-body';
+export const STREAMS_BODY = 'pet-adoption:streams-body';
 
 /**
  * A route that reads its body itself, as a stream, whatever its type (a photo upload): no body parser

@@ -94,11 +94,19 @@ export function createLimitedServer(app: RequestListener, limits: ServerLimits):
     // Node would answer a missing Host with an empty 400; the request listener answers it instead.
     requireHostHeader: false,
   });
-  server.setTimeout(limits.IDLE_TIMEOUT_MS);
   const isExcess = trackConnectionsPerClient(server, limits.MAX_CONNECTIONS_PER_CLIENT);
-  // The response being written on each connection: a client error after its headers went out must
-  // not start a second answer.
+  // The latest response of each connection: a client error after its headers went out must not start
+  // a second answer, and a connection awaiting its answer is never idle.
   const responses = new WeakMap<Socket, ServerResponse>();
+  server.setTimeout(limits.IDLE_TIMEOUT_MS);
+  // A listener makes Node leave the socket to it. While a request waits for its answer the silence is the
+  // server's: cutting it then could drop the answer to a write that commits. The server's own deadlines
+  // (statement, pool, storage) bound that wait and end it in an answer, and the socket's timer starts
+  // again with the answer's first byte, so a client that stops reading it is still cut off.
+  server.on('timeout', (socket: Socket) => {
+    const response = responses.get(socket);
+    if (response === undefined || response.headersSent) socket.destroy();
+  });
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     responses.set(request.socket, response);
     if (isExcess(request.socket)) refuse(response, TOO_MANY_CONNECTIONS);

@@ -4,3 +4,4 @@ export * from './idempotency-keys.purger';
 export * from './idempotency-keys.repository';
 export * from './secret-response';
 export * from './idempotency.settings';
+export { admitStreamedBody } from './idempotency.interceptor';

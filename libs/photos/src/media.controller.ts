@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { ServiceUnavailableError } from '@app/core';
 import { conditionTags, formatEntityTag, parseEntityTagCondition, Public, SkipRateLimit } from '@app/http';
-import { Controller, Get, Headers, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Logger, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { parseRenditionKey, RENDITION_CACHE_CONTROL } from './photo-files';
@@ -10,6 +10,8 @@ import { PHOTO_STORAGE, PhotoStorage, StoredFileStream } from './storage/photo-s
 
 /** Where the api serves renditions, outside `/v1` (the api app's `unprefixedRoutes`). */
 export const MEDIA_ROUTE = 'media';
+
+const logger = new Logger('MediaController');
 
 /**
  * Serves renditions from the configured storage, without a key and outside the rate limits (a page shows
@@ -55,6 +57,18 @@ export class MediaController {
     response
       .status(200)
       .set({ ...headers, 'Content-Type': rendition.contentType, 'Content-Length': String(file.length) });
-    await pipeline(file.body, response);
+    // A client that closes before the file is sent (a page left, a download cancelled) is no server error;
+    // a store that fails mid-file is. Whichever stream ended first tells them apart.
+    let clientLeft = response.destroyed;
+    response.once('close', () => (clientLeft ||= !response.writableFinished && !file.body.errored));
+    try {
+      if (!clientLeft) await pipeline(file.body, response);
+    } catch (error) {
+      if (!clientLeft) throw error;
+    }
+    if (clientLeft) {
+      file.body.destroy();
+      logger.debug({ requestId: (request as { id?: unknown }).id, key }, 'the client left before the file was sent');
+    }
   }
 }

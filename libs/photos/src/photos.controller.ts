@@ -1,7 +1,7 @@
 import { RequiredScope } from '@app/accounts';
 import { CurrentPrincipal, Principal } from '@app/core';
 import { ApiErrors, ApiRequestBody, IdParamPipe, locationHeader, StreamsBody } from '@app/http';
-import { Idempotent } from '@app/idempotency';
+import { admitStreamedBody, Idempotent } from '@app/idempotency';
 import { PET_ID_PARAM, PET_NOT_FOUND, PETS_API_TAG } from '@app/pets';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -73,9 +73,12 @@ export class PhotosController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<PhotoDto> {
-    const photo = await this.photos.upload(petId, principal.accountId, (directory) =>
-      receiveUpload(request, directory, this.settings.PHOTO_MAX_BYTES),
-    );
+    const photo = await this.photos.upload(petId, principal.accountId, async (directory) => {
+      const received = await receiveUpload(request, directory, this.settings.PHOTO_MAX_BYTES);
+      // The image is the body an Idempotency-Key covers: a retry is told from another upload only now.
+      await admitStreamedBody(request, received.sha256);
+      return received;
+    });
     response.setHeader('Location', `/v1/pets/${petId}/photos/${photo.id}`);
     return photo;
   }

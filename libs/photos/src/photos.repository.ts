@@ -101,6 +101,30 @@ export class PhotosRepository {
   }
 
   /**
+   * Records a processing photo's renditions about to be written, as `markPending` does, unless the photo
+   * is no longer processing (removed, or settled by another run): false then, and nothing is to be written.
+   */
+  @GenerateSql({ params: ['pho_1', ['renditions/pho_1/small-0.jpg']] })
+  async markRenditionsPending(photoId: string, keys: readonly string[]): Promise<boolean> {
+    const rows = await this.sql.rows(sql`
+      INSERT INTO photo_file_removals (key, photo_id, due_at)
+      SELECT unnest(${keys}::text[]), ${photoId}, now() + make_interval(secs => ${PENDING_FILE_GRACE_SECONDS})
+       WHERE EXISTS (SELECT 1 FROM photos WHERE id = ${photoId} AND status = 'processing')
+      ON CONFLICT (key) DO UPDATE SET due_at = EXCLUDED.due_at
+      RETURNING key`);
+    return rows.length > 0;
+  }
+
+  /**
+   * Makes the removal of pending files due now, for the next sweep: files written for a photo removed
+   * meanwhile. A file its photo's row names stays all the same (`removeDueFiles`).
+   */
+  @GenerateSql({ params: [['renditions/pho_1/small-0.jpg']] })
+  async removeSoon(keys: readonly string[]): Promise<void> {
+    await this.sql.query(sql`UPDATE photo_file_removals SET due_at = now() WHERE key = ANY (${keys}::text[])`);
+  }
+
+  /**
    * Adds a photo in `processing` at the end of the pet's photos, its upload at `upload` (marked pending),
    * unless the pet has `limit` already: undefined then, and the upload goes with the sweep. Rejects with
    * SQLSTATE 23503 when the pet is gone.

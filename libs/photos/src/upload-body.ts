@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Transform, TransformCallback } from 'node:stream';
@@ -14,11 +15,14 @@ const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
 export interface ReceivedFile {
   path: string;
   length: number;
+  /** SHA-256 of the file's bytes: what tells a retry of the upload from another one. */
+  sha256: Buffer;
 }
 
-/** Passes bytes on while counting them; fails the stream as soon as they pass `maxBytes`. */
+/** Passes bytes on while counting and hashing them; fails the stream as soon as they pass `maxBytes`. */
 class ByteLimit extends Transform {
   length = 0;
+  readonly hash = createHash('sha256');
 
   constructor(private readonly maxBytes: number) {
     super();
@@ -26,6 +30,7 @@ class ByteLimit extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.length += chunk.length;
+    this.hash.update(chunk);
     done(this.length > this.maxBytes ? new PhotoTooLargeError(this.maxBytes) : undefined, chunk);
   }
 }
@@ -44,7 +49,7 @@ async function save(source: Readable, path: string, maxBytes: number): Promise<R
   } finally {
     source.unpipe(limit);
   }
-  return { path, length: limit.length };
+  return { path, length: limit.length, sha256: limit.hash.digest() };
 }
 
 function isMultipart(request: Request): boolean {

@@ -46,7 +46,8 @@ export class PhotoProcessing {
       renditionKey(photoId, rendition.size, rendition.bytes, rendition.extension),
     );
     // Recorded before they are written: a crash before `ready`, or a photo removed meanwhile, leaves no orphan.
-    await this.photos.markPending(photoId, keys);
+    // A photo removed while it was rendered gets none written.
+    if (!(await this.photos.markRenditionsPending(photoId, keys))) return 'skipped';
     const urls: Partial<PhotoUrlsDto> = {};
     for (const [index, rendition] of renditions.entries()) {
       await this.storage.put(keys[index]!, rendition.bytes, {
@@ -58,8 +59,10 @@ export class PhotoProcessing {
     const full = renditions.find((rendition) => rendition.size === 'full')!;
     const { width, height } = full;
     // The upload, once rendered, is only what the photo must not reveal: markReady lists it for removal.
-    return (await this.photos.markReady(petId, photoId, { width, height, urls: urls as PhotoUrlsDto }, keys))
-      ? 'ready'
-      : 'skipped';
+    if (await this.photos.markReady(petId, photoId, { width, height, urls: urls as PhotoUrlsDto }, keys))
+      return 'ready';
+    // Removed while its renditions were written: they go with the next sweep, as its other files do.
+    await this.photos.removeSoon(keys);
+    return 'skipped';
   }
 }

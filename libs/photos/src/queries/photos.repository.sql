@@ -258,6 +258,29 @@ SELECT
 FROM
   settled
 
+-- PhotosRepository.markRenditionsPending
+INSERT INTO
+  photo_file_removals (key, photo_id, due_at)
+SELECT
+  unnest($1::text[]),
+  $2,
+  now() + make_interval(secs => $3)
+WHERE
+  EXISTS (
+    SELECT
+      1
+    FROM
+      photos
+    WHERE
+      id = $4
+      AND status = 'processing'
+  )
+ON CONFLICT (key) DO UPDATE
+SET
+  due_at = EXCLUDED.due_at
+RETURNING
+  key
+
 -- PhotosRepository.move
 SELECT
   pg_advisory_xact_lock($1, ($2::bigint % 2147483647)::int)
@@ -393,3 +416,10 @@ RETURNING
       id = removal.photo_id
       AND removal.key = ANY (files)
   ) AS needed
+
+-- PhotosRepository.removeSoon
+UPDATE photo_file_removals
+SET
+  due_at = now()
+WHERE
+  key = ANY ($1::text[])

@@ -12,6 +12,10 @@ import { StoredFileMissingError } from '../photos.errors';
 import type { PhotosSettings } from '../photos.settings';
 import type { PhotoStorage, PutOptions, StorageBody, StoredFileStream } from './photo-storage';
 
+/** How long the store may take to accept a connection, then stay silent on a request (per attempt). */
+const STORE_CONNECT_TIMEOUT_MS = 3_000;
+const STORE_SILENCE_TIMEOUT_MS = 10_000;
+
 /** Removals sent at once. */
 const DELETE_CONCURRENCY = 16;
 
@@ -39,8 +43,10 @@ export class S3Storage implements PhotoStorage {
       // S3-compatible stores do not take; a checksum is added only where the operation requires one.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      // A store that is away fails a request in seconds, so the caller (the worker's retry, the upload's 503) acts.
-      requestHandler: { connectionTimeout: 3000, requestTimeout: 30000 },
+      // A store that is away or stalled fails a request in seconds, so the caller (the worker's retry, the
+      // upload's 503) acts: a connection it does not open in 3 s, a request it leaves silent for 10 s (the
+      // SDK tries 3 times). The SDK's `requestTimeout` would only warn.
+      requestHandler: { connectionTimeout: STORE_CONNECT_TIMEOUT_MS, socketTimeout: STORE_SILENCE_TIMEOUT_MS },
     });
   }
 
