@@ -58,8 +58,15 @@ export function dataSourceOptions(settings: DatabaseSettings, plans: PlanMode = 
 
 /**
  * For migrations, at start-up and from the TypeORM CLI alike: one connection, and none of the request
- * path's limits, since a migration may rightly run long (an index over a large table).
+ * path's limits, since a migration may rightly run long (an index over a large table). Each migration in a
+ * transaction of its own, as the TypeORM CLI's default of one for all refuses the migrations that commit
+ * step by step (`transaction = false`).
  */
 export function migrationDataSourceOptions(settings: DatabaseSettings): PostgresDataSourceOptions {
-  return { ...dataSourceOptions(settings), url: settings.directUrl, extra: { max: 1 } };
+  return {
+    ...dataSourceOptions(settings),
+    url: settings.directUrl,
+    extra: { max: 1 },
+    migrationsTransactionMode: 'each',
+  };
 }

@@ -56,7 +56,7 @@ export async function prepareDatabase(settings: DatabaseSettings): Promise<void>
   try {
     await waitForMigrationLock(lock);
     await dataSource.initialize();
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    const applied = await dataSource.runMigrations();
     for (const migration of applied) logger.log(`applied migration ${migration.name}`);
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
