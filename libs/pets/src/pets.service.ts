@@ -55,9 +55,7 @@ export class PetsService {
     if (page.pets.length === 0 && !after) {
       const { categoryId, organizationId } = search;
       if (categoryId !== undefined) await this.assertCategoryExists(categoryId);
-      if (organizationId !== undefined && !(await this.finder.organizationExists(organizationId))) {
-        throw new UnknownOrganizationError(organizationId);
-      }
+      if (organizationId !== undefined) await this.assertOrganizationExists(organizationId);
     }
     return page;
   }
@@ -151,6 +149,11 @@ export class PetsService {
   /** Refuses a category that does not exist, as a search naming it is refused. */
   async assertCategoryExists(categoryId: number): Promise<void> {
     if (!(await this.finder.categoryExists(categoryId))) throw new UnknownCategoryError(categoryId);
+  }
+
+  /** Refuses an organisation that does not exist, as a search naming it is refused. */
+  async assertOrganizationExists(organizationId: string): Promise<void> {
+    if (!(await this.finder.organizationExists(organizationId))) throw new UnknownOrganizationError(organizationId);
   }
 
   listCategories(): Promise<Array<{ id: number; name: string }>> {
