@@ -186,7 +186,11 @@ describe('hostile input (property-based)', () => {
         .send(body)
         .serialize(asIs);
       expectWellFormed(response, [400]);
-      expect(response.body).toEqual({ code: 'invalid_json', status: 400, message: 'The request body is not valid UTF-8.' });
+      expect(response.body).toEqual({
+        code: 'invalid_json',
+        status: 400,
+        message: 'The request body is not valid UTF-8.',
+      });
     }
     const listed = await app.http.get(`/v1/pets?listedBy=me&q=${encodeURIComponent(name)}`).set(account.auth);
     expect(listed.body).toEqual([]);
@@ -214,7 +218,12 @@ describe('hostile input (property-based)', () => {
     const response = await app.http.get(path).set(account.auth);
     expectWellFormed(response, [400]);
     const message = `${parameter} must be given once, not repeated`;
-    expect(response.body).toEqual({ code: 'validation_failed', status: 400, message, details: [{ field: parameter, message }] });
+    expect(response.body).toEqual({
+      code: 'validation_failed',
+      status: 400,
+      message,
+      details: [{ field: parameter, message }],
+    });
   });
 
   it('counts characters as PostgreSQL does, so a name its column cannot hold is a 400, not a failed insert', async () => {

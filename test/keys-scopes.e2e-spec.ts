@@ -156,7 +156,10 @@ describe('keys with scopes, and publishable keys for websites (CONTRACT 15)', ()
       }
       expect((await api.http.get('/v1/keys').set(owner.auth).expect(200)).body).toHaveLength(keysBefore);
       // Expiring with its maker, or before, it is made.
-      const withMaker = await api.http.post('/v1/keys').set(maker.auth).send({ scopes: ['pets:read'], expiresAt });
+      const withMaker = await api.http
+        .post('/v1/keys')
+        .set(maker.auth)
+        .send({ scopes: ['pets:read'], expiresAt });
       expect(withMaker.status).toBe(201);
       expect(withMaker.body.expiresAt).toBe(expiresAt.toISOString());
       const earlier = new Date(expiresAt.getTime() - 60_000).toISOString();

@@ -29,7 +29,7 @@ export const VALIDATION_FAILED: ErrorCode = {
 export const INVALID_JSON: ErrorCode = {
   status: 400,
   code: 'invalid_json',
-  description: 'The body, sent as `application/json`, is not valid JSON, or not valid UTF-8.',
+  description: 'The body, sent as `application/json`, is not valid JSON.',
   example: 'The request body is not valid JSON.',
 };
 export const UNSUPPORTED_CONTENT_TYPE: ErrorCode = {
