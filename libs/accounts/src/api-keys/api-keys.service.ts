@@ -79,7 +79,6 @@ export class ApiKeysService {
    */
   async issueFor(caller: Principal, request: KeyRequest): Promise<IssuedApiKey> {
     const options = this.checked(request);
-    assertNotOutliving(caller, options.expiresAt);
     const granted = options.kind === 'publishable' ? PUBLISHABLE_SCOPES : (options.scopes ?? [ALL_SCOPES]);
     const lacking = granted.find((scope) => !holdsScope(caller.scopes, scope));
     if (lacking) {
@@ -90,6 +89,7 @@ export class ApiKeysService {
           : `This API key cannot grant ${lacking}, which it does not hold: a key grants no more than it has.`,
       );
     }
+    assertNotOutliving(caller, options.expiresAt);
     return this.issue(caller.accountId, request.name ?? 'unnamed', options);
   }
 
