@@ -25,6 +25,7 @@ export class SavedSearchesService {
   async create(accountId: number, request: { name?: string; query: string }): Promise<SavedSearch> {
     const filters = await parseSavedSearchQuery(request.query);
     if (filters.categoryId !== undefined) await this.pets.assertCategoryExists(filters.categoryId);
+    if (filters.organizationId !== undefined) await this.pets.assertOrganizationExists(filters.organizationId);
     const search = await this.searches.create(
       accountId,
       {

@@ -56,7 +56,7 @@ function isDateTime(value: unknown): boolean {
 
 const trimmedQuery = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
-/** A query string value between `min` and `max` characters (a repeated parameter is an array, refused). */
+/** A query string value between `min` and `max` characters. */
 const Text = (min: number, max: number) =>
   ValidateBy({
     name: 'queryText',

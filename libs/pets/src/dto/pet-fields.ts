@@ -49,6 +49,13 @@ const normalisedTags = Transform(({ value }) =>
   Array.isArray(value) ? value.map((tag) => (typeof tag === 'string' ? tag.trim().toLowerCase() : tag)) : value,
 );
 
+/** May be omitted, but not null: a null is validated, and refused (the field has no empty state). */
+export const Kept = () =>
+  applyDecorators(
+    ApiPropertyOptional(),
+    ValidateIf((_, value) => value !== undefined),
+  );
+
 export const NameField = () =>
   applyDecorators(
     ApiProperty({ description: 'The animal’s name.', minLength: 1, maxLength: 100, example: 'Rex' }),
