@@ -175,7 +175,8 @@ export const USAGE = [
 /** What the command line asks for: a help text to print, or a checked command to run. */
 export async function parseCommandLine(argv: string[]): Promise<{ help: string } | { run: Run }> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined) throw new UsageError('no command given');
+  if (name === '--help' || name === '-h' || name === 'help') {
     const [about] = rest;
     return { help: about && COMMANDS[about] ? commandHelp(about) : USAGE };
   }
