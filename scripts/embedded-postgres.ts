@@ -18,7 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { StartupFailure } from '@app/core';
 
@@ -133,7 +133,10 @@ function placeFor(dir: string, user: RunAs | undefined): { binDir: string; dataD
   );
 }
 
-/** Runs a PostgreSQL binary as `user` and resolves once it is ready, rejecting with its last line otherwise. */
+/**
+ * Runs a PostgreSQL binary as `user` and resolves once it has exited well (initdb) or accepts connections
+ * (postgres); rejects with what it said of its failure.
+ */
 function runUntil(
   binary: string,
   args: string[],
@@ -147,19 +150,23 @@ function runUntil(
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
   });
-  let lastLine = '';
+  let said = '';
   return new Promise((resolve, reject) => {
     const fail = (why: string) =>
-      reject(new StartupFailure(`The embedded PostgreSQL could not start (${why}): ${OTHERWISE}`));
+      reject(new StartupFailure(`The embedded PostgreSQL could not start (${why}): fix what it says, or ${OTHERWISE}`));
     child.stderr!.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
-      lastLine = text.trim().split('\n').pop() || lastLine;
+      said = (said + text).slice(-4000);
       if (ready === 'accepting' && text.includes('database system is ready to accept connections')) resolve(child);
     });
     child.once('error', (error) => fail(`${binary}: ${error.message}`));
     child.once('exit', (code, signal) => {
-      if (ready === 'exit' && code === 0) resolve(child);
-      else fail(`${binary.split('/').pop()} exited with ${signal ?? code}: ${lastLine}`);
+      if (ready === 'exit' && code === 0) return resolve(child);
+      const lines = said.trim().split('\n');
+      // Its FATAL and HINT lines without their time and process id, or its last line (initdb's).
+      const failure =
+        lines.flatMap((line) => line.match(/\b(?:FATAL|ERROR|HINT):.*/)?.[0] ?? []).join(' ') || lines.at(-1);
+      fail(`${basename(binary)} exited with ${signal ?? code}: ${failure?.replace(/\s+/g, ' ')}`);
     });
   });
 }

@@ -50,6 +50,8 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // A closed terminal: PostgreSQL and Redis run in process groups of their own, stopped only by the launcher.
+  process.on('SIGHUP', () => stop('SIGTERM'));
 }
 
 main().catch(exitOnStartFailure);

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT_FALLBACK_DIR } from '../scripts/embedded-postgres';
+import { StartupFailure } from '@app/core';
+import { ROOT_FALLBACK_DIR, startEmbeddedPostgres } from '../scripts/embedded-postgres';
 import { firstStart, FirstStart } from './support/first-start';
-import { DIST } from './support/processes';
+import { DIST, freePort } from './support/processes';
 
 const run = promisify(execFile);
 
@@ -44,6 +46,29 @@ curl -s -o /dev/null -w 'signup=%{http_code}\n' -X POST http://127.0.0.1:3000/v1
       await expect(run('pgrep', ['-f', path])).rejects.toMatchObject({ code: 1 });
     }
     expect(existsSync(join(start.project, '.local', 'services.json'))).toBe(false);
+  });
+});
+
+describe('an embedded PostgreSQL that cannot start', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'embedded-twice-'));
+    // Where the postgres user may enter, as root: this test is about the second start, not the folder.
+    chmodSync(dir, 0o755);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('says why in one line, with what to do, when another holds its data', async () => {
+    const first = await startEmbeddedPostgres(dir, await freePort());
+    try {
+      const second = startEmbeddedPostgres(dir, await freePort());
+      await expect(second).rejects.toBeInstanceOf(StartupFailure);
+      await expect(second).rejects.toThrow(
+        /^The embedded PostgreSQL could not start \(postgres exited with 1: FATAL: lock file "postmaster.pid" already exists HINT: Is another postmaster .*\): fix what it says, or start PostgreSQL 15 yourself and set DATABASE_URL$/,
+      );
+    } finally {
+      await first.stop();
+    }
   });
 });
 
