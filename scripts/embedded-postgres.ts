@@ -40,7 +40,7 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-/** The user PostgreSQL runs as: itself when not root, the `postgres` system user (created if missing) as root. */
+/** Who PostgreSQL runs as when the launcher is root: the `postgres` system user, created if missing. */
 interface RunAs {
   uid: number;
   gid: number;
