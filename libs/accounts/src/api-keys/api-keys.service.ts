@@ -124,7 +124,7 @@ export class ApiKeysService {
   /** Operator action: revokes a key by id, whatever its account. */
   async revokeAny(keyId: number): Promise<void> {
     const accountId = await this.keys.findAccountId(keyId);
-    if (accountId === undefined) throw new ApiKeyNotFoundError(keyId);
+    if (accountId === undefined) throw new ApiKeyNotFoundError(keyId, false);
     await this.revoke(accountId, keyId);
   }
 
