@@ -94,7 +94,6 @@ describe('the OpenAPI documents: one per base address', () => {
         'http://localhost:4556',
         'http://staging.localhost:4556',
       ]);
-      expect(messagesOnPorts!.paths['/messages'].post.servers).toEqual(messagesOnPorts!.servers);
       expect(apiBehindProxy!.servers[0].url).toBe('https://pets.example/v1');
       // The api's Swagger UI offers the messages document from the messages app's port.
       const init = (await started[0]!.http.get('/docs/swagger-ui-init.js').expect(200)).text;
@@ -104,13 +103,15 @@ describe('the OpenAPI documents: one per base address', () => {
     }
   });
 
-  it('name the spec’s operations, with getPet deprecated and sendMessage carrying its own servers entry', () => {
+  it('name the spec’s operations, with getPet deprecated and no operation naming servers of its own', () => {
     expect(apiDoc.paths['/pets'].get.operationId).toBe('listPets');
     expect(apiDoc.paths['/pets'].post.operationId).toBe('createPet');
     expect(apiDoc.paths['/pets/{petId}'].get).toMatchObject({ operationId: 'getPet', deprecated: true });
     const sendMessage = messagesDoc.paths['/messages'].post;
     expect(sendMessage.operationId).toBe('sendMessage');
-    expect(sendMessage.servers).toEqual(messagesDoc.servers);
+    // A tool told another base address (a test run, a proxy) would still send such an operation there.
+    for (const [name, operation] of [...operations(apiDoc), ...operations(messagesDoc)])
+      expect({ name, servers: operation.servers }).toEqual({ name, servers: undefined });
     const body = resolve(messagesDoc, sendMessage.requestBody.content['application/json'].schema);
     expect(body.required).toEqual(['message']);
   });

@@ -1,0 +1,235 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { cli } from './support/cli';
+import { withDatabase } from './support/database';
+import { uniqueEmail } from './support/factories';
+import { AppProcess, startServing, waitFor } from './support/processes';
+
+const ROOT = join(__dirname, '..');
+const PORTMAN = require.resolve('@apideck/portman/bin/portman');
+const NEWMAN = require.resolve('newman/bin/newman.js');
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+interface Caller {
+  key: string;
+  email: string;
+}
+
+describe('the committed OpenAPI documents, run by Portman and newman against the apps', () => {
+  let api: AppProcess & { baseUrl: string };
+  let messages: AppProcess & { baseUrl: string };
+  let worker: AppProcess;
+  let work: string;
+  const variables: Record<string, string> = {};
+
+  const call = async (base: string, caller: Caller | undefined, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        ...(caller && { Authorization: `Bearer ${caller.key}` }),
+        ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as Json;
+  };
+  const v1 = (caller: Caller | undefined, method: string, path: string, body?: unknown) =>
+    call(api.baseUrl, caller, method, `/v1${path}`, body);
+
+  /** A new account on the enterprise plan: the collection sends more than a Free account's 60 requests a minute. */
+  const account = async (): Promise<Caller> => {
+    const email = uniqueEmail('contract');
+    const created = await v1(undefined, 'POST', '/accounts', { email });
+    const caller = { key: created.apiKey.key as string, email };
+    await cli('set-plan', email, 'enterprise');
+    await waitFor(
+      async () => (await v1(caller, 'GET', '/account')).plan === 'enterprise',
+      10_000,
+      'the api to apply the plan',
+    );
+    return caller;
+  };
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'contract-tests-'));
+    // One adopter places every order the collection moves through the states.
+    [api, messages, worker] = await Promise.all([
+      startServing('api', { ORDERS_MAX_OPEN_PER_ACCOUNT: '10' }),
+      startServing('messages'),
+      startServing('worker'),
+    ]);
+    const lister = await account();
+    const adopter = await account();
+    // openapi-to-postman gives every operation with a security requirement this variable as its bearer token.
+    variables.bearerToken = lister.key;
+    variables.adopterKey = adopter.key;
+
+    const pet = async (owner: Caller) => String((await v1(owner, 'POST', '/pets', { name: 'Rex', categoryId: 1 })).id);
+    variables.petId = await pet(lister);
+    // Recorded before the endpoints exist, so that none of them has its delivery under way once the worker
+    // dispatched it (a redelivery waits for that).
+    variables.eventId = (await v1(lister, 'GET', '/events'))[0].id;
+    await waitFor(
+      () =>
+        withDatabase(
+          async (client) =>
+            (await client.query('SELECT 1 FROM events WHERE id = $1 AND dispatched_at IS NOT NULL', [variables.eventId]))
+              .rowCount === 1,
+        ),
+      30_000,
+      'the worker to dispatch the event',
+    );
+    variables.petToDelete = await pet(lister);
+    variables.petToOrder = await pet(adopter);
+
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#a0522d' } }).png().toBuffer();
+    variables.photoFile = join(work, 'photo.png');
+    writeFileSync(variables.photoFile, png);
+    const photo = async () => {
+      const form = new FormData();
+      form.append('file', new Blob([png], { type: 'image/png' }), 'photo.png');
+      const response = await fetch(`${api.baseUrl}/v1/pets/${variables.petId}/photos`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${lister.key}` },
+        body: form,
+      });
+      if (response.status !== 202) throw new Error(`photo upload answered ${response.status}`);
+      return ((await response.json()) as Json).id as string;
+    };
+    variables.photoId = await photo();
+    variables.photoToDelete = await photo();
+
+    const order = async (...transitions: string[]) => {
+      const placed = await v1(adopter, 'POST', '/store/orders', { petId: Number(await pet(lister)) });
+      for (const transition of transitions) await v1(lister, 'POST', `/store/orders/${placed.id}/${transition}`);
+      return String(placed.id);
+    };
+    variables.orderId = await order();
+    variables.orderToApprove = await order();
+    variables.orderToDeliver = await order('approve');
+    variables.orderToCancel = await order();
+    variables.orderToReturn = await order('approve', 'deliver');
+
+    const profile = { name: 'Tierheim', address: { line1: 'Hauptstraße 1', city: 'Berlin', country: 'DE' } };
+    variables.organizationId = (await v1(lister, 'PUT', '/organization', profile)).id;
+    await v1(adopter, 'PUT', '/organization', profile);
+
+    const endpoint = () =>
+      v1(lister, 'POST', '/webhook-endpoints', { url: 'https://hooks.example/pets', events: ['pet.created'] });
+    variables.endpointId = (await endpoint()).id;
+    variables.endpointToDelete = (await endpoint()).id;
+
+    const search = () => v1(lister, 'POST', '/saved-searches', { query: 'categoryId=1' });
+    variables.savedSearchId = (await search()).id;
+    variables.savedSearchToDelete = (await search()).id;
+
+    variables.keyToRevoke = String((await v1(lister, 'POST', '/keys', { name: 'to revoke' })).id);
+    variables.messageId = (
+      await call(messages.baseUrl, lister, 'POST', '/messages', { message: 'Rex has found a home!' })
+    ).id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([api?.stop(), messages?.stop(), worker?.stop()]);
+    if (work && !process.env.KEEP) rmSync(work, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['openapi.json', () => `${api.baseUrl}/v1`],
+    ['openapi.messages.json', () => messages.baseUrl],
+  ])('%s: every operation answers as documented', async (file, baseUrl) => {
+    const name = file.replace(/\.json$/, '');
+    const configFile = join(work, `${name}.portman.json`);
+    const collectionFile = join(work, `${name}.collection.json`);
+    const reportFile = join(work, `${name}.report.json`);
+    writeFileSync(configFile, JSON.stringify(portmanConfig(variables)));
+    await promisify(execFile)(
+      process.execPath,
+      [PORTMAN, '--local', join(ROOT, file), '--baseUrl', baseUrl(), '--output', collectionFile, '--portmanConfigFile', configFile, '--warn', 'false', '--logAssignVariables', 'false'],
+      { cwd: work, env: { ...process.env, NODE_OPTIONS: '' } },
+    );
+    try {
+      await promisify(execFile)(
+        process.execPath,
+        [NEWMAN, 'run', collectionFile, '--reporters', 'json', '--reporter-json-export', reportFile],
+        { cwd: work, env: { ...process.env, NODE_OPTIONS: '' }, maxBuffer: 64 * 1024 * 1024 },
+      );
+    } catch {
+      // A failed assertion exits non-zero: the report says which.
+    }
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Json;
+    const failures = (report.run.failures as Json[]).map(
+      (failure) => `${failure.source?.name}: ${failure.error?.test ?? ''} ${failure.error?.message}`,
+    );
+    console.log(report.run.stats, failures.join('\n'));
+    expect(failures).toEqual([]);
+  }, 300_000);
+});
+
+function portmanConfig(variables: Record<string, string>): Json {
+  const paths = ['petId', 'photoId', 'orderId', 'organizationId', 'endpointId', 'savedSearchId', 'eventId', 'keyId'];
+  return {
+    version: 1.0,
+    tests: {
+      contractTests: [
+        {
+          openApiOperation: '*::/*',
+          statusSuccess: { enabled: true },
+          contentType: { enabled: true },
+          jsonBody: { enabled: true },
+          schemaValidation: { enabled: true },
+          headersPresent: { enabled: true },
+        },
+      ],
+    },
+    overwrites: [
+      {
+        openApiOperation: '*::/*',
+        overwriteRequestPathVariables: [
+          ...paths.map((key) => ({ key, value: `{{${key}}}`, insert: false })),
+          { key: 'id', value: '{{messageId}}', insert: false },
+        ],
+      },
+      // Each operation that removes or moves on its resource gets one of its own, kept from the others.
+      ...Object.entries({
+        deletePet: { petId: 'petToDelete' },
+        deletePetPhoto: { photoId: 'photoToDelete' },
+        approveOrder: { orderId: 'orderToApprove' },
+        deliverOrder: { orderId: 'orderToDeliver' },
+        cancelOrder: { orderId: 'orderToCancel' },
+        returnOrder: { orderId: 'orderToReturn' },
+        revokeKey: { keyId: 'keyToRevoke' },
+        deleteWebhookEndpoint: { endpointId: 'endpointToDelete' },
+        deleteSavedSearch: { savedSearchId: 'savedSearchToDelete' },
+      }).map(([openApiOperationId, path]) => ({
+        openApiOperationId,
+        overwriteRequestPathVariables: Object.entries(path).map(([key, variable]) => ({ key, value: `{{${variable}}}` })),
+      })),
+      // The lister's own organisation stays for the operations after this one: the adopter unpublishes theirs.
+      { openApiOperationId: 'deleteOrganization', overwriteRequestSecurity: { bearer: { token: '{{adopterKey}}' } } },
+      // The example's external id is the one putPetByExternalId gave another of the lister's animals.
+      { openApiOperationId: 'updatePet', overwriteRequestBody: [{ key: 'externalId', remove: true }] },
+      // The example's pet is the lister's own; the adopter's is for ordering.
+      { openApiOperationId: 'placeOrder', overwriteRequestBody: [{ key: 'petId', value: '{{{petToOrder}}}' }] },
+      // The example disables the endpoint, which the operations after this one send to.
+      { openApiOperationId: 'updateWebhookEndpoint', overwriteRequestBody: [{ key: 'enabled', value: true }] },
+      { openApiOperationId: 'redeliverWebhookEvent', overwriteRequestBody: [{ key: 'eventId', value: '{{eventId}}' }] },
+      {
+        openApiOperationId: 'uploadPetPhoto',
+        overwriteRequestBody: [{ key: 'file', value: '{{photoFile}}' }],
+        // openapi-to-postman writes `multipart/form-data` without the boundary newman's body needs.
+        overwriteRequestHeaders: [{ key: 'Content-Type', remove: true }],
+      },
+    ],
+    globals: {
+      collectionVariables: variables,
+    },
+  };
+}
