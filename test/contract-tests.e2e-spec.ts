@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { cli } from './support/cli';
+import { variationTests } from './support/contract-tests';
 import { withDatabase } from './support/database';
 import { uniqueEmail } from './support/factories';
 import { AppProcess, startServing, waitFor } from './support/processes';
@@ -149,7 +150,8 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
     const configFile = join(work, `${name}.portman.json`);
     const collectionFile = join(work, `${name}.collection.json`);
     const reportFile = join(work, `${name}.report.json`);
-    writeFileSync(configFile, JSON.stringify(portmanConfig(variables)));
+    const document = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Json;
+    writeFileSync(configFile, JSON.stringify(portmanConfig(document, variables)));
     await promisify(execFile)(
       process.execPath,
       [PORTMAN, '--local', join(ROOT, file), '--baseUrl', baseUrl(), '--output', collectionFile, '--portmanConfigFile', configFile, '--warn', 'false', '--logAssignVariables', 'false'],
@@ -173,7 +175,7 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
   }, 300_000);
 });
 
-function portmanConfig(variables: Record<string, string>): Json {
+function portmanConfig(document: Json, variables: Record<string, string>): Json {
   const paths = ['petId', 'photoId', 'orderId', 'organizationId', 'endpointId', 'savedSearchId', 'eventId', 'keyId'];
   return {
     version: 1.0,
@@ -188,6 +190,7 @@ function portmanConfig(variables: Record<string, string>): Json {
           headersPresent: { enabled: true },
         },
       ],
+      variationTests: variationTests(document),
     },
     overwrites: [
       {
@@ -216,8 +219,9 @@ function portmanConfig(variables: Record<string, string>): Json {
       { openApiOperationId: 'deleteOrganization', overwriteRequestSecurity: { bearer: { token: '{{adopterKey}}' } } },
       // The example's external id is the one putPetByExternalId gave another of the lister's animals.
       { openApiOperationId: 'updatePet', overwriteRequestBody: [{ key: 'externalId', remove: true }] },
-      // The example's pet is the lister's own; the adopter's is for ordering.
-      { openApiOperationId: 'placeOrder', overwriteRequestBody: [{ key: 'petId', value: '{{{petToOrder}}}' }] },
+      // The example's pet is the lister's own; the adopter's is for ordering. A number, not `{{{petToOrder}}}`:
+      // Portman's fuzzing reads the body as JSON.
+      { openApiOperationId: 'placeOrder', overwriteRequestBody: [{ key: 'petId', value: Number(variables.petToOrder) }] },
       // The example disables the endpoint, which the operations after this one send to.
       { openApiOperationId: 'updateWebhookEndpoint', overwriteRequestBody: [{ key: 'enabled', value: true }] },
       { openApiOperationId: 'redeliverWebhookEvent', overwriteRequestBody: [{ key: 'eventId', value: '{{eventId}}' }] },
