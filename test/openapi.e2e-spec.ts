@@ -356,6 +356,24 @@ describe('the OpenAPI documents: one per base address', () => {
     }
   });
 
+  it('let a merge patch leave out any member of a nested object, which merges into the current one', () => {
+    const patched = operations(apiDoc).filter(
+      ([, operation]) => operation.requestBody?.content['application/merge-patch+json'],
+    );
+    expect(patched.map(([name]) => name)).toEqual(['patch /pets/{petId}', 'patch /organization']);
+    for (const [name, operation] of patched) {
+      const schema = resolve(apiDoc, operation.requestBody.content['application/merge-patch+json'].schema);
+      for (const [field, property] of Object.entries<Doc>(schema.properties))
+        expect([name, field, property.required]).toEqual([name, field, undefined]);
+    }
+    const address = resolve(apiDoc, apiDoc.paths['/organization'].patch.requestBody.content['application/json'].schema)
+      .properties.address;
+    expect(address.properties.line2.nullable).toBe(true);
+    expect(address.properties.line1.nullable).toBeUndefined();
+    expect(address.description).toContain('must have `line1`, `city`, `country`');
+    // The whole profile keeps its required members.
+    expect(apiDoc.components.schemas.OrganizationAddress.required).toEqual(['line1', 'city', 'country']);
+  });
   it('serves Swagger UI on both apps, remembering the key across reloads; the api’s offers the messages document', async () => {
     for (const app of [api, messages]) {
       expect((await app.http.get('/docs').expect(200)).text).toContain('swagger-ui');

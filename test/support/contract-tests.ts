@@ -83,7 +83,9 @@ export function variationTests(document: Json): Json[] {
     const documented = (status: number) => spec.responses[String(status)] !== undefined;
     if (spec.security?.length !== 0 && documented(401))
       tests.push(
-        variation(operation, 401, [{ name: 'Without a key', overwrites: [{ overwriteRequestSecurity: { remove: true } }] }]),
+        variation(operation, 401, [
+          { name: 'Without a key', overwrites: [{ overwriteRequestSecurity: { remove: true } }] },
+        ]),
       );
 
     const pathParameters = (spec.parameters ?? []).filter((parameter: Json) => parameter.in === 'path');
