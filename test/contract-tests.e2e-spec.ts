@@ -3,11 +3,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import sharp from 'sharp';
 import { cli } from './support/cli';
 import { variationTests } from './support/contract-tests';
 import { withDatabase } from './support/database';
 import { uniqueEmail } from './support/factories';
+import { WebhookReceiver } from './support/messages';
+import { tinyJpeg } from './support/photos';
+import { emptyWebhooksQueue, settleEarlierDeliveries } from './support/webhooks';
 import { AppProcess, startServing, waitFor } from './support/processes';
 
 const ROOT = join(__dirname, '..');
@@ -32,6 +34,7 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
   let api: AppProcess & { baseUrl: string };
   let messages: AppProcess & { baseUrl: string };
   let worker: AppProcess;
+  const receiver = new WebhookReceiver();
   let work: string;
   const variables: Record<string, string> = {};
 
@@ -67,6 +70,10 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'contract-tests-'));
+    // Every endpoint, the examples' too, sends to it: the worker delivers only on this machine.
+    variables.webhookUrl = await receiver.start();
+    // The worker delivers this suite's events only, not those earlier suites left to addresses of theirs.
+    await Promise.all([emptyWebhooksQueue(), settleEarlierDeliveries()]);
     // One adopter places every order the collection moves through the states.
     [api, messages, worker] = await Promise.all([
       startServing('api', { ORDERS_MAX_OPEN_PER_ACCOUNT: '10' }),
@@ -100,14 +107,12 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
     variables.petToDelete = await pet(lister);
     variables.petToOrder = await pet(adopter);
 
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#a0522d' } })
-      .png()
-      .toBuffer();
-    variables.photoFile = join(work, 'photo.png');
-    writeFileSync(variables.photoFile, png);
+    const jpeg = await tinyJpeg();
+    variables.photoFile = join(work, 'photo.jpg');
+    writeFileSync(variables.photoFile, jpeg);
     const photo = async () => {
       const form = new FormData();
-      form.append('file', new Blob([png], { type: 'image/png' }), 'photo.png');
+      form.append('file', new Blob([jpeg], { type: 'image/jpeg' }), 'photo.jpg');
       const response = await fetch(`${api.baseUrl}/v1/pets/${variables.petId}/photos`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${lister.key}` },
@@ -135,7 +140,7 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
     await v1(adopter, 'PUT', '/organization', profile);
 
     const endpoint = () =>
-      v1(lister, 'POST', '/webhook-endpoints', { url: 'https://hooks.example/pets', events: ['pet.created'] });
+      v1(lister, 'POST', '/webhook-endpoints', { url: variables.webhookUrl, events: ['pet.created'] });
     variables.endpointId = (await endpoint()).id;
     variables.endpointToDelete = (await endpoint()).id;
 
@@ -151,6 +156,7 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
 
   afterAll(async () => {
     await Promise.all([api?.stop(), messages?.stop(), worker?.stop()]);
+    await receiver.stop();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -262,8 +268,16 @@ function portmanConfig(document: Json, variables: Record<string, string>): Json 
         openApiOperationId: 'placeOrder',
         overwriteRequestBody: [{ key: 'petId', value: Number(variables.petToOrder) }],
       },
+      // The examples' address is not on this machine.
+      { openApiOperationId: 'createWebhookEndpoint', overwriteRequestBody: [{ key: 'url', value: '{{webhookUrl}}' }] },
       // The example disables the endpoint, which the operations after this one send to.
-      { openApiOperationId: 'updateWebhookEndpoint', overwriteRequestBody: [{ key: 'enabled', value: true }] },
+      {
+        openApiOperationId: 'updateWebhookEndpoint',
+        overwriteRequestBody: [
+          { key: 'enabled', value: true },
+          { key: 'url', value: '{{webhookUrl}}' },
+        ],
+      },
       { openApiOperationId: 'redeliverWebhookEvent', overwriteRequestBody: [{ key: 'eventId', value: '{{eventId}}' }] },
       {
         openApiOperationId: 'uploadPetPhoto',
