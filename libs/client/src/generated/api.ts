@@ -486,7 +486,7 @@ export interface paths {
         head?: never;
         /**
          * Change your organisation
-         * @description Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `address`, `hours` and `socialMedia` merge member by member. Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.
+         * @description Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `address`, `location`, `hours` and `socialMedia` merge member by member. Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.
          *
          *     Required scope: `organization:write` (`*` also grants it). A publishable key may not call it.
          */
