@@ -10,7 +10,7 @@ import { UNTARGETED_SEARCHES } from './search-scenarios';
 import { resetOrders, seededSecret, withClient } from './support/database';
 import { LoadRequest, LoadResult, OperationResult, runLoad } from './support/load';
 import { ProcessUsage, ServerProcess, watchProcesses } from './support/processes';
-import { bearer, createPet, json } from './support/requests';
+import { bearer, createPet, json, sendMessage } from './support/requests';
 import { seededPet } from './support/seeded-pets';
 import { startReceiver } from './webhooks';
 
@@ -243,14 +243,9 @@ export async function measureMix({ context, runSec, processes }: MixOptions): Pr
     const next = random(41);
     const draw = operations(context, listers, await searches(context), next);
     const api = apiRequests(draw, next);
-    const message = (key: string): LoadRequest => ({
-      method: 'POST',
-      path: '/messages',
-      headers: json(key),
-      body: JSON.stringify({ message: 'Rex found a home' }),
-      operation: 'message',
-    });
-    const messages = context.seededKeys.slice(0, 1000).map(message);
+    const messages = context.seededKeys
+      .slice(0, 1000)
+      .map((key): LoadRequest => ({ ...sendMessage(key), operation: 'message' }));
     const apiShare = 1 - MIX.message / 100;
 
     /** One step: both loads at once, at `rate` over both (unbounded when undefined). */

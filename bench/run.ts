@@ -140,6 +140,16 @@ async function startApp(name: AppName, nodeFlags: string[] = []) {
   return { server, url: `http://127.0.0.1:${port}` };
 }
 
+/** Starts the app, hands it to `use` and stops it, however `use` ends. */
+async function withApp<T>(name: AppName, use: (app: Awaited<ReturnType<typeof startApp>>) => Promise<T>): Promise<T> {
+  const app = await startApp(name);
+  try {
+    return await use(app);
+  } finally {
+    await app.server.stop();
+  }
+}
+
 /** A load to measure: a scenario's requests, or the ceiling's, and the process that answers them. */
 interface Measurable {
   name: string;
@@ -344,44 +354,36 @@ async function main(): Promise<void> {
   let webhooks: DeliveryVariant[] = [];
   if (selected.has('webhooks')) {
     log('webhooks');
-    const webhooksApi = await startApp('webhooks-api');
-    try {
-      const { key } = await createAccount(STORES, 'bench-webhooks@bench.example', UNTHROTTLED);
-      webhooks = await measureWebhooks({
+    webhooks = await withApp('webhooks-api', async ({ url }) =>
+      measureWebhooks({
         stores: STORES,
-        apiUrl: webhooksApi.url,
-        key,
+        apiUrl: url,
+        key: (await createAccount(STORES, 'bench-webhooks@bench.example', UNTHROTTLED)).key,
         events: settings.deliveryMessages,
         runs: settings.deliveryRuns,
         logDir,
         appEnv,
-      });
-    } finally {
-      await webhooksApi.server.stop();
-    }
+      }),
+    );
   }
 
   let savedSearches: BenchResults['savedSearches'];
   if (selected.has('saved-searches')) {
     log('saved searches');
-    const searchesApi = await startApp('api');
-    try {
-      const { key } = await createAccount(STORES, 'bench-searches@bench.example', UNTHROTTLED);
-      savedSearches = await measureSavedSearches({
+    savedSearches = await withApp('api', async ({ server, url }) =>
+      measureSavedSearches({
         stores: STORES,
-        api: searchesApi.server,
-        apiUrl: searchesApi.url,
-        key,
+        api: server,
+        apiUrl: url,
+        key: (await createAccount(STORES, 'bench-searches@bench.example', UNTHROTTLED)).key,
         searches: quick ? 10_000 : 100_000,
         changes: 6_000,
         rate: quick ? 100 : 500,
         logDir,
         appEnv,
         timing,
-      });
-    } finally {
-      await searchesApi.server.stop();
-    }
+      }),
+    );
   }
 
   let writeOrder: BenchResults['writeOrder'];

@@ -2,9 +2,9 @@ import { encodeCursor } from '@app/http';
 import { listSeededPets, resetOrders, withClient } from './support/database';
 import type { LoadRequest } from './support/load';
 import { CONNECTIONS, type HttpScenario, type ScenarioContext } from './support/scenario';
-import { nextLink, PATCH_SCENARIO, SEARCH_SCENARIOS, SEARCH_SPREAD_SCENARIO } from './search-scenarios';
+import { PATCH_SCENARIO, SEARCH_SCENARIOS, SEARCH_SPREAD_SCENARIO } from './search-scenarios';
 import { SHELTER_SCENARIOS } from './shelter-scenarios';
-import { bearer, createPet, json } from './support/requests';
+import { bearer, createPet, json, nextLink, sendMessage } from './support/requests';
 import { PEER_SCENARIOS } from './peers/peer-scenarios';
 import { SPREAD_REQUESTS, spreadFraction, spreadTwin } from './support/spread';
 
@@ -230,8 +230,6 @@ export const HTTP_SCENARIOS: HttpScenario[] = [
     name: 'send-message',
     title: 'POST /messages (accept: store + enqueue)',
     server: 'messages',
-    requests: ({ key }) => [
-      { method: 'POST', path: '/messages', headers: json(key), body: JSON.stringify({ message: 'Rex found a home' }) },
-    ],
+    requests: ({ key }) => [sendMessage(key)],
   },
 ];

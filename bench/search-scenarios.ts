@@ -3,10 +3,10 @@ import { encodePetCursor, PetSort } from '@app/pets';
 import type { HttpScenario, ScenarioContext } from './support/scenario';
 import { listedPetIds, listSeededPets } from './support/database';
 import type { LoadRequest } from './support/load';
+import { bearer, json, nextLink } from './support/requests';
 import { BREEDS, CITIES, COMMON_WORD, RARE_WORD, seededCreatedAt, TAGS, TRAITS } from './support/seeded-pets';
 import { spreadFraction, spreadPoint, spreadTwin } from './support/spread';
 
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 /** Berlin: most seeded cities within 500 km lie around it, and many pets near it. */
 const NEAR = 'near=52.52,13.405';
 /** The earth's radius earthdistance uses, in metres. */
@@ -16,20 +16,12 @@ const chord = (km: number) => 2 * EARTH_RADIUS_M * Math.sin((km * 1000) / (2 * E
 /** A seeded pet's creation time with microseconds, as a cursor carries it. */
 const createdKey = (id: number) => new Date(seededCreatedAt(id)).toISOString().replace('Z', '000Z');
 
-/** The target of the `Link: <…>; rel="next"` header of a page. */
-export async function nextLink(url: string, key: string): Promise<string> {
-  const response = await fetch(url, { headers: bearer(key) });
-  const link = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
-  if (response.status !== 200 || !link) throw new Error(`no next link from ${url} (${response.status})`);
-  return link;
-}
-
 /** A search: its query, and where a page 90 % into its matches begins (a cursor of its sort). */
 interface Search {
   name: string;
   query: string;
   sort?: PetSort;
-  /** The cursor of a page 90 % deep; none for a search with too few matches to page through. */
+  /** The cursor of a page 90 % deep: 90 % into the catalogue by id when absent (`deepById`). */
   deep?: (context: ScenarioContext) => string | Promise<string>;
   /**
    * The filter of the i-th request of the spread twins, which start at `fromId` (by id; for other sorts,
@@ -47,6 +39,18 @@ const oneOf =
   (parameter: string, values: readonly string[]) =>
   (i: number): string =>
     `${parameter}=${values[i % values.length]}`;
+/** A search for the first of `values`, its spread twins taking each in turn. */
+const byValue = (name: string, parameter: string, values: readonly string[]): Search => ({
+  name,
+  query: `${parameter}=${values[0]}`,
+  vary: oneOf(parameter, values),
+});
+/** Pets within `radiusKm` of Berlin, the spread twins' of points around the seeded cities. */
+const near = (radiusKm: number, sort = ''): Search => ({
+  name: `near-${radiusKm}km`,
+  query: `${NEAR}&radiusKm=${radiusKm}${sort}`,
+  vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=${radiusKm}${sort}`,
+});
 /** Words that many seeded pets carry in their description or breed. */
 const COMMON_WORDS = [...TRAITS, ...BREEDS.filter((breed) => !breed.includes(' '))];
 
@@ -58,28 +62,18 @@ const listedByBench = (context: ScenarioContext) => {
 };
 
 const SEARCHES: Search[] = [
-  { name: 'status', query: 'status=pending', deep: deepById, vary: oneOf('status', ['pending', 'sold', 'available']) },
-  {
-    name: 'statuses',
-    query: 'status=pending,sold',
-    deep: deepById,
-    vary: oneOf('status', ['pending,sold', 'available,pending', 'available,sold']),
-  },
-  { name: 'category', query: 'categoryId=3', deep: deepById, vary: (i) => `categoryId=${1 + (i % 7)}` },
-  { name: 'sex', query: 'sex=female', deep: deepById, vary: oneOf('sex', ['female', 'male', 'unknown']) },
-  {
-    name: 'age',
-    query: 'ageGroup=senior',
-    deep: deepById,
-    vary: oneOf('ageGroup', ['senior', 'baby', 'young', 'adult']),
-  },
-  { name: 'size', query: 'size=xlarge', deep: deepById, vary: oneOf('size', ['xlarge', 'small', 'medium', 'large']) },
-  { name: 'tag', query: 'tag=calm', deep: deepById, vary: oneOf('tag', TAGS.slice(0, 10)) },
-  { name: 'rare-tag', query: 'tag=deaf', deep: deepById, vary: oneOf('tag', TAGS.slice(15)) },
-  { name: 'q-common', query: `q=${COMMON_WORD}`, deep: deepById, vary: oneOf('q', COMMON_WORDS) },
+  byValue('status', 'status', ['pending', 'sold', 'available']),
+  byValue('statuses', 'status', ['pending,sold', 'available,pending', 'available,sold']),
+  { name: 'category', query: 'categoryId=3', vary: (i) => `categoryId=${1 + (i % 7)}` },
+  byValue('sex', 'sex', ['female', 'male', 'unknown']),
+  byValue('age', 'ageGroup', ['senior', 'baby', 'young', 'adult']),
+  byValue('size', 'size', ['xlarge', 'small', 'medium', 'large']),
+  { name: 'tag', query: 'tag=calm', vary: oneOf('tag', TAGS.slice(0, 10)) },
+  { name: 'rare-tag', query: 'tag=deaf', vary: oneOf('tag', TAGS.slice(15)) },
+  byValue('q-common', 'q', COMMON_WORDS),
   // Each seeded pet's name holds its number, a word no other pet's record has: 1,000 distinct rare words,
   // each the number of a pet just past where its request starts.
-  { name: 'q-rare', query: `q=${RARE_WORD}`, deep: deepById, vary: (i, fromId) => `q=${fromId + 1 + (i % 20)}` },
+  { name: 'q-rare', query: `q=${RARE_WORD}`, vary: (i, fromId) => `q=${fromId + 1 + (i % 20)}` },
   {
     name: 'listed-by-me',
     query: 'listedBy=me',
@@ -95,19 +89,9 @@ const SEARCHES: Search[] = [
   },
   // The last tenth of the catalogue's changes (the query is `updatedSince`, below); spread, instants from
   // each request's own place.
-  { name: 'updated-since', query: '', deep: deepById, vary: (_, fromId) => `updatedSince=${sinceId(fromId)}` },
-  {
-    name: 'near-10km',
-    query: `${NEAR}&radiusKm=10`,
-    deep: deepById,
-    vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=10`,
-  },
-  {
-    name: 'near-500km',
-    query: `${NEAR}&radiusKm=500`,
-    deep: deepById,
-    vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=500`,
-  },
+  { name: 'updated-since', query: '', vary: (_, fromId) => `updatedSince=${sinceId(fromId)}` },
+  near(10),
+  near(500),
   {
     name: 'newest',
     query: 'sort=-createdAt',
@@ -127,11 +111,10 @@ const SEARCHES: Search[] = [
     },
   },
   {
+    ...near(500, '&sort=distance'),
     name: 'nearest',
-    query: `${NEAR}&radiusKm=500&sort=distance`,
     sort: 'distance',
     deep: () => encodePetCursor('distance', { key: String(chord(470)), id: 0 }),
-    vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=500&sort=distance`,
   },
 ];
 
@@ -194,8 +177,7 @@ export const SEARCH_SCENARIOS: HttpScenario[] = SEARCHES.flatMap((search) => {
       const path = `/v1/pets?limit=20&${filter}${cursor ? `&cursor=${cursor}` : ''}`;
       return { method: 'GET', path, headers: bearer(context.key) };
     });
-  const deep = search.deep;
-  if (!deep) return [first, twin(first, false)];
+  const deep = search.deep ?? deepById;
   const deepPage: HttpScenario = {
     name: `search-${search.name}-deep`,
     title: `${first.title}, a Link followed from 90% deep`,
@@ -248,7 +230,7 @@ export const PATCH_SCENARIO: HttpScenario = {
     (await listSeededPets(stores, accountId, PATCHED_PETS)).map((petId): LoadRequest => ({
       method: 'PATCH',
       path: `/v1/pets/${petId}`,
-      headers: { ...bearer(key), 'Content-Type': 'application/json' },
+      headers: json(key),
       body: JSON.stringify({ description: 'Changed by the bench' }),
     })),
 };

@@ -2,9 +2,8 @@ import { encodeCursor } from '@app/http';
 import type { HttpScenario, ScenarioContext } from './support/scenario';
 import type { LoadRequest } from './support/load';
 import { CITIES, COLORS, SEEDED_ORGANIZATIONS } from './support/seeded-pets';
+import { bearer, json } from './support/requests';
 import { spreadFraction, spreadPoint, spreadTwin } from './support/spread';
-
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 /** A filter of the adoption-grade record, and the values its requests take in turn. */
 interface ShelterFilter {
@@ -90,10 +89,8 @@ export const LIST_ORGANIZATIONS_SCENARIO: HttpScenario = {
 };
 
 /** Organisations near 1,000 distinct points around the seeded cities, within 20 to 29 km. */
-export const LIST_ORGANIZATIONS_SPREAD_SCENARIO = spreadTwin(
-  LIST_ORGANIZATIONS_SCENARIO,
-  'other points',
-  (i, { key }) => listOrganizationsNear(key, spreadPoint(POINTS, i), 20 + (i % 10)),
+const LIST_ORGANIZATIONS_SPREAD_SCENARIO = spreadTwin(LIST_ORGANIZATIONS_SCENARIO, 'other points', (i, { key }) =>
+  listOrganizationsNear(key, spreadPoint(POINTS, i), 20 + (i % 10)),
 );
 
 /** The i-th of 2,000 records as shelter software sends them: the sync's and the creation it is held to. */
@@ -112,7 +109,7 @@ const syncedRequests = (key: string, method: LoadRequest['method'], path: (i: nu
   Array.from({ length: SYNCED_RECORDS }, (_, i) => ({
     method,
     path: path(i),
-    headers: { ...bearer(key), 'Content-Type': 'application/json' },
+    headers: json(key),
     body: syncedRecord(i),
   }));
 

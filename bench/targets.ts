@@ -12,7 +12,7 @@ import { allCpu, BenchResults, BenchSettings, TargetResult } from './support/rep
 const count = (value: number) => value.toLocaleString('en-US');
 
 /** Each shared scenario's spread twin (bench/support/spread.ts), by the shared one's name. */
-export const SPREAD_TWINS = new Map(
+const SPREAD_TWINS = new Map(
   HTTP_SCENARIOS.filter(({ spreadOf }) => spreadOf).map(({ name, spreadOf }) => [spreadOf!, name]),
 );
 

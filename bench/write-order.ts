@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createAccount, listSeededPets, Stores, withClient } from './support/database';
 import { LoadRequest, LoadResult, medianBy, runLoad } from './support/load';
 import { BUILD_ROOT, freePort, machineCpuTicks, ServerProcess, startServer } from './support/processes';
-import { createPet } from './support/requests';
+import { createPet, json } from './support/requests';
 
 const API_PROCESSES = 4;
 /** Connections per api process: enough that each process's batches fill while the lock is held elsewhere. */
@@ -59,7 +59,7 @@ function requests(key: string, petIds: number[]): LoadRequest[] {
     {
       method: 'PATCH',
       path: `/v1/pets/${petId}`,
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      headers: json(key),
       body: JSON.stringify({ description: 'Changed by the write-order bench' }),
     },
   ]);

@@ -61,6 +61,15 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   return JSON.parse(output) as LoadResult;
 }
 
+/** Sends `request` `amount` times over 50 connections; throws unless each was answered `status`. */
+export async function sendEach(url: string, request: LoadRequest, amount: number, status: number): Promise<void> {
+  const result = await runLoad({ url, connections: 50, amount, requests: [request] });
+  if (result.statuses[status] !== amount)
+    throw new Error(
+      `expected ${amount} ${request.method} ${request.path} answered ${status}, got ${JSON.stringify(result.statuses)}`,
+    );
+}
+
 export interface ScenarioRuns {
   runs: LoadResult[];
   /** The run with the median rate, whose latencies are reported with it. */
