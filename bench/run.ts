@@ -29,7 +29,7 @@ import {
 import { DeliveryVariant, startWorkers } from './support/drains';
 import { describeMachine } from './support/machine';
 import { addUsage, Measured, measureInTurns, medianBy, runLoad, ScenarioRuns } from './support/load';
-import { BUILD_ROOT, freePort, ServerProcess, startServer } from './support/processes';
+import { BUILD_ROOT, freePort, ServerProcess, startServer, startServiceApp } from './support/processes';
 import { BenchResults, BenchSettings, ScenarioResult } from './support/report';
 import { toResult, writeResults } from './support/results';
 import { seededPet } from './support/seeded-pets';
@@ -127,17 +127,15 @@ const runningServers = new Set<ServerProcess>();
 
 async function startApp(name: AppName, nodeFlags: string[] = []) {
   const { app, preload, env } = APPS[name];
-  const port = await freePort();
-  const portVariable = app === 'api' ? 'PORT' : 'MESSAGES_PORT';
-  const server = await startServer(name, join('apps', app, 'src', 'main.js'), {
+  const server = await startServiceApp(app, {
+    name,
     core: 0,
-    env: { ...appEnv, ...env, [portVariable]: String(port) },
-    ready: { url: `http://127.0.0.1:${port}/health/ready` },
+    env: { ...appEnv, ...env },
     logFile: join(logDir, `${name}.log`),
     nodeFlags: [...(preload ? ['--require', preload] : []), ...nodeFlags],
   });
   runningServers.add(server);
-  return { server, url: `http://127.0.0.1:${port}` };
+  return { server, url: server.url };
 }
 
 /** Starts the app, hands it to `use` and stops it, however `use` ends. */

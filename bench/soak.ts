@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { createAccount, resetStores, storesFor, withClient } from './support/database';
 import { LoadRequest, LoadResult, runLoad } from './support/load';
 import { bearer, json, sendMessage } from './support/requests';
-import { freePort, ServerProcess, sleep, startServer, waitFor } from './support/processes';
+import { ServerProcess, sleep, startServiceApp, waitFor } from './support/processes';
 
 // SOAK_DATABASE (a name ending in _soak) and SOAK_REDIS_DB keep a soak apart from another's on the machine.
 const STORES = storesFor(process.env.SOAK_DATABASE ?? 'pet_adoption_soak', Number(process.env.SOAK_REDIS_DB ?? 10));
@@ -27,20 +27,11 @@ const appEnv = { DATABASE_URL: STORES.databaseUrl, REDIS_URL: STORES.redisUrl, D
 const log = (message: string) => console.error(`[soak ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
 async function startApps(): Promise<{ processes: ServerProcess[]; apiUrl: string; messagesUrl: string }> {
-  const [api, messages, worker] = [await freePort(), await freePort(), await freePort()];
-  const start = (app: string, port: number, env: Record<string, string>) =>
-    startServer(app, join('apps', app, 'src', 'main.js'), {
-      env: { ...appEnv, ...env },
-      ready: { url: `http://127.0.0.1:${port}/health/ready` },
-      logFile: join(logDir, `${app}.log`),
-    });
+  const start = (app: 'api' | 'messages' | 'worker') =>
+    startServiceApp(app, { env: appEnv, logFile: join(logDir, `${app}.log`) });
   // One after the other: the first migrates the fresh database.
-  const processes = [
-    await start('api', api, { PORT: String(api) }),
-    await start('messages', messages, { MESSAGES_PORT: String(messages) }),
-    await start('worker', worker, { WORKER_METRICS_PORT: String(worker) }),
-  ];
-  return { processes, apiUrl: `http://127.0.0.1:${api}`, messagesUrl: `http://127.0.0.1:${messages}` };
+  const [api, messages, worker] = [await start('api'), await start('messages'), await start('worker')];
+  return { processes: [api, messages, worker], apiUrl: api.url, messagesUrl: messages.url };
 }
 
 /** One cycle of api traffic: mostly valid reads and writes, a share of bad requests, a free key past its limit. */

@@ -227,6 +227,37 @@ export async function startServer(
   };
 }
 
+/** The variable each of the service's apps takes its port from. */
+const PORT_VARIABLES = { api: 'PORT', messages: 'MESSAGES_PORT', worker: 'WORKER_METRICS_PORT' } as const;
+
+/**
+ * One of the service's apps (named `app` unless `name` says otherwise) on a free port, picked again when
+ * it was taken meanwhile; started once its health check answers (`/health/ready`, or `health`).
+ */
+export function startServiceApp(
+  app: keyof typeof PORT_VARIABLES,
+  {
+    name = app,
+    env,
+    health = 'ready',
+    ...options
+  }: Pinned & {
+    name?: string;
+    env: Record<string, string>;
+    logFile: string;
+    nodeFlags?: string[];
+    health?: 'ready' | 'live';
+  },
+): Promise<ServerProcess & { url: string }> {
+  return onFreePorts(1, (port) =>
+    startServer(name, join('apps', app, 'src', 'main.js'), {
+      ...options,
+      env: { ...env, [PORT_VARIABLES[app]]: String(port) },
+      ready: { url: `http://127.0.0.1:${port}/health/${health}` },
+    }).then((server) => ({ ...server, url: `http://127.0.0.1:${port}` })),
+  );
+}
+
 /**
  * CPU time (user + system) a process has used so far, in seconds, or undefined once it has exited;
  * `/proc` counts in 1/100 s ticks.
