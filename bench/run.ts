@@ -31,7 +31,7 @@ import { describeMachine } from './support/machine';
 import { addUsage, Measured, measureInTurns, medianBy, runLoad, ScenarioRuns } from './support/load';
 import { BUILD_ROOT, freePort, ServerProcess, startServer, startServiceApp } from './support/processes';
 import { BenchResults, BenchSettings, ScenarioResult } from './support/report';
-import { toResult, writeResults } from './support/results';
+import { Reported, toResult, writeResults } from './support/results';
 import { seededPet } from './support/seeded-pets';
 
 // BENCH_DATABASE (a name ending in _bench) and BENCH_REDIS_DB keep a run apart from another's on the machine.
@@ -51,7 +51,6 @@ const { values: flags } = parseArgs({
 
 const quick = flags.quick!;
 const settings: BenchSettings = {
-  quick,
   warmUpSec: quick ? 2 : 5,
   runSec: quick ? 2 : 10,
   runs: 3,
@@ -149,12 +148,7 @@ async function withApp<T>(name: AppName, use: (app: Awaited<ReturnType<typeof st
 }
 
 /** A load to measure: a scenario's requests, or the ceiling's, and the process that answers them. */
-interface Measurable {
-  name: string;
-  title: string;
-  counted?: number;
-  spreadOf?: string;
-  peerOf?: string;
+interface Measurable extends Reported {
   load: Measured;
   check?: () => Promise<void>;
 }

@@ -52,7 +52,6 @@ export interface ScenarioResult {
 
 /** How a run was made: its timing and how much it seeded. */
 export interface BenchSettings {
-  quick: boolean;
   warmUpSec: number;
   runSec: number;
   runs: number;
