@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
 
 /** The compiled tree this file runs from (`dist/` or a private `.dist-*` build). */
 export const BUILD_ROOT = join(__dirname, '..', '..');
@@ -163,6 +164,27 @@ export function spawnNode(
     env: { ...process.env, ...BASE_ENV, ...options.env },
     stdio: options.stdio === 'pipe' ? ['pipe', 'pipe', 'pipe'] : ['ignore', options.stdio, options.stdio],
   });
+}
+
+/**
+ * Runs `node <script> ...args` to its end with `input` on its stdin, and parses the JSON it prints; throws
+ * with its stderr when it exits non-zero.
+ */
+export async function runNodeForJson<T>(
+  what: string,
+  script: string,
+  args: string[],
+  options: Pinned & { env?: Record<string, string>; input?: string },
+): Promise<T> {
+  const child = spawnNode(join(BUILD_ROOT, script), args, { ...options, stdio: 'pipe' });
+  child.stdin!.end(options.input);
+  const [output, errors, code] = await Promise.all([
+    text(child.stdout!),
+    text(child.stderr!),
+    new Promise<number | null>((resolve) => child.on('exit', resolve)),
+  ]);
+  if (code !== 0) throw new Error(`${what} failed (${code}): ${errors}`);
+  return JSON.parse(output) as T;
 }
 
 export interface ServerProcess {
