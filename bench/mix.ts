@@ -248,19 +248,22 @@ export async function measureMix({ context, runSec, processes }: MixOptions): Pr
       .map((key): LoadRequest => ({ ...sendMessage(key), operation: 'message' }));
     const apiShare = 1 - MIX.message / 100;
 
+    /** The api's requests for `durationSec`, at `overallRate` (unbounded when undefined). */
+    const apiLoad = (durationSec: number, overallRate?: number) =>
+      runLoad({
+        url: context.apiUrl,
+        connections: API_CONNECTIONS,
+        durationSec,
+        dealt: true,
+        requests: api,
+        overallRate,
+      });
     /** One step: both loads at once, at `rate` over both (unbounded when undefined). */
     const step = async (rate: number | undefined, durationSec: number) => {
       await resetOrders(context.stores);
       const watch = watchProcesses(processes);
       const [apiResult, messagesResult] = await Promise.all([
-        runLoad({
-          url: context.apiUrl,
-          connections: API_CONNECTIONS,
-          durationSec,
-          dealt: true,
-          requests: api,
-          overallRate: rate && Math.round(rate * apiShare),
-        }),
+        apiLoad(durationSec, rate && Math.round(rate * apiShare)),
         runLoad({
           url: context.messagesUrl,
           connections: MESSAGES_CONNECTIONS,
@@ -276,13 +279,7 @@ export async function measureMix({ context, runSec, processes }: MixOptions): Pr
 
     // Unbounded first, messages held to their share of what the api then answered alone.
     await step(undefined, runSec);
-    const unbounded = await runLoad({
-      url: context.apiUrl,
-      connections: API_CONNECTIONS,
-      durationSec: runSec,
-      dealt: true,
-      requests: api,
-    });
+    const unbounded = await apiLoad(runSec);
     const ceiling = unbounded.perSecond / apiShare;
     const steps: MixStep[] = [];
     let chosen: number | undefined;
