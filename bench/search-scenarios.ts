@@ -1,6 +1,6 @@
 import { encodeCursor } from '@app/http';
 import { encodePetCursor, PetSort } from '@app/pets';
-import type { HttpScenario, ScenarioContext } from './support/scenario';
+import { type HttpScenario, oncePerContext, type ScenarioContext } from './support/scenario';
 import { listedPetIds, listSeededPets } from './support/database';
 import type { LoadRequest } from './support/load';
 import { bearer, json, nextLink } from './support/requests';
@@ -15,11 +15,15 @@ const EARTH_RADIUS_M = 6378168;
 const chord = (km: number) => 2 * EARTH_RADIUS_M * Math.sin((km * 1000) / (2 * EARTH_RADIUS_M));
 /** A seeded pet's creation time with microseconds, as a cursor carries it. */
 const createdKey = (id: number) => new Date(seededCreatedAt(id)).toISOString().replace('Z', '000Z');
+/** A seeded pet's creation time, as `updatedSince` takes it. */
+const sinceId = (id: number) => new Date(seededCreatedAt(id)).toISOString();
 
 /** A search: its query, and where a page 90 % into its matches begins (a cursor of its sort). */
 interface Search {
   name: string;
+  /** The query as the title shows it, and as sent unless `queryFor` makes it from the context. */
   query: string;
+  queryFor?: (context: ScenarioContext) => string;
   sort?: PetSort;
   /** The cursor of a page 90 % deep: 90 % into the catalogue by id when absent (`deepById`). */
   deep?: (context: ScenarioContext) => string | Promise<string>;
@@ -54,12 +58,8 @@ const near = (radiusKm: number, sort = ''): Search => ({
 /** Words that many seeded pets carry in their description or breed. */
 const COMMON_WORDS = [...TRAITS, ...BREEDS.filter((breed) => !breed.includes(' '))];
 
-const listed = new WeakMap<ScenarioContext, Promise<number[]>>();
 /** The ids the bench account lists, read once for the 2,000 requests of the spread twins. */
-const listedByBench = (context: ScenarioContext) => {
-  if (!listed.has(context)) listed.set(context, listedPetIds(context.stores, context.accountId));
-  return listed.get(context)!;
-};
+const listedByBench = oncePerContext(({ stores, accountId }) => listedPetIds(stores, accountId));
 
 const SEARCHES: Search[] = [
   byValue('status', 'status', ['pending', 'sold', 'available']),
@@ -87,9 +87,13 @@ const SEARCHES: Search[] = [
       return ids.length === 0 ? undefined : encodeCursor(ids[Math.floor(ids.length * fraction)]!);
     },
   },
-  // The last tenth of the catalogue's changes (the query is `updatedSince`, below); spread, instants from
-  // each request's own place.
-  { name: 'updated-since', query: '', vary: (_, fromId) => `updatedSince=${sinceId(fromId)}` },
+  // The last tenth of the catalogue's changes; spread, instants from each request's own place.
+  {
+    name: 'updated-since',
+    query: 'updatedSince=…',
+    queryFor: ({ seedPets }) => `updatedSince=${sinceId(Math.floor(seedPets * 0.9))}`,
+    vary: (_, fromId) => `updatedSince=${sinceId(fromId)}`,
+  },
   near(10),
   near(500),
   {
@@ -121,12 +125,7 @@ const SEARCHES: Search[] = [
 /** The deep page of a wide circle sorted by distance has no target (ADR 0020): the walk's guarantee wins. */
 export const UNTARGETED_SEARCHES = ['search-nearest-deep', 'search-nearest-deep-spread'];
 
-const sinceId = (id: number) => new Date(seededCreatedAt(id)).toISOString();
-/** `updatedSince` of the last tenth of the seeded catalogue's creation times. */
-const updatedSince = ({ seedPets }: ScenarioContext) => `updatedSince=${sinceId(Math.floor(seedPets * 0.9))}`;
-
-const queryOf = (search: Search, context: ScenarioContext) =>
-  search.name === 'updated-since' ? updatedSince(context) : search.query;
+const queryOf = (search: Search, context: ScenarioContext) => search.queryFor?.(context) ?? search.query;
 
 /**
  * The place `fraction` into the catalogue in the search's sort: its first pet's id, and the cursor that
@@ -159,7 +158,7 @@ async function placeOf(search: Search, context: ScenarioContext, fraction: numbe
 export const SEARCH_SCENARIOS: HttpScenario[] = SEARCHES.flatMap((search) => {
   const first: HttpScenario = {
     name: `search-${search.name}`,
-    title: `GET /v1/pets?limit=20&${search.name === 'updated-since' ? 'updatedSince=…' : search.query}`,
+    title: `GET /v1/pets?limit=20&${search.query}`,
     server: 'api',
     requests: (context) => [
       { method: 'GET', path: `/v1/pets?limit=20&${queryOf(search, context)}`, headers: bearer(context.key) },
