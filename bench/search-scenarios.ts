@@ -55,6 +55,15 @@ const near = (radiusKm: number, sort = ''): Search => ({
   query: `${NEAR}&radiusKm=${radiusKm}${sort}`,
   vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=${radiusKm}${sort}`,
 });
+/** The cursor of a time sort at the seeded pet `id`, whose changes are as old as the pet. */
+const atPet = (sort: '-createdAt' | 'updatedAt', id: number) => encodePetCursor(sort, { key: createdKey(id), id });
+/** A time sort, its deep page at the pet `fraction` into the catalogue by id (the newest first: 90 % deep). */
+const byTime = (name: string, sort: '-createdAt' | 'updatedAt', fraction: number): Search => ({
+  name,
+  query: `sort=${sort}`,
+  sort,
+  deep: ({ seedPets }) => atPet(sort, Math.floor(seedPets * fraction)),
+});
 /** Words that many seeded pets carry in their description or breed. */
 const COMMON_WORDS = [...TRAITS, ...BREEDS.filter((breed) => !breed.includes(' '))];
 
@@ -96,24 +105,8 @@ const SEARCHES: Search[] = [
   },
   near(10),
   near(500),
-  {
-    name: 'newest',
-    query: 'sort=-createdAt',
-    sort: '-createdAt',
-    deep: ({ seedPets }) => {
-      const id = Math.floor(seedPets * 0.1);
-      return encodePetCursor('-createdAt', { key: createdKey(id), id });
-    },
-  },
-  {
-    name: 'updated',
-    query: 'sort=updatedAt',
-    sort: 'updatedAt',
-    deep: ({ seedPets }) => {
-      const id = Math.floor(seedPets * 0.9);
-      return encodePetCursor('updatedAt', { key: createdKey(id), id });
-    },
-  },
+  byTime('newest', '-createdAt', 0.1),
+  byTime('updated', 'updatedAt', 0.9),
   {
     ...near(500, '&sort=distance'),
     name: 'nearest',
@@ -139,10 +132,10 @@ async function placeOf(search: Search, context: ScenarioContext, fraction: numbe
   switch (search.sort) {
     case '-createdAt': {
       const newest = seedPets + 1 - id;
-      return { id: newest, cursor: encodePetCursor('-createdAt', { key: createdKey(newest), id: newest }) };
+      return { id: newest, cursor: atPet('-createdAt', newest) };
     }
     case 'updatedAt':
-      return { id, cursor: encodePetCursor('updatedAt', { key: createdKey(id), id }) };
+      return { id, cursor: atPet('updatedAt', id) };
     case 'distance':
       return { id, cursor: encodePetCursor('distance', { key: String(chord(500 * fraction)), id: 0 }) };
     default:
