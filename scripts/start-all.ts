@@ -10,11 +10,9 @@ import { ApiModule } from '../apps/api/src/api.module';
 import { MessagesModule } from '../apps/messages/src/messages.module';
 import { WorkerModule } from '../apps/worker/src/worker.module';
 import { startLocalServices } from './local-services';
+import { LOCAL_SERVICES_DIR } from './local-services-state';
 
 const APPS = ['api', 'messages', 'worker'];
-
-/** Where the services started for development keep their data: `.local/` of the project, ignored by git. */
-const LOCAL_SERVICES_DIR = process.env.LOCAL_SERVICES_DIR || join(__dirname, '..', '..', '.local');
 
 async function main(): Promise<void> {
   const local = await startLocalServices(process.env, LOCAL_SERVICES_DIR);
@@ -52,6 +50,8 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // A closed terminal: PostgreSQL and Redis run in process groups of their own, stopped only by the launcher.
+  process.on('SIGHUP', () => stop('SIGTERM'));
 }
 
 main().catch(exitOnStartFailure);

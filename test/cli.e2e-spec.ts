@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createApiApp } from './support/api-app';
 import { runCli } from './support/cli';
 import { withDatabase } from './support/database';
 import { uniqueEmail } from './support/factories';
+import { firstStart, FirstStart } from './support/first-start';
 import type { TestHttpApp } from './support/http-app';
 import { freePort, waitFor } from './support/processes';
 import { TEST_DATABASE_URL } from './support/test-env';
@@ -97,15 +100,136 @@ describe('operator CLI', () => {
     }
   });
 
+  it('issues a key with the scopes asked, which the API enforces', async () => {
+    const email = uniqueEmail('cli-scopes');
+    await cli('create-account', email);
+    const result = await cli('issue-key', email, '--name', 'reader', '--scope', 'pets:read', '--scope', 'orders:write');
+    expect(result.code).toBe(0);
+    const issued = JSON.parse(result.stdout);
+    expect(issued.scopes).toEqual(['pets:read', 'orders:write']);
+    const auth = { Authorization: `Bearer ${issued.key}` };
+    await app.http.get('/v1/store/orders').set(auth).expect(200);
+    const refused = await app.http.get('/v1/keys').set(auth).expect(403);
+    expect(refused.body.code).toBe('insufficient_scope');
+  });
+
+  it('refuses a scope the API refuses, with the API’s message', async () => {
+    const { key } = JSON.parse((await cli('create-account', uniqueEmail('cli-bad-scope'))).stdout);
+    const api = await app.http
+      .post('/v1/keys')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ scopes: ['pets:read', 'gold'] })
+      .expect(400);
+
+    const result = await cli('issue-key', uniqueEmail('cli-bad-scope'), '--scope', 'pets:read', '--scope', 'gold');
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(api.body.message);
+    expect(result.stderr).toContain('npm run cli -- issue-key <email>');
+  });
+
+  it('lists accounts a page at a time, and an account’s keys, revoked ones included', async () => {
+    const emails = [uniqueEmail('cli-list-1'), uniqueEmail('cli-list-2')];
+    const created = [];
+    for (const email of emails) created.push(JSON.parse((await cli('create-account', email)).stdout));
+    const before = String(created[0].accountId - 1);
+
+    const first = JSON.parse((await cli('list-accounts', '--after', before, '--limit', '1')).stdout);
+    expect(first.accounts[0]).toEqual({
+      id: created[0].accountId,
+      email: emails[0],
+      plan: 'free',
+      customPerMinute: null,
+      customPerDay: null,
+      createdAt: expect.any(String),
+    });
+    expect(first.accounts).toHaveLength(1);
+    expect(first.next).toBe(created[0].accountId);
+    const second = JSON.parse((await cli('list-accounts', '--after', String(first.next), '--limit', '1')).stdout);
+    expect(second.accounts.map((account: { email: string }) => account.email)).toEqual([emails[1]]);
+
+    const issued = JSON.parse((await cli('issue-key', emails[0]!, '--scope', 'pets:read')).stdout);
+    await cli('revoke-key', String(created[0].keyId));
+    const listed = JSON.parse((await cli('list-keys', emails[0]!)).stdout);
+    expect(listed).toMatchObject({ accountId: created[0].accountId, email: emails[0] });
+    expect(listed.keys).toEqual([
+      expect.objectContaining({ id: created[0].keyId, scopes: ['*'], revokedAt: expect.any(String) }),
+      expect.objectContaining({ id: issued.keyId, scopes: ['pets:read'], revokedAt: null }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(issued.key);
+  });
+
+  it('says a key that does not exist in an operator’s terms', async () => {
+    const result = await cli('revoke-key', '999999999');
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('not_found: No API key 999999999.');
+  });
+
+  describe('help', () => {
+    // Help needs no database: nothing answers here.
+    const nowhere = async () => ({ DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/nowhere` });
+
+    it.each([['--help'], ['help']])('%s prints every command on stdout', async (flag) => {
+      const result = await cliWith(await nowhere(), flag);
+      expect(result.code).toBe(0);
+      for (const command of ['create-account', 'issue-key', 'list-accounts', 'list-keys', 'revoke-key', 'set-plan']) {
+        expect(result.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+      }
+    });
+
+    it.each([
+      ['issue-key', ['issue-key', '--help'], '--scope SCOPE   what the key may do'],
+      ['list-accounts', ['help', 'list-accounts'], '--after ID   start after this account id'],
+    ])('says the arguments and options of %s (%j)', async (command, args, said) => {
+      const result = await cliWith(await nowhere(), ...args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`npm run cli -- ${command} `);
+      expect(result.stdout).toContain(said);
+    });
+  });
+
   it.each([
+    [['revoke-key', '12', '--force'], 2, /^Unknown option '--force'\n\nnpm run cli -- revoke-key <keyId>/],
+    [['list-accounts', '--limit', '5000'], 2, /--limit must be at most 1000/],
     [['set-plan', 'nobody@example.com', 'gold'], 2, /plan must be one of/],
     [['set-plan', 'nobody@example.com', 'pro', '--per-minute', '5'], 2, /enterprise plan only/],
     [['set-plan', 'nobody@example.com', 'pro'], 1, /not_found/],
     [['create-account', 'not-an-email'], 2, /email address/],
     [['frobnicate'], 2, /unknown command/],
+    [[], 2, /no command given/],
   ])('refuses %j with exit code %i and a clear message', async (args, code, message) => {
     const result = await cli(...args);
     expect(result.code).toBe(code);
     expect(result.stderr).toMatch(message);
+  });
+});
+
+describe('the operator CLI beside a running npm start that started its own PostgreSQL and Redis', () => {
+  let start: FirstStart;
+  let cliSaid: string;
+
+  beforeAll(async () => {
+    // No DATABASE_URL nor REDIS_URL: the CLI finds what the launcher started, on ports of that start.
+    start = await firstStart(String.raw`
+$CLI create-account first@example.com > "$SANDBOX/created.json" 2> "$SANDBOX/cli.err"
+echo "cli=$?"
+key=$("$NODE" -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).key' "$SANDBOX/created.json")
+curl -s -o /dev/null -w 'account=%{http_code}\n' -H "Authorization: Bearer $key" http://127.0.0.1:3000/v1/account`);
+    cliSaid = readFileSync(join(start.sandbox, 'cli.err'), 'utf8');
+  }, 450_000);
+  afterAll(() => start?.remove());
+
+  it('creates an account there whose key the running api accepts', () => {
+    expect(start.report).toContain('ready=yes\ncli=0\naccount=200\n');
+    expect(start.report).toContain('launcher-exit=0');
+  });
+
+  it('says which it used', () => {
+    expect(cliSaid.trim()).toMatch(
+      new RegExp(
+        `^Using what npm start started \\(${join(start.project, '.local', 'services.json')}\\): ` +
+          'DATABASE_URL=postgres://postgres@127\\.0\\.0\\.1:\\d+/pet_adoption, REDIS_URL=redis://127\\.0\\.0\\.1:\\d+$',
+      ),
+    );
   });
 });

@@ -3,6 +3,9 @@ import { closeHostileApp, expectWellFormed, fuzz, hostileJson, RUNS, startHostil
 import type { TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 
+/** Sends a body's bytes as they are: superagent would otherwise send a Buffer as the JSON of its fields. */
+const asIs = (bytes: Buffer) => bytes as never;
+
 describe('hostile input (property-based)', () => {
   let app: TestHttpApp;
   let account: TestAccount;
@@ -51,7 +54,8 @@ describe('hostile input (property-based)', () => {
           .post('/v1/pets')
           .set(account.auth)
           .set('Content-Type', 'application/json')
-          .send(Buffer.from(bytes));
+          .send(Buffer.from(bytes))
+          .serialize(asIs);
         expectWellFormed(response, [201, 400]);
       }),
       fuzz(Math.ceil(RUNS / 3)),
@@ -164,6 +168,62 @@ describe('hostile input (property-based)', () => {
     const signUp = await app.http.post('/v1/accounts').send({ email: `alex@example${character}.com` });
     expectWellFormed(signUp, [400]);
     expect(signUp.body.message).toContain(`email must not contain ${refused}`);
+  });
+
+  it.each([
+    ['a byte that begins no character', Buffer.from([0xff])],
+    ['a sequence cut short', Buffer.from([0xe2, 0x82])],
+    ['an overlong encoding', Buffer.from([0xc0, 0xa2])],
+    ['a surrogate encoded as UTF-8', Buffer.from([0xed, 0xa0, 0x80])],
+  ])('refuses %s in a JSON body with invalid_json, storing nothing', async (_case, bytes) => {
+    const name = `Raw ${bytes.toString('hex')}`;
+    const body = Buffer.concat([Buffer.from(`{"name":"${name}`), bytes, Buffer.from('","categoryId":1}')]);
+    for (const contentType of ['application/json', 'application/json; charset=UTF-8']) {
+      const response = await app.http
+        .post('/v1/pets')
+        .set(account.auth)
+        .set('Content-Type', contentType)
+        .send(body)
+        .serialize(asIs);
+      expectWellFormed(response, [400]);
+      expect(response.body).toEqual({
+        code: 'invalid_json',
+        status: 400,
+        message: 'The request body is not valid UTF-8.',
+      });
+    }
+    const listed = await app.http.get(`/v1/pets?listedBy=me&q=${encodeURIComponent(name)}`).set(account.auth);
+    expect(listed.body).toEqual([]);
+  });
+
+  it('refuses a JSON body in another encoding than UTF-8 with unsupported_content_type', async () => {
+    const response = await app.http
+      .post('/v1/pets')
+      .set(account.auth)
+      .set('Content-Type', 'application/json; charset=utf-16le')
+      .send(Buffer.from('{"name":"Rex","categoryId":1}', 'utf16le'))
+      .serialize(asIs);
+    expectWellFormed(response, [400]);
+    expect(response.body.code).toBe('unsupported_content_type');
+  });
+
+  it.each([
+    ['/v1/pets?tag=calm&tag=small', 'tag'],
+    ['/v1/pets?categoryId=1&categoryId=1', 'categoryId'],
+    ['/v1/pets?status=available&status=pending', 'status'],
+    ['/v1/pets?limit=5&cursor=x&limit=5', 'limit'],
+    ['/v1/organizations?country=DE&country=FR', 'country'],
+    ['/v1/events?type=pet.created&type=pet.updated', 'type'],
+  ])('refuses %s with validation_failed saying the parameter is given once', async (path, parameter) => {
+    const response = await app.http.get(path).set(account.auth);
+    expectWellFormed(response, [400]);
+    const message = `${parameter} must be given once, not repeated`;
+    expect(response.body).toEqual({
+      code: 'validation_failed',
+      status: 400,
+      message,
+      details: [{ field: parameter, message }],
+    });
   });
 
   it('counts characters as PostgreSQL does, so a name its column cannot hold is a 400, not a failed insert', async () => {

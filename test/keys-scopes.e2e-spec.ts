@@ -9,6 +9,7 @@ import { randomIp, rateLimited, rateLimitHeadersOf, windowWithRoom } from './sup
 
 const SHELTER = 'https://shelter.example';
 const PUBLISHABLE_FORMAT = /^pet_pk_test_[A-Za-z0-9]{32,}$/;
+const HOUR_MS = 60 * 60 * 1000;
 
 /** A key of `account` made with `body` through the API, as a client makes one. */
 async function keyWith(app: TestHttpApp, account: TestAccount, body: object): Promise<TestAccount> {
@@ -133,6 +134,72 @@ describe('keys with scopes, and publishable keys for websites', () => {
         .get('/v1/pets')
         .set({ Authorization: `Bearer ${made.body.key}` })
         .expect(403);
+    });
+
+    it('never lets an expiring key make a key that outlives it, publishable keys included', async () => {
+      const expiresAt = new Date(Date.now() + HOUR_MS);
+      const maker = await keyWith(api, owner, { scopes: ['keys:write', 'pets:read'], expiresAt });
+      const keysBefore = (await api.http.get('/v1/keys').set(owner.auth).expect(200)).body.length;
+      for (const body of [
+        { scopes: ['keys:write'] },
+        { scopes: ['pets:read'], expiresAt: new Date(expiresAt.getTime() + 1000) },
+        { kind: 'publishable', allowedOrigins: [SHELTER] },
+        { kind: 'publishable', allowedOrigins: [SHELTER], expiresAt: new Date(expiresAt.getTime() + HOUR_MS) },
+      ]) {
+        const refused = await api.http.post('/v1/keys').set(maker.auth).send(body).expect(400);
+        expect(refused.body).toEqual({
+          code: 'validation_failed',
+          status: 400,
+          message: expect.stringContaining(expiresAt.toISOString()),
+          details: [expect.objectContaining({ field: 'expiresAt' })],
+        });
+      }
+      expect((await api.http.get('/v1/keys').set(owner.auth).expect(200)).body).toHaveLength(keysBefore);
+      // Expiring with its maker, or before, it is made.
+      const withMaker = await api.http
+        .post('/v1/keys')
+        .set(maker.auth)
+        .send({ scopes: ['pets:read'], expiresAt });
+      expect(withMaker.status).toBe(201);
+      expect(withMaker.body.expiresAt).toBe(expiresAt.toISOString());
+      const earlier = new Date(expiresAt.getTime() - 60_000).toISOString();
+      await api.http
+        .post('/v1/keys')
+        .set(maker.auth)
+        .send({ kind: 'publishable', allowedOrigins: [SHELTER], expiresAt: earlier })
+        .expect(201);
+    });
+
+    it('never lets a key revoke a key whose scopes it does not hold (* only with *)', async () => {
+      const revoker = await keyWith(api, owner, { scopes: ['keys:write'] });
+      const everything = await keyWith(api, owner, {});
+      const writer = await keyWith(api, owner, { scopes: ['pets:write'] });
+      const website = await keyWith(api, owner, { kind: 'publishable', allowedOrigins: [SHELTER] });
+      for (const [target, scope] of [
+        [everything, '*'],
+        [writer, 'pets:write'],
+        [website, 'pets:read'],
+      ] as const) {
+        const refused = await api.http.delete(`/v1/keys/${target.keyId}`).set(revoker.auth).expect(403);
+        expect(refused.body).toEqual({
+          code: 'insufficient_scope',
+          status: 403,
+          message: expect.stringContaining(`key ${target.keyId}`),
+        });
+        expect(refused.headers['www-authenticate']).toBe(insufficientScope(scope).challenge);
+      }
+      await api.http.get('/v1/pets').set(everything.auth).expect(200);
+      await api.http.post('/v1/pets').set(writer.auth).send({ name: 'Kept', categoryId: 1 }).expect(201);
+      const listed: Array<{ id: number; revokedAt: string | null }> = (
+        await api.http.get('/v1/keys').set(owner.auth).expect(200)
+      ).body;
+      const targets = [everything.keyId, writer.keyId, website.keyId];
+      expect(listed.filter((key) => targets.includes(key.id)).map((key) => key.revokedAt)).toEqual([null, null, null]);
+      // What it holds it may revoke, itself included; a * key revokes anything.
+      const keysReader = await keyWith(api, owner, { scopes: ['keys:read'] });
+      await api.http.delete(`/v1/keys/${keysReader.keyId}`).set(revoker.auth).expect(204);
+      await api.http.delete(`/v1/keys/${revoker.keyId}`).set(revoker.auth).expect(204);
+      await api.http.delete(`/v1/keys/${everything.keyId}`).set(owner.auth).expect(204);
     });
 
     it.each([

@@ -1,57 +1,28 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DIST } from './support/processes';
+import { StartupFailure } from '@app/core';
+import { ROOT_FALLBACK_DIR, startEmbeddedPostgres } from '../scripts/embedded-postgres';
+import { firstStart, FirstStart } from './support/first-start';
+import { DIST, freePort } from './support/processes';
 
 const run = promisify(execFile);
 
-/**
- * `npm start` on a machine where nothing answers at PostgreSQL's and Redis' default addresses: it runs
- * in a network namespace of its own (only its loopback, so the machine's own servers are out of reach),
- * with a temporary HOME, and a client in the same namespace signs up once every app is ready.
- */
-const IN_EMPTY_NETWORK = String.raw`
-ip link set lo up
-HOME="$SANDBOX/home" LOCAL_SERVICES_DIR="$SANDBOX/local" LOG_LEVEL=warn node "$DIST/scripts/start-all.js" > "$SANDBOX/start.log" 2>&1 &
-launcher=$!
-ready=no
-for _ in $(seq 1 600); do
-  if curl -sf http://127.0.0.1:3000/health/ready > /dev/null && curl -sf http://127.0.0.1:3001/health/ready > /dev/null; then ready=yes; break; fi
-  kill -0 $launcher 2> /dev/null || break
-  sleep 0.5
-done
-echo "ready=$ready"
-curl -s -o /dev/null -w 'signup=%{http_code}\n' -X POST http://127.0.0.1:3000/v1/accounts \
-  -H 'Content-Type: application/json' -d '{"email":"first@example.com"}'
-kill -TERM $launcher
-wait $launcher
-echo "launcher-exit=$?"
-`;
-
-describe('npm start with nothing installed but Node and redis-server', () => {
-  let sandbox: string;
-  let report: string;
+describe('npm start with nothing installed but Node and redis-server, as root in a folder only root may enter', () => {
+  let start: FirstStart;
 
   beforeAll(async () => {
-    sandbox = mkdtempSync(join(tmpdir(), 'local-services-'));
-    // The embedded PostgreSQL runs as the `postgres` user when the tests run as root.
-    chmodSync(sandbox, 0o777);
-    const { stdout } = await run('unshare', ['--net', '--', 'bash', '-c', IN_EMPTY_NETWORK], {
-      // Only what a fresh machine has: no setting of the test environment reaches it.
-      env: { PATH: process.env.PATH, SANDBOX: sandbox, DIST },
-      timeout: 420_000,
-    });
-    report = stdout;
+    start = await firstStart(String.raw`
+curl -s -o /dev/null -w 'signup=%{http_code}\n' -X POST http://127.0.0.1:3000/v1/accounts \
+  -H 'Content-Type: application/json' -d '{"email":"first@example.com"}'`);
   }, 450_000);
-  afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
+  afterAll(() => start?.remove());
 
-  const log = () => run('cat', [join(sandbox, 'start.log')]).then(({ stdout }) => stdout);
-
-  it('starts an embedded PostgreSQL and redis-server, each said in one line, and serves', async () => {
-    expect(report).toContain('ready=yes\nsignup=201\n');
-    const lines = (await log()).split('\n');
+  it('starts an embedded PostgreSQL and redis-server, each said in one line, and serves', () => {
+    expect(start.report).toContain('ready=yes\nsignup=201\n');
+    const lines = start.log().split('\n');
     expect(lines).toContainEqual(
       expect.stringMatching(
         /^No PostgreSQL at 127\.0\.0\.1:5432 and DATABASE_URL is not set: started an embedded PostgreSQL 15 /,
@@ -60,12 +31,44 @@ describe('npm start with nothing installed but Node and redis-server', () => {
     expect(lines).toContainEqual(
       expect.stringMatching(/^No Redis at 127\.0\.0\.1:6379 and REDIS_URL is not set: started redis-server /),
     );
+    expect(start.log()).not.toMatch(/^\s+at /m);
+  });
+
+  it('leaves the folder private: the PostgreSQL that runs as the postgres user keeps its data outside it', () => {
+    expect(statSync(start.sandbox).mode & 0o777).toBe(0o700);
+    expect(start.postgresDataDir()).toMatch(new RegExp(`^${ROOT_FALLBACK_DIR}/`));
   });
 
   it('stops them with the apps, and exits cleanly', async () => {
-    expect(report).toContain('launcher-exit=0');
-    // Nothing started from the sandbox outlives the launcher.
-    await expect(run('pgrep', ['-f', sandbox])).rejects.toMatchObject({ code: 1 });
+    expect(start.report).toContain('launcher-exit=0');
+    // Nothing it started outlives the launcher, nor the record of what it started.
+    for (const path of [start.sandbox, start.postgresDataDir()!]) {
+      await expect(run('pgrep', ['-f', path])).rejects.toMatchObject({ code: 1 });
+    }
+    expect(existsSync(join(start.project, '.local', 'services.json'))).toBe(false);
+  });
+});
+
+describe('an embedded PostgreSQL that cannot start', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'embedded-twice-'));
+    // Where the postgres user may enter, as root: this test is about the second start, not the folder.
+    chmodSync(dir, 0o755);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('says why in one line, with what to do, when another holds its data', async () => {
+    const first = await startEmbeddedPostgres(dir, await freePort());
+    try {
+      const second = startEmbeddedPostgres(dir, await freePort());
+      await expect(second).rejects.toBeInstanceOf(StartupFailure);
+      await expect(second).rejects.toThrow(
+        /^The embedded PostgreSQL could not start \(postgres exited with 1: FATAL: lock file "postmaster.pid" already exists HINT: Is another postmaster .*\): fix what it says, or start PostgreSQL 15 yourself and set DATABASE_URL$/,
+      );
+    } finally {
+      await first.stop();
+    }
   });
 });
 

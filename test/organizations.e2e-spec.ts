@@ -112,6 +112,16 @@ describe('organisations', () => {
     await put(account, PROFILE).set('If-Match', current.headers.etag!).expect(412);
   });
 
+  it('publishes none with If-Match: * (412 precondition_failed), and replaces a published one with it', async () => {
+    const account = await business();
+    const refused = await put(account, PROFILE).set('If-Match', '*').expect(412);
+    expect(refused.body).toEqual({ code: 'precondition_failed', status: 412, message: expect.any(String) });
+    await app.http.get('/v1/organization').set(account.auth).expect(404);
+    await put(account, { name: 'Tierheim' }).expect(201);
+    const replaced = await put(account, PROFILE).set('If-Match', '*').expect(200);
+    expect(replaced.body.name).toBe(PROFILE.name);
+  });
+
   it.each<[string, object]>([
     ['a name too long', { name: 'x'.repeat(101) }],
     ['an empty name', { name: '  ' }],

@@ -153,6 +153,15 @@ describe('the adoption-grade record', () => {
       expect((await app.http.get('/v1/pets?listedBy=me&externalId=etag-2').set(lister.auth)).body).toEqual([]);
     });
 
+    it('creates none with If-Match: * (412 precondition_failed), and replaces an existing pet with it', async () => {
+      const refused = await sync('star-1', { name: 'Rex', categoryId: 1 }).set('If-Match', '*').expect(412);
+      expect(refused.body).toEqual({ code: 'precondition_failed', status: 412, message: expect.any(String) });
+      expect((await app.http.get('/v1/pets?listedBy=me&externalId=star-1').set(lister.auth)).body).toEqual([]);
+      await sync('star-1', { name: 'Rex', categoryId: 1 }).expect(201);
+      const replaced = await sync('star-1', { name: 'Max', categoryId: 1 }).set('If-Match', '*').expect(200);
+      expect(replaced.body.name).toBe('Max');
+    });
+
     it('refuses another status while an order is open (409 pet_has_open_order), and keeps it when none is named', async () => {
       const created = await sync('held-1', { name: 'Rex', categoryId: 1 }).expect(201);
       await withDatabase((client) =>
@@ -174,6 +183,45 @@ describe('the adoption-grade record', () => {
       const response = await sync(externalId, body).expect(400);
       expect(response.body).toMatchObject({ code: 'validation_failed', message: expect.any(String), status: 400 });
     });
+  });
+
+  describe('null for a field that always has a value', () => {
+    const WHOLE = { name: 'Rex', categoryId: 1, status: 'pending', location: { latitude: 52.5, longitude: 13.4 } };
+    // Every field of the record that is never absent from a pet once set (a location has both coordinates).
+    it.each<[string, object]>([
+      ['name', { name: null }],
+      ['categoryId', { categoryId: null }],
+      ['status', { status: null }],
+      ['location.latitude', { location: { latitude: null, longitude: 13.4 } }],
+      ['location.longitude', { location: { latitude: 52.5, longitude: null } }],
+    ])(
+      'refuses %s null with 400 validation_failed on create, a PUT that creates or replaces, and PATCH',
+      async (field, nulled) => {
+        const account = await business();
+        const existing = await sync('null-1', WHOLE, account).expect(201);
+        const body = { ...WHOLE, ...nulled };
+        for (const request of [
+          app.http.post('/v1/pets').set(account.auth).send(body),
+          sync('null-2', body, account),
+          sync('null-1', body, account),
+          app.http.patch(`/v1/pets/${existing.body.id}`).set(account.auth).send(nulled),
+        ]) {
+          const refused = await request;
+          expect({ status: refused.status, body: refused.body }).toEqual({
+            status: 400,
+            body: {
+              code: 'validation_failed',
+              status: 400,
+              message: expect.stringContaining(field),
+              details: expect.arrayContaining([expect.objectContaining({ field })]),
+            },
+          });
+        }
+        // Nothing created, nothing changed.
+        const pets = await app.http.get('/v1/pets?listedBy=me').set(account.auth).expect(200);
+        expect(pets.body).toEqual([existing.body]);
+      },
+    );
   });
 
   describe('the filters of GET /v1/pets', () => {

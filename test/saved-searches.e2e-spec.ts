@@ -59,6 +59,7 @@ describe('saved searches', () => {
     ['a status outside the enumeration', 'status=adopted', 'status'],
     ['a category that does not exist', 'categoryId=987654321', 'categoryId'],
     ['a category that is not an integer', 'categoryId=dogs', 'categoryId'],
+    ['an organisation that does not exist', 'organizationId=org_doesnotexist', 'organizationId'],
     ['a sex outside the enumeration', 'sex=both', 'sex'],
     ['an age group outside the enumeration', 'ageGroup=old', 'ageGroup'],
     ['a size outside the enumeration', 'size=huge', 'size'],
@@ -91,6 +92,7 @@ describe('saved searches', () => {
       'near=91,0',
       'q=',
       'categoryId=987654321',
+      'organizationId=org_doesnotexist',
       'status=available,sold&tag=Calm',
     ]) {
       const listed = await app.http.get(`/v1/pets?${query}`).set(account.auth);

@@ -135,6 +135,24 @@ describe('what integrators ask of webhooks: rotation, redelivery, a test event',
       },
     );
 
+    it('refuses previousSecretExpiresInHours null before rotating: the endpoint keeps its one secret', async () => {
+      const { account, endpoint } = await subscriber();
+      const refused = await app.http
+        .post(`/v1/webhook-endpoints/${endpoint.id}/secret/rotate`)
+        .set(account.auth)
+        .send({ previousSecretExpiresInHours: null })
+        .expect(400);
+      expect(refused.body).toEqual({
+        code: 'validation_failed',
+        status: 400,
+        message: expect.stringContaining('previousSecretExpiresInHours'),
+        details: [expect.objectContaining({ field: 'previousSecretExpiresInHours' })],
+      });
+      const [delivery] = await waitForDeliveries(receiver, await listPet(account), 1);
+      expect(delivery!.headers['webhook-signature']).toMatch(/^v1,\S{44}$/);
+      expect(verifies(delivery!, endpoint.secret)).toBe(true);
+    });
+
     it('answers 404 for another account’s endpoint', async () => {
       const { endpoint } = await subscriber();
       const other = await signUp(app.http);

@@ -20,8 +20,9 @@ export class ApiKeyAlreadyIssuedError extends AppError {
 }
 
 export class ApiKeyNotFoundError extends NotFoundError {
-  constructor(keyId: number | string) {
-    super(`No API key ${keyId} on this account.`);
+  /** `onAccount`: looked for among the caller's keys (a request), not among every account's (an operator's command). */
+  constructor(keyId: number | string, onAccount = true) {
+    super(onAccount ? `No API key ${keyId} on this account.` : `No API key ${keyId}.`);
   }
 }
 

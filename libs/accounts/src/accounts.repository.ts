@@ -61,6 +61,14 @@ export class AccountsRepository {
     return row && toAccount(row);
   }
 
+  /** Up to `limit` accounts after the id `afterId`, by id. */
+  async list(afterId: number, limit: number): Promise<Account[]> {
+    const rows = await this.sql.rows<AccountRow>(
+      sql`SELECT ${COLUMNS} FROM accounts WHERE id > ${afterId} ORDER BY id LIMIT ${limit}`,
+    );
+    return rows.map(toAccount);
+  }
+
   /**
    * The account with this canonical email, or, among those left without one, with exactly `email`;
    * the one whose email is exactly `email` first.

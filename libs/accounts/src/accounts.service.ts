@@ -63,6 +63,11 @@ export class AccountsService {
     return account;
   }
 
+  /** Operator action: a page of every account, by id. */
+  list(afterId: number, limit: number): Promise<Account[]> {
+    return this.accounts.list(afterId, limit);
+  }
+
   /** Operator action: custom figures apply to the enterprise plan only. */
   async setPlan(email: string, plan: Plan, custom: CustomLimits = {}): Promise<Account> {
     const account = await this.getByEmail(email);

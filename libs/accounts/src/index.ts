@@ -12,4 +12,5 @@ export type { ApiKey } from './api-keys/api-keys.repository';
 export * from './api-keys/api-keys.service';
 export * from './api-keys/required-scope.decorator';
 export * from './api-keys/scopes';
+export { CreateApiKeyDto } from './dto/api-key.dto';
 export * from './plans';

@@ -78,7 +78,10 @@ const logger = new Logger('ExceptionFilter');
 /** Maps anything thrown while serving a request to the AppError it is answered with. */
 export function toAppError(exception: unknown, request: Request): AppError {
   if (exception instanceof AppError) return exception;
-  const bodyError = fromBodyParser(exception) ?? fromBodyParser((exception as { cause?: unknown })?.cause);
+  // Thrown in an Express middleware (the body parser's verify hook), it comes wrapped by Nest's adapter.
+  const cause = (exception as { cause?: unknown } | null)?.cause;
+  if (cause instanceof AppError) return cause;
+  const bodyError = fromBodyParser(exception) ?? fromBodyParser(cause);
   if (bodyError) return bodyError;
   if (exception instanceof HttpException) {
     const mapped = fromHttpException(exception, request);
@@ -99,7 +102,7 @@ export function toAppError(exception: unknown, request: Request): AppError {
 }
 
 /** Writes the contract's Error body, with the headers that belong to the error. */
-export function sendError(response: Response, error: AppError): void {
+function sendError(response: Response, error: AppError): void {
   if (response.headersSent) {
     response.end();
     return;

@@ -53,3 +53,17 @@ export function matchingVersions(ifMatch: string | undefined): string[] | undefi
   // A tag that is not a version matches no version.
   return condition && conditionTags(condition, 'strong')?.filter((tag) => /^[0-9]{1,19}$/.test(tag));
 }
+
+export interface PutPrecondition {
+  versions?: string[];
+  mayCreate: boolean;
+}
+
+/**
+ * What `If-Match` asks of a PUT, which may create its resource: the versions it may replace (undefined for
+ * `*` or no header: any) and whether it may create. With any `If-Match`, `*` included, it may not: the
+ * condition is false when there is no current representation (RFC 9110 13.1.1), so the answer is `412`.
+ */
+export function putPrecondition(ifMatch: string | undefined): PutPrecondition {
+  return { versions: matchingVersions(ifMatch), mayCreate: ifMatch === undefined };
+}

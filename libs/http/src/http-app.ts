@@ -18,6 +18,7 @@ import { AllExceptionsFilter } from './all-exceptions.filter';
 import { PARSED_BODY_TYPES } from './json-body.guard';
 import { MAX_BODY_BYTES, refuseDeclaredOversizedBody, StreamedBodyRoute } from './body-limits';
 import { LimitedExpressAdapter } from './server-limits';
+import { assertUtf8Body } from './utf8-body';
 import { DrainState } from './health/health.controller';
 import { httpMetrics } from './metrics/http-metrics';
 import { HttpSettings } from './http.settings';
@@ -112,7 +113,9 @@ export async function configureHttpApp(app: NestExpressApplication, options: Htt
   app.set('etag', false);
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(refuseDeclaredOversizedBody(options.streamedBodyRoutes));
-  app.useBodyParser('json', { limit: MAX_BODY_BYTES, type: PARSED_BODY_TYPES });
+  // Nest leaves `verify` out of the options' type, for its `rawBody` option, which these apps do not use.
+  const json = { limit: MAX_BODY_BYTES, type: PARSED_BODY_TYPES, verify: assertUtf8Body };
+  app.useBodyParser('json', json);
   const addresses = publicAddresses(app.get(OpenApiSettings), settings);
   const origins = [...settings.CORS_ORIGINS.split(','), ...(options.corsOrigins?.(addresses) ?? [])]
     .map((origin) => origin.trim())

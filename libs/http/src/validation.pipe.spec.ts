@@ -67,6 +67,15 @@ describe('AppValidationPipe', () => {
       );
     });
 
+    it('refuses a repeated query parameter, whole query or single, saying it is given once', async () => {
+      await expect(
+        pipe.transform({ limit: '5', tag: ['a', 'b'] }, { type: 'query', metatype: Object }),
+      ).rejects.toEqual(failure(/^tag must be given once, not repeated$/));
+      await expect(pipe.transform(['1', '1'], { type: 'query', metatype: String, data: 'categoryId' })).rejects.toEqual(
+        failure(/^categoryId must be given once, not repeated$/),
+      );
+    });
+
     it('leaves path parameters as text for the route to parse, so that `1\\n` or `0x1` is no id', async () => {
       for (const id of ['1\n', ' 1', '0x1']) {
         await expect(pipe.transform(id, { type: 'param', metatype: Number, data: 'keyId' })).resolves.toBe(id);

@@ -45,6 +45,17 @@ function assertAcceptable(value: unknown, root: string | undefined): void {
 }
 
 /**
+ * Express reads a query parameter given twice as an array of its values, which each parameter's own rule
+ * would then refuse with a message about its length or range. No parameter of this API repeats (a list is
+ * one comma-separated value), so a repeat is refused here, for every parameter, saying so.
+ */
+function assertSingleValues(query: unknown, name: string | undefined): void {
+  const parameters = name === undefined ? Object.entries(query ?? {}) : [[name, query] as const];
+  const repeated = parameters.find(([, value]) => Array.isArray(value));
+  if (repeated) refuse(repeated[0], 'must be given once, not repeated');
+}
+
+/**
  * Validates and converts bodies, queries and path parameters (in both apps: it is the global pipe); every
  * failure becomes `400 validation_failed` whose message names the offending field.
  */
@@ -73,6 +84,7 @@ export class AppValidationPipe extends ValidationPipe {
         throw new ValidationFailedError('The request body must be a JSON object.');
       }
     }
+    if (metadata.type === 'query') assertSingleValues(value, metadata.data);
     if (metadata.type !== 'custom') assertAcceptable(value, metadata.data);
     return super.transform(value, metadata);
   }

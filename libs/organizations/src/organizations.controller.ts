@@ -6,6 +6,7 @@ import {
   formatEntityTag,
   locationHeader,
   matchingVersions,
+  putPrecondition,
   MergePatch,
   nextPageLink,
   PAGE_HEADERS,
@@ -52,7 +53,8 @@ export class OrganizationsController {
     description:
       'The whole profile of the organisation the caller’s account runs: created (201) or replaced (200; fields ' +
       'absent are cleared). Publishing it gives each of the account’s animals its `organizationId`. With ' +
-      '`If-Match`, replaces nothing unless the profile is still at one of the ETags named.',
+      '`If-Match`, replaces nothing unless the profile is still at one of the ETags named (any, for `*`), and ' +
+      'publishes none (`412`).',
   })
   @ApiHeader(IF_MATCH_HEADER)
   @ApiResponse({
@@ -74,7 +76,7 @@ export class OrganizationsController {
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) response: Response,
   ): Promise<OrganizationDto> {
-    const { stored, created } = await this.organizations.put(principal.accountId, body, matchingVersions(ifMatch));
+    const { stored, created } = await this.organizations.put(principal.accountId, body, putPrecondition(ifMatch));
     if (created) {
       response.status(201);
       response.setHeader('Location', '/v1/organization');
@@ -90,7 +92,7 @@ export class OrganizationsController {
     summary: 'Change your organisation',
     description:
       'Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 ' +
-      'merge patch, both read as a merge patch: `address`, `hours` and `socialMedia` merge member by member. ' +
+      'merge patch, both read as a merge patch: `address`, `location`, `hours` and `socialMedia` merge member by member. ' +
       'Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.',
   })
   @ApiConsumes('application/json', 'application/merge-patch+json')

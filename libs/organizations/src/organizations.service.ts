@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Sql } from '@app/database';
-import { MergePatch, mergePatchChange } from '@app/http';
+import { MergePatch, mergePatchChange, PutPrecondition } from '@app/http';
 import { PetsService } from '@app/pets';
 import { Injectable } from '@nestjs/common';
 import { OrganizationProfileDto, UpdateOrganizationDto } from './dto/organization.dto';
@@ -54,24 +54,24 @@ export class OrganizationsService {
   }
 
   /**
-   * Publishes the account's profile (`created`) or replaces it whole. With `versions` (If-Match) it only
-   * replaces a profile at one of them: there is none to match before one is published.
+   * Publishes the account's profile (`created`) or replaces it whole. With If-Match it only replaces a
+   * profile at one of `versions` (any, for `*`), and publishes none: there is none to match before.
    */
   async put(
     accountId: number,
     profile: OrganizationProfileDto,
-    versions: string[] | undefined,
+    { versions, mayCreate }: PutPrecondition,
   ): Promise<{ stored: StoredOrganization; created: boolean }> {
     for (let attempt = 1; ; attempt++) {
       const created = await this.sql.transaction(async () => {
         const id = newOrganizationId();
-        if (!versions && (await this.organizations.insert(accountId, id, profile))) {
+        if (mayCreate && (await this.organizations.insert(accountId, id, profile))) {
           await this.pets.setOrganization(accountId, id);
           return true;
         }
         if (await this.organizations.replace(accountId, profile, versions)) return false;
         // Removed between the INSERT and the UPDATE: publish it again.
-        if (versions || attempt >= CHANGE_ATTEMPTS) throw new OrganizationPreconditionFailedError();
+        if (!mayCreate || attempt >= CHANGE_ATTEMPTS) throw new OrganizationPreconditionFailedError();
         return undefined;
       });
       if (created !== undefined) return { stored: await this.getOwn(accountId), created };

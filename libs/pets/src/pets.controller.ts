@@ -8,6 +8,7 @@ import {
   IdParamPipe,
   locationHeader,
   matchingVersions,
+  putPrecondition,
   MergePatch,
   nextPageLink,
   PAGE_HEADERS,
@@ -194,7 +195,8 @@ export class PetsController {
       'For syncing from shelter software: creates the caller’s animal with this `externalId` (201), or replaces ' +
       'it whole (200): optional fields absent are cleared, and a replacement without `status` keeps the ' +
       'animal’s. Retrying it never makes a second animal, also when two arrive at once. With `If-Match`, ' +
-      'replaces nothing unless the animal is still at one of the ETags named (and creates none).',
+      'replaces nothing unless the animal is still at one of the ETags named (any, for `*`), and creates none ' +
+      '(`412`).',
   })
   @ApiParam(EXTERNAL_ID_PARAM)
   @ApiHeader(IF_MATCH_HEADER)
@@ -217,7 +219,7 @@ export class PetsController {
       principal.accountId,
       externalId,
       body,
-      matchingVersions(ifMatch),
+      putPrecondition(ifMatch),
     );
     if (created) {
       response.status(201);

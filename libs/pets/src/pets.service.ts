@@ -1,6 +1,6 @@
 import { Sql, sqlState } from '@app/database';
 import { EventsRecorder } from '@app/events';
-import { MergePatch, mergePatchChange, mergesIntoObjects } from '@app/http';
+import { MergePatch, mergePatchChange, mergesIntoObjects, PutPrecondition } from '@app/http';
 import { Injectable } from '@nestjs/common';
 import type { PetRecordDto } from './dto/pet.dto';
 import { UpdatePetDto } from './dto/update-pet.dto';
@@ -55,9 +55,7 @@ export class PetsService {
     if (page.pets.length === 0 && !after) {
       const { categoryId, organizationId } = search;
       if (categoryId !== undefined) await this.assertCategoryExists(categoryId);
-      if (organizationId !== undefined && !(await this.finder.organizationExists(organizationId))) {
-        throw new UnknownOrganizationError(organizationId);
-      }
+      if (organizationId !== undefined) await this.assertOrganizationExists(organizationId);
     }
     return page;
   }
@@ -72,14 +70,14 @@ export class PetsService {
   /**
    * Creates the lister's pet with this external id, or replaces the one it has: `created`
    * tells which. A replacement clears the optional fields absent from `record`, and keeps the status when
-   * it names none. Two of these racing for one external id, on any processes, make one pet: the unique
-   * index refuses the second INSERT, which then replaces the first's pet.
+   * it names none; with `If-Match` it creates none. Two of these racing for one external id, on any
+   * processes, make one pet: the unique index refuses the second INSERT, which then replaces the first's pet.
    */
   async putByExternalId(
     listerAccountId: number,
     externalId: string,
     record: PetRecordDto,
-    versions: string[] | undefined,
+    { versions, mayCreate }: PutPrecondition,
   ): Promise<{ stored: StoredPet; created: boolean }> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.pets.findByExternalId({ listerAccountId, externalId });
@@ -89,8 +87,8 @@ export class PetsService {
         const stored = await this.applyChange(change, async () => change);
         return { stored, created: false };
       }
-      // If-Match names a version of a pet that does not exist (RFC 9110 13.1.1).
-      if (versions) throw new PreconditionFailedError(externalId);
+      // If-Match, even `*`, needs a current pet (RFC 9110 13.1.1).
+      if (!mayCreate) throw new PreconditionFailedError(externalId);
       try {
         return { stored: await this.create({ ...record, externalId, listerAccountId }), created: true };
       } catch (error) {
@@ -151,6 +149,11 @@ export class PetsService {
   /** Refuses a category that does not exist, as a search naming it is refused. */
   async assertCategoryExists(categoryId: number): Promise<void> {
     if (!(await this.finder.categoryExists(categoryId))) throw new UnknownCategoryError(categoryId);
+  }
+
+  /** Refuses an organisation that does not exist, as a search naming it is refused. */
+  async assertOrganizationExists(organizationId: string): Promise<void> {
+    if (!(await this.finder.organizationExists(organizationId))) throw new UnknownOrganizationError(organizationId);
   }
 
   listCategories(): Promise<Array<{ id: number; name: string }>> {

@@ -7,7 +7,7 @@ import { SavedSearchNotFoundError, TooManySavedSearchesError } from './saved-sea
 import { SavedSearch, SavedSearchesRepository } from './saved-searches.repository';
 
 /** At most this many saved searches per account. */
-export const MAX_SAVED_SEARCHES = 20;
+const MAX_SAVED_SEARCHES = 20;
 
 /** `srch_` and 24 base64url characters (144 bits from the CSPRNG), as events' ids. */
 function newSavedSearchId(): string {
@@ -25,6 +25,7 @@ export class SavedSearchesService {
   async create(accountId: number, request: { name?: string; query: string }): Promise<SavedSearch> {
     const filters = await parseSavedSearchQuery(request.query);
     if (filters.categoryId !== undefined) await this.pets.assertCategoryExists(filters.categoryId);
+    if (filters.organizationId !== undefined) await this.pets.assertOrganizationExists(filters.organizationId);
     const search = await this.searches.create(
       accountId,
       {

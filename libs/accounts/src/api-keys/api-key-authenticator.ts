@@ -147,6 +147,7 @@ export class ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown 
       limits: limitsFor(grant.plan, grant.customPerMinute, grant.customPerDay),
       scopes: grant.scopes,
       ...(grant.allowedOrigins ? { allowedOrigins: grant.allowedOrigins } : {}),
+      ...(grant.expiresAt ? { expiresAt: grant.expiresAt } : {}),
     };
     remember(this.keys, cacheKey, { principal, expiresAt, keyExpiresAt }, MAX_CACHED_KEYS);
     return principal;

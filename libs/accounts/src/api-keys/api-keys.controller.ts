@@ -29,7 +29,8 @@ export class ApiKeysController {
       'absent), or a publishable key for a website’s pages (`kind: "publishable"` with `allowedOrigins`), ' +
       'optionally expiring at `expiresAt`. A key grants no more than it holds: asking for a scope the ' +
       'calling key lacks (`*` only from `*`), or a publishable key without `pets:read`, answers ' +
-      '`403 insufficient_scope`. A secret key is shown in this response only.',
+      '`403 insufficient_scope`; a calling key that expires makes only keys with an `expiresAt` no later ' +
+      'than its own (`400 validation_failed` otherwise). A secret key is shown in this response only.',
   })
   // Examples of whole bodies: one built from every field's example would mix a secret key's fields with a
   // publishable key's, which the service refuses (and Swagger UI would send it).
@@ -72,7 +73,10 @@ export class ApiKeysController {
   @ApiOperation({
     operationId: 'revokeKey',
     summary: 'Revoke a key',
-    description: 'Revokes a key of the caller’s account; it stops working on every process within a second.',
+    description:
+      'Revokes a key of the caller’s account; it stops working on every process within a second. The calling ' +
+      'key revokes only keys whose scopes it holds itself (a `*` key only with `*`): `403 insufficient_scope` ' +
+      'otherwise.',
   })
   @ApiParam({
     name: 'keyId',
@@ -82,6 +86,6 @@ export class ApiKeysController {
   @ApiResponse({ status: 204, description: 'Revoked.' })
   @ApiErrors(400, 401, KEY_NOT_FOUND)
   async revoke(@CurrentPrincipal() principal: Principal, @Param('keyId', IdParamPipe) keyId: number): Promise<void> {
-    await this.keys.revoke(principal.accountId, keyId);
+    await this.keys.revokeFor(principal, keyId);
   }
 }

@@ -105,6 +105,14 @@ export class ApiKeysRepository {
     return rows.map(toApiKey);
   }
 
+  /** One key of the account, revoked or not. */
+  async findOne(accountId: number, keyId: number): Promise<ApiKey | undefined> {
+    const [row] = await this.sql.rows<ApiKeyRow>(
+      sql`SELECT ${COLUMNS} FROM api_keys WHERE id = ${keyId} AND account_id = ${accountId}`,
+    );
+    return row && toApiKey(row);
+  }
+
   /** The account a key belongs to, revoked or not. */
   async findAccountId(keyId: number): Promise<number | undefined> {
     const [row] = await this.sql.rows<{ account_id: string }>(sql`SELECT account_id FROM api_keys WHERE id = ${keyId}`);

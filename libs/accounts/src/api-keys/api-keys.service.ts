@@ -33,6 +33,18 @@ function invalid(field: string, message: string): ValidationFailedError {
   return new ValidationFailedError(`${field} ${message}`, [{ field, message }]);
 }
 
+/** A key that expires makes only keys that expire by then: one that never expires would outlive it. */
+function assertNotOutliving(caller: Principal, expiresAt: Date | undefined): void {
+  if (!caller.expiresAt) return;
+  const limit = caller.expiresAt.toISOString();
+  if (!expiresAt) {
+    throw invalid('expiresAt', `is required: this API key expires at ${limit}, and a key it makes may not outlive it`);
+  }
+  if (expiresAt > caller.expiresAt) {
+    throw invalid('expiresAt', `must be at most ${limit}, when this API key expires`);
+  }
+}
+
 @Injectable()
 export class ApiKeysService {
   constructor(
@@ -62,7 +74,8 @@ export class ApiKeysService {
 
   /**
    * Issues a key the caller asked for with its own key, which can grant no more than it holds: never a
-   * scope it lacks (`*` only from `*`), and a publishable key only if it reads pets itself.
+   * scope it lacks (`*` only from `*`), a publishable key only if it reads pets itself, and no key that
+   * outlives it.
    */
   async issueFor(caller: Principal, request: KeyRequest): Promise<IssuedApiKey> {
     const options = this.checked(request);
@@ -76,11 +89,30 @@ export class ApiKeysService {
           : `This API key cannot grant ${lacking}, which it does not hold: a key grants no more than it has.`,
       );
     }
+    assertNotOutliving(caller, options.expiresAt);
     return this.issue(caller.accountId, request.name ?? 'unnamed', options);
   }
 
   list(accountId: number): Promise<ApiKey[]> {
     return this.keys.listByAccount(accountId);
+  }
+
+  /**
+   * Revokes a key the caller asked to revoke with its own key, which may revoke only the keys whose scopes
+   * it holds itself: a restricted key cannot take a `*` key away from its account.
+   */
+  async revokeFor(caller: Principal, keyId: number): Promise<void> {
+    const key = await this.keys.findOne(caller.accountId, keyId);
+    if (!key) throw new ApiKeyNotFoundError(keyId);
+    const lacking = key.scopes.find((scope) => !holdsScope(caller.scopes, scope));
+    if (lacking) {
+      throw new InsufficientScopeError(
+        lacking,
+        `This API key cannot revoke key ${keyId}, which holds ${lacking}: a key revokes only keys whose ` +
+          'scopes it holds itself.',
+      );
+    }
+    await this.revoke(caller.accountId, keyId);
   }
 
   /** Revokes a key of the account; other processes drop it from their caches at once. */
@@ -92,7 +124,7 @@ export class ApiKeysService {
   /** Operator action: revokes a key by id, whatever its account. */
   async revokeAny(keyId: number): Promise<void> {
     const accountId = await this.keys.findAccountId(keyId);
-    if (accountId === undefined) throw new ApiKeyNotFoundError(keyId);
+    if (accountId === undefined) throw new ApiKeyNotFoundError(keyId, false);
     await this.revoke(accountId, keyId);
   }
 

@@ -59,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a key
-         * @description Issues a new key for the caller’s account: a secret key with the `scopes` asked (every scope when absent), or a publishable key for a website’s pages (`kind: "publishable"` with `allowedOrigins`), optionally expiring at `expiresAt`. A key grants no more than it holds: asking for a scope the calling key lacks (`*` only from `*`), or a publishable key without `pets:read`, answers `403 insufficient_scope`. A secret key is shown in this response only.
+         * @description Issues a new key for the caller’s account: a secret key with the `scopes` asked (every scope when absent), or a publishable key for a website’s pages (`kind: "publishable"` with `allowedOrigins`), optionally expiring at `expiresAt`. A key grants no more than it holds: asking for a scope the calling key lacks (`*` only from `*`), or a publishable key without `pets:read`, answers `403 insufficient_scope`; a calling key that expires makes only keys with an `expiresAt` no later than its own (`400 validation_failed` otherwise). A secret key is shown in this response only.
          *
          *     Required scope: `keys:write` (`*` also grants it). A publishable key may not call it.
          */
@@ -82,7 +82,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a key
-         * @description Revokes a key of the caller’s account; it stops working on every process within a second.
+         * @description Revokes a key of the caller’s account; it stops working on every process within a second. The calling key revokes only keys whose scopes it holds itself (a `*` key only with `*`): `403 insufficient_scope` otherwise.
          *
          *     Required scope: `keys:write` (`*` also grants it). A publishable key may not call it.
          */
@@ -130,7 +130,7 @@ export interface paths {
         get?: never;
         /**
          * Create or replace an animal by the shelter’s own id
-         * @description For syncing from shelter software: creates the caller’s animal with this `externalId` (201), or replaces it whole (200): optional fields absent are cleared, and a replacement without `status` keeps the animal’s. Retrying it never makes a second animal, also when two arrive at once. With `If-Match`, replaces nothing unless the animal is still at one of the ETags named (and creates none).
+         * @description For syncing from shelter software: creates the caller’s animal with this `externalId` (201), or replaces it whole (200): optional fields absent are cleared, and a replacement without `status` keeps the animal’s. Retrying it never makes a second animal, also when two arrive at once. With `If-Match`, replaces nothing unless the animal is still at one of the ETags named (any, for `*`), and creates none (`412`).
          *
          *     Required scope: `pets:write` (`*` also grants it). A publishable key may not call it.
          */
@@ -469,7 +469,7 @@ export interface paths {
         get: operations["getOwnOrganization"];
         /**
          * Publish or replace your organisation
-         * @description The whole profile of the organisation the caller’s account runs: created (201) or replaced (200; fields absent are cleared). Publishing it gives each of the account’s animals its `organizationId`. With `If-Match`, replaces nothing unless the profile is still at one of the ETags named.
+         * @description The whole profile of the organisation the caller’s account runs: created (201) or replaced (200; fields absent are cleared). Publishing it gives each of the account’s animals its `organizationId`. With `If-Match`, replaces nothing unless the profile is still at one of the ETags named (any, for `*`), and publishes none (`412`).
          *
          *     Required scope: `organization:write` (`*` also grants it). A publishable key may not call it.
          */
@@ -486,7 +486,7 @@ export interface paths {
         head?: never;
         /**
          * Change your organisation
-         * @description Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `address`, `hours` and `socialMedia` merge member by member. Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.
+         * @description Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `address`, `location`, `hours` and `socialMedia` merge member by member. Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.
          *
          *     Required scope: `organization:write` (`*` also grants it). A publishable key may not call it.
          */
@@ -1749,7 +1749,7 @@ export interface components {
             adoptionUrl?: string;
             /** @description Where the organisation is. */
             address?: components["schemas"]["OrganizationAddress"];
-            /** @description Where the animal can be met. */
+            /** @description Where the organisation is: `near` searches measure from this point. */
             location?: components["schemas"]["PetLocation"];
             /** @description When adopters can visit. */
             hours?: components["schemas"]["OrganizationHours"];
@@ -1802,7 +1802,7 @@ export interface components {
             adoptionUrl?: string;
             /** @description Where the organisation is. */
             address?: components["schemas"]["OrganizationAddress"];
-            /** @description Where the animal can be met. */
+            /** @description Where the organisation is: `near` searches measure from this point. */
             location?: components["schemas"]["PetLocation"];
             /** @description When adopters can visit. */
             hours?: components["schemas"]["OrganizationHours"];
@@ -1865,51 +1865,51 @@ export interface components {
              * @example https://tierheim.example/adopt
              */
             adoptionUrl?: string | null;
-            /** @description Where the organisation is. */
+            /** @description Where the organisation is. Merged member by member into the current address (RFC 7396): a member left out is kept, `null` removes an optional one; the address that results must have `line1`, `city`, `country`. */
             address?: {
                 /**
                  * @description Street and number.
                  * @example Tierheimstraße 1
                  */
-                line1: string;
+                line1?: string;
                 /**
                  * @description More of the street address.
                  * @example Gate B
                  */
-                line2?: string;
+                line2?: string | null;
                 /**
                  * @description City or town.
                  * @example Berlin
                  */
-                city: string;
+                city?: string;
                 /**
                  * @description State, province or region.
                  * @example Berlin
                  */
-                region?: string;
+                region?: string | null;
                 /**
                  * @description Postal code.
                  * @example 13057
                  */
-                postcode?: string;
+                postcode?: string | null;
                 /**
                  * @description ISO 3166-1 alpha-2 country code, upper case.
                  * @example DE
                  */
-                country: string;
+                country?: string;
             } | null;
-            /** @description Where the animal can be met. */
+            /** @description Where the organisation is: `near` searches measure from this point. Merged member by member into the current location (RFC 7396): a member left out is kept, `null` removes an optional one; the location that results must have `latitude`, `longitude`. */
             location?: {
                 /**
                  * Format: double
                  * @example 52.52
                  */
-                latitude: number;
+                latitude?: number;
                 /**
                  * Format: double
                  * @example 13.405
                  */
-                longitude: number;
+                longitude?: number;
             } | null;
             /** @description When adopters can visit. */
             hours?: {

@@ -7,8 +7,8 @@ export class ValidationFailedError extends AppError {
 }
 
 export class InvalidJsonError extends AppError {
-  constructor() {
-    super(400, 'invalid_json', 'The request body is not valid JSON.');
+  constructor(message = 'The request body is not valid JSON.') {
+    super(400, 'invalid_json', message);
   }
 }
 

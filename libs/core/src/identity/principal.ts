@@ -13,6 +13,8 @@ export interface Principal {
   limits: RateLimits;
   /** The scopes the key holds (`*` for all); the bearer guard checks a route's against them. */
   scopes: readonly string[];
+  /** When the key stops working, if it expires: the keys it makes may not outlive it. */
+  expiresAt?: Date;
   /**
    * Set for a publishable key only: the origins of the pages that may use it. Such a key reads public
    * data only and is limited per client address, never against its account's plan.

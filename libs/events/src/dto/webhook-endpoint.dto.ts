@@ -93,7 +93,7 @@ const EventsField = () =>
     IsIn(SUBSCRIBABLE, { each: true }),
   );
 const DescriptionField = () => applyDecorators(IsOptional(), Transform(trim), IsString(), CharacterCount(1, 500));
-/** Optional in a PATCH, but never `null`. */
+/** May be omitted, but never `null`. */
 const IfPresent = () => ValidateIf((_body: object, value: unknown) => value !== undefined);
 
 @ApiSchema({ name: 'NewWebhookEndpoint' })
@@ -141,8 +141,8 @@ export class UpdateWebhookEndpointDto {
 }
 
 /** How long a rotated-out secret signs by default, and at most: Stripe's choices reach a week. */
-export const DEFAULT_OVERLAP_HOURS = 24;
-export const MAX_OVERLAP_HOURS = 168;
+const DEFAULT_OVERLAP_HOURS = 24;
+const MAX_OVERLAP_HOURS = 168;
 
 @ApiSchema({ name: 'WebhookSecretRotationRequest' })
 export class RotateWebhookSecretDto {
@@ -155,7 +155,8 @@ export class RotateWebhookSecretDto {
       'How long the secret being replaced keeps signing beside the new one, in hours (' +
       `${DEFAULT_OVERLAP_HOURS} when omitted): \`0\` stops it at once.`,
   })
-  @IsOptional()
+  // Omitted takes the default; null is refused, as any other value that is not a number of hours.
+  @IfPresent()
   @IsInt()
   @Min(0)
   @Max(MAX_OVERLAP_HOURS)

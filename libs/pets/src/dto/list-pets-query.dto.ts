@@ -20,7 +20,7 @@ import {
 } from '../pet-status';
 import { EXTERNAL_ID, MAX_COLOR_LENGTH, MAX_TAG_LENGTH } from './pet-fields';
 
-export const PET_SORTS = ['id', '-createdAt', 'updatedAt', 'distance'] as const;
+const PET_SORTS = ['id', '-createdAt', 'updatedAt', 'distance'] as const;
 export type PetSort = (typeof PET_SORTS)[number];
 
 const MAX_QUERY_LENGTH = 200;
@@ -56,7 +56,7 @@ function isDateTime(value: unknown): boolean {
 
 const trimmedQuery = Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
 
-/** A query string value between `min` and `max` characters (a repeated parameter is an array, refused). */
+/** A query string value between `min` and `max` characters. */
 const Text = (min: number, max: number) =>
   ValidateBy({
     name: 'queryText',

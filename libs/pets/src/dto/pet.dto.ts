@@ -12,6 +12,7 @@ import {
   EnvironmentField,
   EXTERNAL_ID,
   ExternalIdField,
+  Kept,
   LocationField,
   MixedBreedField,
   NameField,
@@ -50,7 +51,7 @@ export class PetRecordDto {
 
   // Defaults said in words: a schema's `default` makes openapi-typescript require the field.
   @ApiPropertyOptional({ description: 'Availability of the animal; `available` when omitted.' })
-  @IsOptional()
+  @Kept()
   @StatusField()
   status?: PetStatus;
 

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsOptional, ValidateIf } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import type { PetAgeGroup, PetCoat, PetSex, PetSize, PetStatus } from '../pet-status';
 import {
   AgeGroupField,
@@ -12,6 +12,7 @@ import {
   DescriptionField,
   EnvironmentField,
   ExternalIdField,
+  Kept,
   LocationChangeField,
   MixedBreedField,
   NameField,
@@ -27,12 +28,6 @@ import {
   TagsField,
 } from './pet-fields';
 
-/** May be omitted, but not cleared: a null is validated, and refused. */
-const Kept = () =>
-  applyDecorators(
-    ApiPropertyOptional(),
-    ValidateIf((_, value) => value !== undefined),
-  );
 /** May be omitted, or null to clear it. */
 const Clearable = () => applyDecorators(ApiPropertyOptional({ nullable: true }), IsOptional());
 
