@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccountsService } from '@app/accounts';
+import { PERIODIC_QUEUE } from '@app/core';
 import sharp from 'sharp';
 import { createApiApp } from './support/api-app';
 import { createPet, signUp, TestAccount, TestPet } from './support/factories';
@@ -20,6 +21,7 @@ import {
   waitForProcessed,
 } from './support/photos';
 import { AppProcess, startServing, waitFor } from './support/processes';
+import { testQueue } from './support/redis';
 
 const MAX_BYTES = 2 * 1024 * 1024;
 const PHOTO_ID = /^pho_[0-9A-Za-z_-]{24}$/;
@@ -329,4 +331,29 @@ describe.each(['filesystem', 's3'] as const)('photos hosted by the service (%s s
     await app.http.delete(`/v1/pets/${pet.id}`).set(lister.auth).expect(204);
     await waitFor(() => gone(kept), 60000, 'the removed pet’s photo files to go');
   }, 150000);
+
+  it('sweeps from a job scheduler of the periodic queue every PHOTO_SWEEP_INTERVAL_MS, beside the worker’s other periodic work', async () => {
+    const periodic = testQueue(PERIODIC_QUEUE);
+    try {
+      const everyMs = async () =>
+        new Map((await periodic.getJobSchedulers()).map((scheduler) => [scheduler.key, scheduler.every]));
+      const names = [
+        'events-reconcile',
+        'events-retention',
+        'idempotency-keys-purge',
+        'messages-reconcile',
+        'orders-expiry-sweep',
+        'photos-sweep',
+      ];
+      // The worker sets its schedulers once started, and removes those of other apps (other suites') after.
+      await waitFor(
+        async () => [...(await everyMs()).keys()].sort().join() === names.join(),
+        30000,
+        'the worker’s job schedulers',
+      );
+      expect((await everyMs()).get('photos-sweep')).toBe(1000);
+    } finally {
+      await periodic.close();
+    }
+  });
 });

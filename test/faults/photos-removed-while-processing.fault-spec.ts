@@ -106,10 +106,11 @@ describe('faults: a photo removed while the worker writes its renditions, and cl
       60_000,
       'the photo to be ready',
     );
-    const { rows } = await database.query<{ urls: Record<string, string> }>('SELECT urls FROM photos WHERE id = $1', [
-      photoId,
-    ]);
-    const path = new URL(rows[0]!.urls.full!).pathname;
+    const { rows } = await database.query<{ key: string }>(
+      "SELECT renditions->>'full' AS key FROM photos WHERE id = $1",
+      [photoId],
+    );
+    const path = `/media/${rows[0]!.key}`;
     // Gone as soon as the request is out: the file's stream meets a response whose client left.
     for (let count = 0; count < 3; count++) {
       const socket = connect(Number(new URL(api.baseUrl).port), '127.0.0.1');

@@ -26,7 +26,7 @@ import { WorkerSettings } from './worker.settings';
     PhotosWorkerModule,
     SavedSearchesWorkerModule,
     settingsModule(WorkerSettings),
-    // Runs the reconcilers, the sweep, retention and the purge that the modules above provide.
+    // Runs the reconcilers, the sweeps, retention and the purge that the modules above provide.
     PeriodicJobsModule,
   ],
   providers: [WorkerHealthServer, IdempotencyKeysPurger],

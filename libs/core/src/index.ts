@@ -13,7 +13,7 @@ export * from './redis/redis-connection';
 export * from './redis/redis.module';
 export * from './redis/request-path-redis.module';
 export * from './metrics/process-metrics';
-export * from './clock/periodic-task';
+export * from './clock/continuous-poller';
 export * from './concurrency/batcher';
 export * from './concurrency/shared-reads';
 export * from './concurrency/with-timeout';

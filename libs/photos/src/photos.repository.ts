@@ -70,6 +70,12 @@ export interface PhotoPet {
  * one: the change clock drawn first, then the pet's row locked, then `updated_at` from the clock, and its
  * `pet.updated` event in the same transaction.
  */
+/** What a change to a pet's photos returns, and whether it changed the pet's ready photos. */
+interface PhotosChange<T> {
+  result: T;
+  petChanged: boolean;
+}
+
 @Injectable()
 export class PhotosRepository {
   constructor(
@@ -185,7 +191,7 @@ export class PhotosRepository {
             renditions = ${JSON.stringify(renditions.renditions)}::jsonb, files = ${files}::text[]`,
       );
       if (settled) await this.claimPending(files);
-      return settled;
+      return { result: settled, petChanged: settled };
     });
   }
 
@@ -201,7 +207,6 @@ export class PhotosRepository {
    */
   @GenerateSql({ params: [1, 'pho_1', 0] })
   move(petId: number, photoId: string, position: number): Promise<PhotoDto | undefined> {
-    let moved: PhotoDto | undefined;
     return this.changePet(petId, async () => {
       const rows = await this.sql.rows<PhotoRow>(sql`
         WITH target AS (
@@ -219,9 +224,9 @@ export class PhotosRepository {
            AND p.position BETWEEN least(t.from_position, t.to_position) AND greatest(t.from_position, t.to_position)
         RETURNING ${PHOTO_COLUMNS}`);
       const row = rows.find((candidate) => candidate.id === photoId);
-      moved = row && toPhoto(row, this.urls);
-      return moved?.status === 'ready' && rows.length > 1;
-    }).then(() => moved);
+      const moved = row && toPhoto(row, this.urls);
+      return { result: moved, petChanged: moved?.status === 'ready' && rows.length > 1 };
+    });
   }
 
   /**
@@ -230,17 +235,15 @@ export class PhotosRepository {
    */
   @GenerateSql({ params: [1, 'pho_1'] })
   remove(petId: number, photoId: string): Promise<boolean> {
-    let removed = false;
     return this.changePet(petId, async () => {
       const rows = await this.sql.rows<{ position: number; status: PhotoStatus }>(sql`
         DELETE FROM photos WHERE id = ${photoId} AND pet_id = ${petId} RETURNING position, status`);
       const row = rows[0];
-      if (!row) return false;
-      removed = true;
+      if (!row) return { result: false, petChanged: false };
       await this.sql.query(sql`
         UPDATE photos SET position = position - 1 WHERE pet_id = ${petId} AND position > ${row.position}`);
-      return row.status === 'ready';
-    }).then(() => removed);
+      return { result: true, petChanged: row.status === 'ready' };
+    });
   }
 
   /** Photos still processing whose last change is older than `olderThanMs`: their job may be lost. */
@@ -307,18 +310,19 @@ export class PhotosRepository {
   }
 
   /**
-   * Runs `change` on the photos of the pet, in one transaction with the pet's change when `change` says
-   * the pet's ready photos changed: `pets.photos` rewritten, `updated_at` from the clock, `pet.updated`.
-   * Locks in the one order every photo change takes: the pet's photos, the clock, the pet's row.
+   * Runs `change` on the photos of the pet and returns its result, in one transaction with the pet's change
+   * when `change` says the pet's ready photos changed: `pets.photos` rewritten, `updated_at` from the clock,
+   * `pet.updated`. Locks in the one order every photo change takes: the pet's photos, the clock, the pet's row.
    */
-  private changePet(petId: number, change: () => Promise<boolean>): Promise<boolean> {
+  private changePet<T>(petId: number, change: () => Promise<PhotosChange<T>>): Promise<T> {
     return this.sql.transaction(async () => {
       await this.lockPhotosOf(petId);
       // A pet that is gone took its photos with it (the cascade): `change` then finds none and says so.
       await this.sql.query(sql`
         WITH ${PET_CHANGE}
         SELECT pets.id FROM pets, pet_change WHERE pets.id = ${petId} FOR NO KEY UPDATE OF pets`);
-      if (!(await change())) return false;
+      const { result, petChanged } = await change();
+      if (!petChanged) return result;
       const rows = await this.sql.rows<PetRow>(sql`
         WITH ${PET_CHANGE}
         UPDATE pets
@@ -332,7 +336,7 @@ export class PhotosRepository {
          WHERE pets.id = ${petId}
         RETURNING ${PET_COLUMNS}`);
       await this.events.recordAll(rows.flatMap((row) => petEvents('pet.updated', toStoredPet(row))));
-      return true;
+      return result;
     });
   }
 

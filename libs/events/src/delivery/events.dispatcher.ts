@@ -1,4 +1,4 @@
-import { PeriodicTask } from '@app/core';
+import { ContinuousPoller } from '@app/core';
 import { Sql } from '@app/database';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { EventType, subscribes } from '../event-types';
@@ -33,7 +33,7 @@ const carried = (type: EventType) => !type.startsWith('message.');
 @Injectable()
 export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(EventsDispatcher.name);
-  private readonly task = new PeriodicTask('dispatch', this.logger, () => this.dispatchAll());
+  private readonly task = new ContinuousPoller('dispatch', this.logger, () => this.dispatchAll());
 
   constructor(
     private readonly sql: Sql,

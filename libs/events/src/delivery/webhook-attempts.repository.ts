@@ -124,14 +124,19 @@ export function pendingAttempts(deliveries: readonly DeliverEventJobData[]): Sql
 }
 
 /**
+ * Locks, in id order, the endpoints of the attempts to retry, before their outcomes are written in the same
+ * transaction. The next attempt's foreign key locks its endpoint's row (KEY SHARE), which an endpoint's
+ * DELETE locks before its attempts: locked after the attempts instead, a DELETE holding the endpoint and
+ * waiting for an attempt of the batch would deadlock with it.
+ */
+function lockEndpoints(endpointIds: readonly number[]): SqlFragment {
+  return sql`SELECT id FROM webhook_endpoints WHERE id = ANY(${endpointIds}::bigint[]) ORDER BY id FOR KEY SHARE`;
+}
+
+/**
  * Writes the outcomes of the pending attempts, each looked up through the primary key and locked in id
  * order (batches that share attempts then never deadlock), and opens the next attempt of those retried.
  * An attempt no longer pending (settled by a run before) is left as it is, and opens nothing.
- *
- * The next attempt's foreign key locks its endpoint's row (KEY SHARE), which an endpoint's DELETE locks
- * before its attempts: so the endpoints of the retried attempts are locked first, in id order, gated by
- * the one-time filter on their count. Locked after the attempts instead, a DELETE holding the endpoint
- * and waiting for an attempt of the batch would deadlock with it.
  */
 export function finishAttempts(attempts: readonly FinishedAttempt[]): SqlFragment {
   const ids = attempts.map(({ attempt }) => attempt.attemptId);
@@ -140,19 +145,13 @@ export function finishAttempts(attempts: readonly FinishedAttempt[]): SqlFragmen
   const durations = attempts.map(({ outcome }) => outcome.durationMs ?? null);
   const errors = attempts.map(({ outcome }) => outcome.error ?? null);
   const retried = attempts.map(({ retried }) => retried);
-  const retriedEndpoints = [
-    ...new Set(attempts.filter(({ retried }) => retried).map(({ attempt }) => attempt.endpointId)),
-  ];
-  return sql`WITH endpoints AS MATERIALIZED (
-      SELECT id FROM webhook_endpoints WHERE id = ANY(${retriedEndpoints}::bigint[]) ORDER BY id FOR KEY SHARE
-    ), locked AS MATERIALIZED (
+  return sql`WITH locked AS MATERIALIZED (
       SELECT a.id, o.status, o.response_status, o.duration_ms, o.error, o.retried
         FROM (SELECT * FROM unnest(${ids}::bigint[], ${statuses}::text[], ${responseStatuses}::int[],
                                    ${durations}::int[], ${errors}::text[], ${retried}::boolean[])
                 AS o (id, status, response_status, duration_ms, error, retried) ORDER BY 1) o,
              LATERAL (SELECT a.id FROM webhook_attempts a WHERE a.id = o.id AND a.status = 'pending'
                        FOR NO KEY UPDATE OF a) a
-       WHERE (SELECT count(*) FROM endpoints) >= 0
     ), settled AS (
       UPDATE webhook_attempts a
          SET status = locked.status, response_status = locked.response_status, duration_ms = locked.duration_ms,
@@ -336,8 +335,17 @@ export class WebhookAttemptsRepository {
     const attempts = [
       ...new Map([...batch].reverse().map((finished) => [finished.attempt.attemptId, finished])).values(),
     ];
+    const retriedEndpoints = [
+      ...new Set(attempts.filter(({ retried }) => retried).map(({ attempt }) => attempt.endpointId)),
+    ];
     try {
-      await this.sql.query(finishAttempts(attempts));
+      // Without a retry, no next attempt locks an endpoint: the outcomes need no transaction.
+      if (retriedEndpoints.length === 0) await this.sql.query(finishAttempts(attempts));
+      else
+        await this.sql.transaction(async () => {
+          await this.sql.query(lockEndpoints(retriedEndpoints));
+          await this.sql.query(finishAttempts(attempts));
+        });
     } catch (error) {
       this.logger.warn(`${attempts.length} attempt outcomes not written: ${(error as Error).message}`);
       throw error;

@@ -141,18 +141,17 @@ FROM
   JOIN events e ON e.id = k.event_id
 
 -- WebhookAttemptsRepository.recordOutcome
+SELECT
+  id
+FROM
+  webhook_endpoints
+WHERE
+  id = ANY ($1::bigint[])
+ORDER BY
+  id
+FOR KEY SHARE
+
 WITH
-  endpoints AS MATERIALIZED (
-    SELECT
-      id
-    FROM
-      webhook_endpoints
-    WHERE
-      id = ANY ($1::bigint[])
-    ORDER BY
-      id
-    FOR KEY SHARE
-  ),
   locked AS MATERIALIZED (
     SELECT
       a.id,
@@ -167,12 +166,12 @@ WITH
           *
         FROM
           unnest(
-            $2::bigint[],
-            $3::text[],
+            $1::bigint[],
+            $2::text[],
+            $3::int[],
             $4::int[],
-            $5::int[],
-            $6::text[],
-            $7::boolean[]
+            $5::text[],
+            $6::boolean[]
           ) AS o (
             id,
             status,
@@ -195,13 +194,6 @@ WITH
         FOR NO KEY UPDATE OF
           a
       ) a
-    WHERE
-      (
-        SELECT
-          count(*)
-        FROM
-          endpoints
-      ) >= 0
   ),
   settled AS (
     UPDATE webhook_attempts a

@@ -1,6 +1,6 @@
-import { PeriodicTask } from '@app/core';
+import { PeriodicJob } from '@app/core';
 import { InjectQueue } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { PhotosProducer } from '../photos.producer';
 import { PHOTOS_QUEUE, ProcessPhotoJobData } from '../photos.queue';
@@ -15,14 +15,16 @@ const BATCH = 500;
  * `processing` without a job (accepted while Redis was away, or whose job was lost), fails those whose job
  * failed for good, and removes the files listed in photo_file_removals once due (those of removed photos
  * and pets, uploads already rendered, files written for a row that never committed) and unfinished writes.
- * Only what is older than one interval is touched, so uploads and jobs in flight are left alone. Every
- * worker runs one; they may overlap, since enqueueing adds no second job and each listed file is taken by
- * one sweep.
+ * Only what is older than one interval is touched, so uploads and jobs in flight are left alone. A periodic
+ * job: one run per tick across the workers. Runs may overlap harmlessly, since enqueueing adds no second job
+ * and each listed file is taken by one run.
  */
 @Injectable()
-export class PhotosSweeper implements OnApplicationBootstrap, OnModuleDestroy {
+export class PhotosSweeper extends PeriodicJob {
+  readonly name = 'photos-sweep';
+  /** A worker that was down starts by enqueueing the photos accepted meanwhile and removing what fell due. */
+  override readonly runsAtStart = true;
   private readonly logger = new Logger(PhotosSweeper.name);
-  private readonly task = new PeriodicTask('photos sweep', this.logger, () => this.sweep());
 
   constructor(
     private readonly photos: PhotosRepository,
@@ -30,22 +32,22 @@ export class PhotosSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     @InjectQueue(PHOTOS_QUEUE) private readonly queue: Queue<ProcessPhotoJobData>,
     @Inject(PHOTO_STORAGE) private readonly storage: PhotoStorage,
     private readonly settings: PhotosSettings,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.task.start(this.settings.PHOTO_SWEEP_INTERVAL_MS);
+  ) {
+    super();
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.task.stop();
+  everyMs(): number {
+    return this.settings.PHOTO_SWEEP_INTERVAL_MS;
   }
 
-  async sweep(): Promise<void> {
+  async run(): Promise<void> {
     await this.settleProcessing();
     let removed = 0;
-    for (let taken = BATCH; taken === BATCH; removed += taken) {
+    let taken: number;
+    do {
       taken = await this.photos.removeDueFiles(BATCH, (keys) => this.storage.delete(keys));
-    }
+      removed += taken;
+    } while (taken === BATCH && !this.stopped);
     if (removed > 0) this.logger.log(`removed ${removed} files no photo needs`);
     await this.storage.removeAbandonedWrites(new Date(Date.now() - this.settings.PHOTO_SWEEP_INTERVAL_MS));
   }

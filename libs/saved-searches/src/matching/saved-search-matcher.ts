@@ -1,4 +1,4 @@
-import { PeriodicTask } from '@app/core';
+import { ContinuousPoller } from '@app/core';
 import { Sql } from '@app/database';
 import { EventsRecorder, EventsRepository } from '@app/events';
 import type { PetDto } from '@app/pets';
@@ -34,7 +34,7 @@ const MATCH_BATCH = 200;
 @Injectable()
 export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SavedSearchMatcher.name);
-  private readonly task = new PeriodicTask('saved-search matching', this.logger, () => this.matchAll());
+  private readonly task = new ContinuousPoller('saved-search matching', this.logger, () => this.matchAll());
 
   constructor(
     private readonly sql: Sql,

@@ -1,11 +1,11 @@
 import type { Logger } from '@nestjs/common';
-import { MAX_FAILURE_BACKOFF_MS, PeriodicTask } from './periodic-task';
+import { MAX_FAILURE_BACKOFF_MS, ContinuousPoller } from './continuous-poller';
 
 /** Starts a task whose runs follow `outcomes` (true: succeeds), and records when each run started. */
 function started(outcomes: boolean[], intervalMs: number) {
   const starts: number[] = [];
   const logger = { warn: jest.fn() } satisfies Partial<Logger> as unknown as Logger;
-  const task = new PeriodicTask('test', logger, async () => {
+  const task = new ContinuousPoller('test', logger, async () => {
     starts.push(Date.now());
     if (!(outcomes.shift() ?? true)) throw new Error('connect ECONNREFUSED');
   });
@@ -16,7 +16,7 @@ function started(outcomes: boolean[], intervalMs: number) {
 /** The waits between consecutive runs. */
 const gaps = (starts: number[]) => starts.slice(1).map((start, i) => start - starts[i]!);
 
-describe('PeriodicTask', () => {
+describe('ContinuousPoller', () => {
   beforeEach(() => jest.useFakeTimers({ now: 0 }));
   afterEach(() => jest.useRealTimers());
 

@@ -4,13 +4,17 @@ import type { Logger } from '@nestjs/common';
 export const MAX_FAILURE_BACKOFF_MS = 5000;
 
 /**
+ * The loop of a continuous poller, a reader that a worker keeps polling every few hundred milliseconds (the
+ * events dispatcher, the saved-search matcher): it runs in every worker, whose runs claim different rows, so
+ * a tick costs no Redis round trip. Work done once per tick across the workers is a `PeriodicJob` instead.
+ *
  * Runs a task at once and then one interval after each run ends, so that runs never overlap. A failed
  * run is logged and the next one tries again, after a wait that doubles with each failure in a row (up to
  * MAX_FAILURE_BACKOFF_MS, or the interval when that is longer): while PostgreSQL or Redis is away, a task
  * that runs several times a second does not keep the process busy failing, and the first success brings
  * the interval back. Stopping waits for the running one.
  */
-export class PeriodicTask {
+export class ContinuousPoller {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private halted = false;
