@@ -23,8 +23,8 @@ const ROUTES = { GET: Get, POST: Post, PUT: Put, PATCH: Patch, DELETE: Delete };
 /** An operation whole: its route, the status it answers, and its document. */
 export interface OperationOptions {
   method: keyof typeof ROUTES;
-  /** Relative to the controller's path. */
-  path: string;
+  /** Relative to the controller's path; the controller's own when absent. */
+  path?: string;
   /** The document's `operationId`. */
   id: string;
   summary: string;
