@@ -54,7 +54,8 @@ export interface OperationOptions {
  */
 export function Operation(operation: OperationOptions): MethodDecorator {
   const success = [operation.success].flat() as ApiResponseOptions[];
-  const status = (success[0] as { status?: number }).status ?? 200;
+  const first = success[0].status;
+  const status = typeof first === 'number' ? first : 200;
   // Written as they would be one per line, and applied as stacked decorators are: the last first.
   const decorators: MethodDecorator[] = [
     ROUTES[operation.method](operation.path),
