@@ -16,7 +16,7 @@ import {
   type RequestBodyObject,
 } from '@nestjs/swagger';
 import { ApiErrors, type ErrorCode } from './api-errors';
-import { ApiHeadersOnEveryResponse, ApiHeadersOnSuccess, ApiRequestBody } from './openapi-decorators';
+import { ApiHeadersOnEveryResponse, ApiRequestBody } from './openapi-decorators';
 
 const ROUTES = { GET: Get, POST: Post, PUT: Put, PATCH: Patch, DELETE: Delete };
 
@@ -40,8 +40,7 @@ export interface OperationOptions {
   requestBody?: RequestBodyObject;
   /** The successful responses; the first one's status is what the handler answers unless it sets another. */
   success: ApiResponseOptions | readonly ApiResponseOptions[];
-  /** Headers that every successful response, or every response, may carry. */
-  successHeaders?: HeadersObject;
+  /** Headers that every response carries, errors included. */
   everyResponseHeaders?: HeadersObject;
   /** The error codes, as `@ApiErrors` takes them. */
   errors: ReadonlyArray<number | ErrorCode | readonly ErrorCode[]>;
@@ -49,7 +48,7 @@ export interface OperationOptions {
 
 /**
  * One decorator per operation: Nest's route and `@HttpCode`, `@ApiOperation`, the parameters and
- * headers, the successful responses and the Error responses. The access part (a scope, or public) is
+ * headers, the successful responses and the error responses. The access part (a scope, or public) is
  * the context's: `@Endpoint` of accounts adds it.
  */
 export function Operation(operation: OperationOptions): MethodDecorator {
@@ -73,7 +72,6 @@ export function Operation(operation: OperationOptions): MethodDecorator {
     ...(operation.query ?? []).map((query) => ApiQuery(query)),
     ...(operation.headers ?? []).map((header) => ApiHeader(header)),
     ...success.map((response) => ApiResponse(response)),
-    ...(operation.successHeaders ? [ApiHeadersOnSuccess(operation.successHeaders)] : []),
     ...(operation.everyResponseHeaders ? [ApiHeadersOnEveryResponse(operation.everyResponseHeaders)] : []),
     ApiErrors(...operation.errors),
   ];
