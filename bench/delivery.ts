@@ -1,7 +1,8 @@
 import { MESSAGES_QUEUE, MessagingSettings } from '@app/messaging';
 import { Stores, withClient } from './support/database';
 import { bareWorker, DeliveryVariant, emptyQueues, measureDrains, startWorkers } from './support/drains';
-import { runLoad } from './support/load';
+import { sendEach } from './support/load';
+import { sendMessage } from './support/requests';
 import { waitFor } from './support/processes';
 
 /** The issue's ceiling for BullMQ with one UPDATE per job was measured at this concurrency. */
@@ -25,26 +26,6 @@ interface DeliveryOptions {
 async function clear(options: DeliveryOptions): Promise<void> {
   await withClient(options.stores, (client) => client.query('TRUNCATE messages, events CASCADE'));
   await emptyQueues(options.stores, MESSAGES_QUEUE);
-}
-
-/** Accepts the messages through the real POST /messages, while no worker runs. */
-async function acceptThroughApp(options: DeliveryOptions): Promise<void> {
-  const result = await runLoad({
-    url: options.messagesUrl,
-    connections: 50,
-    amount: options.messages,
-    requests: [
-      {
-        method: 'POST',
-        path: '/messages',
-        headers: { Authorization: `Bearer ${options.key}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ message: 'Rex found a home' }),
-      },
-    ],
-  });
-  if (result.statuses['202'] !== options.messages) {
-    throw new Error(`expected ${options.messages} messages accepted, got ${JSON.stringify(result.statuses)}`);
-  }
 }
 
 /** Stores the rows and adds the jobs directly for the bare worker. */
@@ -95,7 +76,8 @@ export function measureDelivery(options: DeliveryOptions): Promise<DeliveryVaria
   const workers = (count: number) => ({
     name: `worker-${count}`,
     title: `${count} worker process${count > 1 ? 'es' : ''}, log transport, default concurrency`,
-    load: () => acceptThroughApp(options),
+    // Accepted through the real POST /messages, while no worker runs.
+    load: () => sendEach(options.messagesUrl, sendMessage(options.key), options.messages, 202),
     start: () => startWorkers(count, options.appEnv, options.logDir),
     rate: () => drainRate(options),
   });

@@ -10,7 +10,7 @@ import { UNTARGETED_SEARCHES } from './search-scenarios';
 import { resetOrders, seededSecret, withClient } from './support/database';
 import { LoadRequest, LoadResult, OperationResult, runLoad } from './support/load';
 import { ProcessUsage, ServerProcess, watchProcesses } from './support/processes';
-import { bearer, createPet, json } from './support/requests';
+import { bearer, createPet, json, sendMessage } from './support/requests';
 import { seededPet } from './support/seeded-pets';
 import { startReceiver } from './webhooks';
 
@@ -243,29 +243,27 @@ export async function measureMix({ context, runSec, processes }: MixOptions): Pr
     const next = random(41);
     const draw = operations(context, listers, await searches(context), next);
     const api = apiRequests(draw, next);
-    const message = (key: string): LoadRequest => ({
-      method: 'POST',
-      path: '/messages',
-      headers: json(key),
-      body: JSON.stringify({ message: 'Rex found a home' }),
-      operation: 'message',
-    });
-    const messages = context.seededKeys.slice(0, 1000).map(message);
+    const messages = context.seededKeys
+      .slice(0, 1000)
+      .map((key): LoadRequest => ({ ...sendMessage(key), operation: 'message' }));
     const apiShare = 1 - MIX.message / 100;
 
+    /** The api's requests for `durationSec`, at `overallRate` (unbounded when undefined). */
+    const apiLoad = (durationSec: number, overallRate?: number) =>
+      runLoad({
+        url: context.apiUrl,
+        connections: API_CONNECTIONS,
+        durationSec,
+        dealt: true,
+        requests: api,
+        overallRate,
+      });
     /** One step: both loads at once, at `rate` over both (unbounded when undefined). */
     const step = async (rate: number | undefined, durationSec: number) => {
       await resetOrders(context.stores);
       const watch = watchProcesses(processes);
       const [apiResult, messagesResult] = await Promise.all([
-        runLoad({
-          url: context.apiUrl,
-          connections: API_CONNECTIONS,
-          durationSec,
-          dealt: true,
-          requests: api,
-          overallRate: rate && Math.round(rate * apiShare),
-        }),
+        apiLoad(durationSec, rate && Math.round(rate * apiShare)),
         runLoad({
           url: context.messagesUrl,
           connections: MESSAGES_CONNECTIONS,
@@ -281,13 +279,7 @@ export async function measureMix({ context, runSec, processes }: MixOptions): Pr
 
     // Unbounded first, messages held to their share of what the api then answered alone.
     await step(undefined, runSec);
-    const unbounded = await runLoad({
-      url: context.apiUrl,
-      connections: API_CONNECTIONS,
-      durationSec: runSec,
-      dealt: true,
-      requests: api,
-    });
+    const unbounded = await apiLoad(runSec);
     const ceiling = unbounded.perSecond / apiShare;
     const steps: MixStep[] = [];
     let chosen: number | undefined;

@@ -3,7 +3,7 @@
 // fail-open policy); how soon the answer comes is measured here, against the bounds below.
 import { join } from 'node:path';
 import { resetStores, storesFor } from './support/database';
-import { onFreePorts, startServer } from './support/processes';
+import { startServiceApp } from './support/processes';
 import { blackHole, TcpProxy } from './support/tcp-proxy';
 
 const STORES = storesFor('pet_adoption_outages_bench', 12);
@@ -23,13 +23,12 @@ interface Outage {
 }
 
 async function measure(outage: Outage, stores: { databaseUrl: string; redisUrl: string }, logDir: string) {
-  const server = await onFreePorts(1, (port) =>
-    startServer(outage.name, join('apps', 'api', 'src', 'main.js'), {
-      env: { ...outage.env(stores), PORT: String(port) },
-      ready: { url: `http://127.0.0.1:${port}/health/live` },
-      logFile: join(logDir, `outage-${outage.name}.log`),
-    }).then((started) => ({ ...started, url: `http://127.0.0.1:${port}` })),
-  );
+  const server = await startServiceApp('api', {
+    name: outage.name,
+    env: outage.env(stores),
+    logFile: join(logDir, `outage-${outage.name}.log`),
+    health: 'live',
+  });
   try {
     await outage.cut?.();
     const timesMs: number[] = [];

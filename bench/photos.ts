@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { createAccount, resetStores, storesFor, withClient } from './support/database';
-import { onFreePorts, ServerProcess, startServer, waitFor, watchProcesses } from './support/processes';
+import { ServerProcess, startServiceApp, waitFor, watchProcesses } from './support/processes';
 
 const WORKER_CONCURRENCY = 2;
 
@@ -56,14 +56,7 @@ async function main(): Promise<void> {
     PHOTO_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
   };
   await resetStores(STORES);
-  const start = (name: 'api' | 'worker') =>
-    onFreePorts(1, (port) =>
-      startServer(name, join('apps', name, 'src', 'main.js'), {
-        env: { ...env, [name === 'api' ? 'PORT' : 'WORKER_METRICS_PORT']: String(port) },
-        ready: { url: `http://127.0.0.1:${port}/health/ready` },
-        logFile: join(logDir, `${name}.log`),
-      }).then((server) => ({ ...server, url: `http://127.0.0.1:${port}` })),
-    );
+  const start = (name: 'api' | 'worker') => startServiceApp(name, { env, logFile: join(logDir, `${name}.log`) });
   const stopAll: ServerProcess[] = [];
   try {
     const api = await start('api');

@@ -29,9 +29,9 @@ import {
 import { DeliveryVariant, startWorkers } from './support/drains';
 import { describeMachine } from './support/machine';
 import { addUsage, Measured, measureInTurns, medianBy, runLoad, ScenarioRuns } from './support/load';
-import { BUILD_ROOT, freePort, ServerProcess, startServer } from './support/processes';
+import { BUILD_ROOT, freePort, ServerProcess, startServer, startServiceApp } from './support/processes';
 import { BenchResults, BenchSettings, ScenarioResult } from './support/report';
-import { toResult, writeResults } from './support/results';
+import { Reported, toResult, writeResults } from './support/results';
 import { seededPet } from './support/seeded-pets';
 
 // BENCH_DATABASE (a name ending in _bench) and BENCH_REDIS_DB keep a run apart from another's on the machine.
@@ -51,7 +51,6 @@ const { values: flags } = parseArgs({
 
 const quick = flags.quick!;
 const settings: BenchSettings = {
-  quick,
   warmUpSec: quick ? 2 : 5,
   runSec: quick ? 2 : 10,
   runs: 3,
@@ -127,26 +126,29 @@ const runningServers = new Set<ServerProcess>();
 
 async function startApp(name: AppName, nodeFlags: string[] = []) {
   const { app, preload, env } = APPS[name];
-  const port = await freePort();
-  const portVariable = app === 'api' ? 'PORT' : 'MESSAGES_PORT';
-  const server = await startServer(name, join('apps', app, 'src', 'main.js'), {
+  const server = await startServiceApp(app, {
+    name,
     core: 0,
-    env: { ...appEnv, ...env, [portVariable]: String(port) },
-    ready: { url: `http://127.0.0.1:${port}/health/ready` },
+    env: { ...appEnv, ...env },
     logFile: join(logDir, `${name}.log`),
     nodeFlags: [...(preload ? ['--require', preload] : []), ...nodeFlags],
   });
   runningServers.add(server);
-  return { server, url: `http://127.0.0.1:${port}` };
+  return { server, url: server.url };
+}
+
+/** Starts the app, hands it to `use` and stops it, however `use` ends. */
+async function withApp<T>(name: AppName, use: (app: Awaited<ReturnType<typeof startApp>>) => Promise<T>): Promise<T> {
+  const app = await startApp(name);
+  try {
+    return await use(app);
+  } finally {
+    await app.server.stop();
+  }
 }
 
 /** A load to measure: a scenario's requests, or the ceiling's, and the process that answers them. */
-interface Measurable {
-  name: string;
-  title: string;
-  counted?: number;
-  spreadOf?: string;
-  peerOf?: string;
+interface Measurable extends Reported {
   load: Measured;
   check?: () => Promise<void>;
 }
@@ -344,44 +346,36 @@ async function main(): Promise<void> {
   let webhooks: DeliveryVariant[] = [];
   if (selected.has('webhooks')) {
     log('webhooks');
-    const webhooksApi = await startApp('webhooks-api');
-    try {
-      const { key } = await createAccount(STORES, 'bench-webhooks@bench.example', UNTHROTTLED);
-      webhooks = await measureWebhooks({
+    webhooks = await withApp('webhooks-api', async ({ url }) =>
+      measureWebhooks({
         stores: STORES,
-        apiUrl: webhooksApi.url,
-        key,
+        apiUrl: url,
+        key: (await createAccount(STORES, 'bench-webhooks@bench.example', UNTHROTTLED)).key,
         events: settings.deliveryMessages,
         runs: settings.deliveryRuns,
         logDir,
         appEnv,
-      });
-    } finally {
-      await webhooksApi.server.stop();
-    }
+      }),
+    );
   }
 
   let savedSearches: BenchResults['savedSearches'];
   if (selected.has('saved-searches')) {
     log('saved searches');
-    const searchesApi = await startApp('api');
-    try {
-      const { key } = await createAccount(STORES, 'bench-searches@bench.example', UNTHROTTLED);
-      savedSearches = await measureSavedSearches({
+    savedSearches = await withApp('api', async ({ server, url }) =>
+      measureSavedSearches({
         stores: STORES,
-        api: searchesApi.server,
-        apiUrl: searchesApi.url,
-        key,
+        api: server,
+        apiUrl: url,
+        key: (await createAccount(STORES, 'bench-searches@bench.example', UNTHROTTLED)).key,
         searches: quick ? 10_000 : 100_000,
         changes: 6_000,
         rate: quick ? 100 : 500,
         logDir,
         appEnv,
         timing,
-      });
-    } finally {
-      await searchesApi.server.stop();
-    }
+      }),
+    );
   }
 
   let writeOrder: BenchResults['writeOrder'];

@@ -8,7 +8,7 @@ import { startWorkers } from './support/drains';
 import { measureInTurns } from './support/load';
 import { ServerProcess, sleep, waitFor } from './support/processes';
 import type { SavedSearchesResult } from './support/report';
-import { createPet } from './support/requests';
+import { createPet, json } from './support/requests';
 import { toResult } from './support/results';
 import { SqlCounter } from './support/sql-counter';
 
@@ -208,7 +208,7 @@ async function sendChanges(options: SavedSearchesOptions, count: number, rate: n
   const send = async (method: string, path: string, body: object, expected: number) => {
     const response = await fetch(`${options.apiUrl}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${options.key}`, 'Content-Type': 'application/json' },
+      headers: json(options.key),
       body: JSON.stringify(body),
     });
     if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}`);

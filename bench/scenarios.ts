@@ -1,10 +1,10 @@
 import { encodeCursor } from '@app/http';
 import { listSeededPets, resetOrders, withClient } from './support/database';
 import type { LoadRequest } from './support/load';
-import { CONNECTIONS, type HttpScenario, type ScenarioContext } from './support/scenario';
-import { nextLink, PATCH_SCENARIO, SEARCH_SCENARIOS, SEARCH_SPREAD_SCENARIO } from './search-scenarios';
+import { CONNECTIONS, type HttpScenario, oncePerContext, type ScenarioContext } from './support/scenario';
+import { PATCH_SCENARIO, SEARCH_SCENARIOS, SEARCH_SPREAD_SCENARIO } from './search-scenarios';
 import { SHELTER_SCENARIOS } from './shelter-scenarios';
-import { bearer, createPet, json } from './support/requests';
+import { bearer, createPet, json, nextLink, sendMessage } from './support/requests';
 import { PEER_SCENARIOS } from './peers/peer-scenarios';
 import { SPREAD_REQUESTS, spreadFraction, spreadTwin } from './support/spread';
 
@@ -32,27 +32,19 @@ const listFirstPage = (key: string): LoadRequest => ({
   headers: bearer(key),
 });
 
-const publishableKeys = new WeakMap<ScenarioContext, Promise<string>>();
 /**
  * A publishable key of the bench account for BENCH_SITE, made once through the api: what a shelter's widget
  * sends. Its scopes, kind, origins and expiry come with the key's cached lookup.
  */
-function publishableKey(context: ScenarioContext): Promise<string> {
-  if (!publishableKeys.has(context))
-    publishableKeys.set(
-      context,
-      (async () => {
-        const made = await fetch(`${context.apiUrl}/v1/keys`, {
-          method: 'POST',
-          headers: json(context.key),
-          body: JSON.stringify({ name: 'bench widget', kind: 'publishable', allowedOrigins: [BENCH_SITE] }),
-        });
-        if (made.status !== 201) throw new Error(`could not make a publishable key: ${made.status}`);
-        return ((await made.json()) as { key: string }).key;
-      })(),
-    );
-  return publishableKeys.get(context)!;
-}
+const publishableKey = oncePerContext(async ({ apiUrl, key }) => {
+  const made = await fetch(`${apiUrl}/v1/keys`, {
+    method: 'POST',
+    headers: json(key),
+    body: JSON.stringify({ name: 'bench widget', kind: 'publishable', allowedOrigins: [BENCH_SITE] }),
+  });
+  if (made.status !== 201) throw new Error(`could not make a publishable key: ${made.status}`);
+  return ((await made.json()) as { key: string }).key;
+});
 const fromWidget = (key: string, path: string): LoadRequest => ({
   method: 'GET',
   path,
@@ -230,8 +222,6 @@ export const HTTP_SCENARIOS: HttpScenario[] = [
     name: 'send-message',
     title: 'POST /messages (accept: store + enqueue)',
     server: 'messages',
-    requests: ({ key }) => [
-      { method: 'POST', path: '/messages', headers: json(key), body: JSON.stringify({ message: 'Rex found a home' }) },
-    ],
+    requests: ({ key }) => [sendMessage(key)],
   },
 ];

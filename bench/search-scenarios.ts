@@ -1,12 +1,12 @@
 import { encodeCursor } from '@app/http';
 import { encodePetCursor, PetSort } from '@app/pets';
-import type { HttpScenario, ScenarioContext } from './support/scenario';
+import { type HttpScenario, oncePerContext, type ScenarioContext } from './support/scenario';
 import { listedPetIds, listSeededPets } from './support/database';
 import type { LoadRequest } from './support/load';
+import { bearer, json, nextLink } from './support/requests';
 import { BREEDS, CITIES, COMMON_WORD, RARE_WORD, seededCreatedAt, TAGS, TRAITS } from './support/seeded-pets';
 import { spreadFraction, spreadPoint, spreadTwin } from './support/spread';
 
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 /** Berlin: most seeded cities within 500 km lie around it, and many pets near it. */
 const NEAR = 'near=52.52,13.405';
 /** The earth's radius earthdistance uses, in metres. */
@@ -15,21 +15,17 @@ const EARTH_RADIUS_M = 6378168;
 const chord = (km: number) => 2 * EARTH_RADIUS_M * Math.sin((km * 1000) / (2 * EARTH_RADIUS_M));
 /** A seeded pet's creation time with microseconds, as a cursor carries it. */
 const createdKey = (id: number) => new Date(seededCreatedAt(id)).toISOString().replace('Z', '000Z');
-
-/** The target of the `Link: <…>; rel="next"` header of a page. */
-export async function nextLink(url: string, key: string): Promise<string> {
-  const response = await fetch(url, { headers: bearer(key) });
-  const link = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
-  if (response.status !== 200 || !link) throw new Error(`no next link from ${url} (${response.status})`);
-  return link;
-}
+/** A seeded pet's creation time, as `updatedSince` takes it. */
+const sinceId = (id: number) => new Date(seededCreatedAt(id)).toISOString();
 
 /** A search: its query, and where a page 90 % into its matches begins (a cursor of its sort). */
 interface Search {
   name: string;
+  /** The query as the title shows it, and as sent unless `queryFor` makes it from the context. */
   query: string;
+  queryFor?: (context: ScenarioContext) => string;
   sort?: PetSort;
-  /** The cursor of a page 90 % deep; none for a search with too few matches to page through. */
+  /** The cursor of a page 90 % deep: 90 % into the catalogue by id when absent (`deepById`). */
   deep?: (context: ScenarioContext) => string | Promise<string>;
   /**
    * The filter of the i-th request of the spread twins, which start at `fromId` (by id; for other sorts,
@@ -47,39 +43,46 @@ const oneOf =
   (parameter: string, values: readonly string[]) =>
   (i: number): string =>
     `${parameter}=${values[i % values.length]}`;
+/** A search for the first of `values`, its spread twins taking each in turn. */
+const byValue = (name: string, parameter: string, values: readonly string[]): Search => ({
+  name,
+  query: `${parameter}=${values[0]}`,
+  vary: oneOf(parameter, values),
+});
+/** Pets within `radiusKm` of Berlin, the spread twins' of points around the seeded cities. */
+const near = (radiusKm: number, sort = ''): Search => ({
+  name: `near-${radiusKm}km`,
+  query: `${NEAR}&radiusKm=${radiusKm}${sort}`,
+  vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=${radiusKm}${sort}`,
+});
+/** The cursor of a time sort at the seeded pet `id`, whose changes are as old as the pet. */
+const atPet = (sort: '-createdAt' | 'updatedAt', id: number) => encodePetCursor(sort, { key: createdKey(id), id });
+/** A time sort, its deep page at the pet `fraction` into the catalogue by id (the newest first: 90 % deep). */
+const byTime = (name: string, sort: '-createdAt' | 'updatedAt', fraction: number): Search => ({
+  name,
+  query: `sort=${sort}`,
+  sort,
+  deep: ({ seedPets }) => atPet(sort, Math.floor(seedPets * fraction)),
+});
 /** Words that many seeded pets carry in their description or breed. */
 const COMMON_WORDS = [...TRAITS, ...BREEDS.filter((breed) => !breed.includes(' '))];
 
-const listed = new WeakMap<ScenarioContext, Promise<number[]>>();
 /** The ids the bench account lists, read once for the 2,000 requests of the spread twins. */
-const listedByBench = (context: ScenarioContext) => {
-  if (!listed.has(context)) listed.set(context, listedPetIds(context.stores, context.accountId));
-  return listed.get(context)!;
-};
+const listedByBench = oncePerContext(({ stores, accountId }) => listedPetIds(stores, accountId));
 
 const SEARCHES: Search[] = [
-  { name: 'status', query: 'status=pending', deep: deepById, vary: oneOf('status', ['pending', 'sold', 'available']) },
-  {
-    name: 'statuses',
-    query: 'status=pending,sold',
-    deep: deepById,
-    vary: oneOf('status', ['pending,sold', 'available,pending', 'available,sold']),
-  },
-  { name: 'category', query: 'categoryId=3', deep: deepById, vary: (i) => `categoryId=${1 + (i % 7)}` },
-  { name: 'sex', query: 'sex=female', deep: deepById, vary: oneOf('sex', ['female', 'male', 'unknown']) },
-  {
-    name: 'age',
-    query: 'ageGroup=senior',
-    deep: deepById,
-    vary: oneOf('ageGroup', ['senior', 'baby', 'young', 'adult']),
-  },
-  { name: 'size', query: 'size=xlarge', deep: deepById, vary: oneOf('size', ['xlarge', 'small', 'medium', 'large']) },
-  { name: 'tag', query: 'tag=calm', deep: deepById, vary: oneOf('tag', TAGS.slice(0, 10)) },
-  { name: 'rare-tag', query: 'tag=deaf', deep: deepById, vary: oneOf('tag', TAGS.slice(15)) },
-  { name: 'q-common', query: `q=${COMMON_WORD}`, deep: deepById, vary: oneOf('q', COMMON_WORDS) },
+  byValue('status', 'status', ['pending', 'sold', 'available']),
+  byValue('statuses', 'status', ['pending,sold', 'available,pending', 'available,sold']),
+  { name: 'category', query: 'categoryId=3', vary: (i) => `categoryId=${1 + (i % 7)}` },
+  byValue('sex', 'sex', ['female', 'male', 'unknown']),
+  byValue('age', 'ageGroup', ['senior', 'baby', 'young', 'adult']),
+  byValue('size', 'size', ['xlarge', 'small', 'medium', 'large']),
+  { name: 'tag', query: 'tag=calm', vary: oneOf('tag', TAGS.slice(0, 10)) },
+  { name: 'rare-tag', query: 'tag=deaf', vary: oneOf('tag', TAGS.slice(15)) },
+  byValue('q-common', 'q', COMMON_WORDS),
   // Each seeded pet's name holds its number, a word no other pet's record has: 1,000 distinct rare words,
   // each the number of a pet just past where its request starts.
-  { name: 'q-rare', query: `q=${RARE_WORD}`, deep: deepById, vary: (i, fromId) => `q=${fromId + 1 + (i % 20)}` },
+  { name: 'q-rare', query: `q=${RARE_WORD}`, vary: (i, fromId) => `q=${fromId + 1 + (i % 20)}` },
   {
     name: 'listed-by-me',
     query: 'listedBy=me',
@@ -93,57 +96,29 @@ const SEARCHES: Search[] = [
       return ids.length === 0 ? undefined : encodeCursor(ids[Math.floor(ids.length * fraction)]!);
     },
   },
-  // The last tenth of the catalogue's changes (the query is `updatedSince`, below); spread, instants from
-  // each request's own place.
-  { name: 'updated-since', query: '', deep: deepById, vary: (_, fromId) => `updatedSince=${sinceId(fromId)}` },
+  // The last tenth of the catalogue's changes; spread, instants from each request's own place.
   {
-    name: 'near-10km',
-    query: `${NEAR}&radiusKm=10`,
-    deep: deepById,
-    vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=10`,
+    name: 'updated-since',
+    query: 'updatedSince=…',
+    queryFor: ({ seedPets }) => `updatedSince=${sinceId(Math.floor(seedPets * 0.9))}`,
+    vary: (_, fromId) => `updatedSince=${sinceId(fromId)}`,
   },
+  near(10),
+  near(500),
+  byTime('newest', '-createdAt', 0.1),
+  byTime('updated', 'updatedAt', 0.9),
   {
-    name: 'near-500km',
-    query: `${NEAR}&radiusKm=500`,
-    deep: deepById,
-    vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=500`,
-  },
-  {
-    name: 'newest',
-    query: 'sort=-createdAt',
-    sort: '-createdAt',
-    deep: ({ seedPets }) => {
-      const id = Math.floor(seedPets * 0.1);
-      return encodePetCursor('-createdAt', { key: createdKey(id), id });
-    },
-  },
-  {
-    name: 'updated',
-    query: 'sort=updatedAt',
-    sort: 'updatedAt',
-    deep: ({ seedPets }) => {
-      const id = Math.floor(seedPets * 0.9);
-      return encodePetCursor('updatedAt', { key: createdKey(id), id });
-    },
-  },
-  {
+    ...near(500, '&sort=distance'),
     name: 'nearest',
-    query: `${NEAR}&radiusKm=500&sort=distance`,
     sort: 'distance',
     deep: () => encodePetCursor('distance', { key: String(chord(470)), id: 0 }),
-    vary: (i) => `near=${spreadPoint(CITIES, i)}&radiusKm=500&sort=distance`,
   },
 ];
 
 /** The deep page of a wide circle sorted by distance has no target (ADR 0020): the walk's guarantee wins. */
 export const UNTARGETED_SEARCHES = ['search-nearest-deep', 'search-nearest-deep-spread'];
 
-const sinceId = (id: number) => new Date(seededCreatedAt(id)).toISOString();
-/** `updatedSince` of the last tenth of the seeded catalogue's creation times. */
-const updatedSince = ({ seedPets }: ScenarioContext) => `updatedSince=${sinceId(Math.floor(seedPets * 0.9))}`;
-
-const queryOf = (search: Search, context: ScenarioContext) =>
-  search.name === 'updated-since' ? updatedSince(context) : search.query;
+const queryOf = (search: Search, context: ScenarioContext) => search.queryFor?.(context) ?? search.query;
 
 /**
  * The place `fraction` into the catalogue in the search's sort: its first pet's id, and the cursor that
@@ -157,10 +132,10 @@ async function placeOf(search: Search, context: ScenarioContext, fraction: numbe
   switch (search.sort) {
     case '-createdAt': {
       const newest = seedPets + 1 - id;
-      return { id: newest, cursor: encodePetCursor('-createdAt', { key: createdKey(newest), id: newest }) };
+      return { id: newest, cursor: atPet('-createdAt', newest) };
     }
     case 'updatedAt':
-      return { id, cursor: encodePetCursor('updatedAt', { key: createdKey(id), id }) };
+      return { id, cursor: atPet('updatedAt', id) };
     case 'distance':
       return { id, cursor: encodePetCursor('distance', { key: String(chord(500 * fraction)), id: 0 }) };
     default:
@@ -176,7 +151,7 @@ async function placeOf(search: Search, context: ScenarioContext, fraction: numbe
 export const SEARCH_SCENARIOS: HttpScenario[] = SEARCHES.flatMap((search) => {
   const first: HttpScenario = {
     name: `search-${search.name}`,
-    title: `GET /v1/pets?limit=20&${search.name === 'updated-since' ? 'updatedSince=…' : search.query}`,
+    title: `GET /v1/pets?limit=20&${search.query}`,
     server: 'api',
     requests: (context) => [
       { method: 'GET', path: `/v1/pets?limit=20&${queryOf(search, context)}`, headers: bearer(context.key) },
@@ -194,8 +169,7 @@ export const SEARCH_SCENARIOS: HttpScenario[] = SEARCHES.flatMap((search) => {
       const path = `/v1/pets?limit=20&${filter}${cursor ? `&cursor=${cursor}` : ''}`;
       return { method: 'GET', path, headers: bearer(context.key) };
     });
-  const deep = search.deep;
-  if (!deep) return [first, twin(first, false)];
+  const deep = search.deep ?? deepById;
   const deepPage: HttpScenario = {
     name: `search-${search.name}-deep`,
     title: `${first.title}, a Link followed from 90% deep`,
@@ -248,7 +222,7 @@ export const PATCH_SCENARIO: HttpScenario = {
     (await listSeededPets(stores, accountId, PATCHED_PETS)).map((petId): LoadRequest => ({
       method: 'PATCH',
       path: `/v1/pets/${petId}`,
-      headers: { ...bearer(key), 'Content-Type': 'application/json' },
+      headers: json(key),
       body: JSON.stringify({ description: 'Changed by the bench' }),
     })),
 };

@@ -2,45 +2,43 @@ import { encodeCursor } from '@app/http';
 import type { HttpScenario, ScenarioContext } from './support/scenario';
 import type { LoadRequest } from './support/load';
 import { CITIES, COLORS, SEEDED_ORGANIZATIONS } from './support/seeded-pets';
+import { bearer, json } from './support/requests';
 import { spreadFraction, spreadPoint, spreadTwin } from './support/spread';
 
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-
-/** A filter of the adoption-grade record, and the values its requests take in turn. */
+/** A filter of the adoption-grade record, and the value its i-th request takes. */
 interface ShelterFilter {
   name: string;
-  title: string;
-  values: (i: number) => string;
+  parameter: string;
+  value: (i: number) => string | boolean;
 }
+const inTurn = (values: readonly string[]) => (i: number) => values[i % values.length]!;
+const trueOrFalse = (i: number) => i % 2 === 0;
 
 const FILTERS: ShelterFilter[] = [
   {
     name: 'good-with',
-    title: 'goodWith=…',
-    values: (i) => `goodWith=${['children', 'dogs', 'cats', 'children,cats', 'dogs,cats', 'children,dogs'][i % 6]}`,
+    parameter: 'goodWith',
+    value: inTurn(['children', 'dogs', 'cats', 'children,cats', 'dogs,cats', 'children,dogs']),
   },
-  { name: 'house-trained', title: 'houseTrained=…', values: (i) => `houseTrained=${i % 2 === 0}` },
-  { name: 'spayed-neutered', title: 'spayedNeutered=…', values: (i) => `spayedNeutered=${i % 2 === 0}` },
-  { name: 'special-needs', title: 'specialNeeds=…', values: (i) => `specialNeeds=${i % 2 === 0}` },
-  {
-    name: 'coat',
-    title: 'coat=…',
-    values: (i) => `coat=${['hairless', 'short', 'medium', 'long', 'wire', 'curly'][i % 6]}`,
-  },
+  { name: 'house-trained', parameter: 'houseTrained', value: trueOrFalse },
+  { name: 'spayed-neutered', parameter: 'spayedNeutered', value: trueOrFalse },
+  { name: 'special-needs', parameter: 'specialNeeds', value: trueOrFalse },
+  { name: 'coat', parameter: 'coat', value: inTurn(['hairless', 'short', 'medium', 'long', 'wire', 'curly']) },
   // Lower-cased: the filter ignores case, as clients will.
-  { name: 'color', title: 'color=…', values: (i) => `color=${COLORS[i % COLORS.length]!.toLowerCase()}` },
+  { name: 'color', parameter: 'color', value: (i) => COLORS[i % COLORS.length]!.toLowerCase() },
   {
     name: 'organization',
-    title: 'organizationId=…',
-    values: (i) => `organizationId=org_bench${1 + ((i * 7919) % SEEDED_ORGANIZATIONS)}`,
+    parameter: 'organizationId',
+    value: (i) => `org_bench${1 + ((i * 7919) % SEEDED_ORGANIZATIONS)}`,
   },
 ];
+const filterAt = ({ parameter, value }: ShelterFilter, i: number) => `${parameter}=${value(i)}`;
 
 /** The i-th request of a filter's spread twin: from the start or 90 % deep, each from a place of its own. */
 const spreadSearch = (filter: ShelterFilter, context: ScenarioContext, i: number, deep: boolean): LoadRequest => {
   const from = Math.floor(context.seedPets * spreadFraction(i, deep));
   const cursor = from > 0 ? `&cursor=${encodeCursor(from)}` : '';
-  return { method: 'GET', path: `/v1/pets?limit=20&${filter.values(i)}${cursor}`, headers: bearer(context.key) };
+  return { method: 'GET', path: `/v1/pets?limit=20&${filterAt(filter, i)}${cursor}`, headers: bearer(context.key) };
 };
 
 /**
@@ -54,18 +52,18 @@ export const SHELTER_SEARCH_SCENARIOS: HttpScenario[] = FILTERS.flatMap((filter)
   [false, true].flatMap((deep): HttpScenario[] => {
     const shared: HttpScenario = {
       name: `search-${filter.name}${deep ? '-deep' : ''}`,
-      title: `GET /v1/pets?limit=20&${filter.values(0)}${deep ? ', 90% deep' : ''}`,
+      title: `GET /v1/pets?limit=20&${filterAt(filter, 0)}${deep ? ', 90% deep' : ''}`,
       server: 'api',
       requests: ({ key, seedPets }) => [
         {
           method: 'GET',
-          path: `/v1/pets?limit=20&${filter.values(0)}${deep ? `&cursor=${encodeCursor(Math.floor(seedPets * 0.9))}` : ''}`,
+          path: `/v1/pets?limit=20&${filterAt(filter, 0)}${deep ? `&cursor=${encodeCursor(Math.floor(seedPets * 0.9))}` : ''}`,
           headers: bearer(key),
         },
       ],
     };
     const twin = spreadTwin(
-      { ...shared, title: `GET /v1/pets?limit=20&${filter.title}${deep ? ', 90% deep' : ''}` },
+      { ...shared, title: `GET /v1/pets?limit=20&${filter.parameter}=…${deep ? ', 90% deep' : ''}` },
       'other values and places',
       (i, context) => spreadSearch(filter, context, i, deep),
     );
@@ -90,10 +88,8 @@ export const LIST_ORGANIZATIONS_SCENARIO: HttpScenario = {
 };
 
 /** Organisations near 1,000 distinct points around the seeded cities, within 20 to 29 km. */
-export const LIST_ORGANIZATIONS_SPREAD_SCENARIO = spreadTwin(
-  LIST_ORGANIZATIONS_SCENARIO,
-  'other points',
-  (i, { key }) => listOrganizationsNear(key, spreadPoint(POINTS, i), 20 + (i % 10)),
+const LIST_ORGANIZATIONS_SPREAD_SCENARIO = spreadTwin(LIST_ORGANIZATIONS_SCENARIO, 'other points', (i, { key }) =>
+  listOrganizationsNear(key, spreadPoint(POINTS, i), 20 + (i % 10)),
 );
 
 /** The i-th of 2,000 records as shelter software sends them: the sync's and the creation it is held to. */
@@ -112,7 +108,7 @@ const syncedRequests = (key: string, method: LoadRequest['method'], path: (i: nu
   Array.from({ length: SYNCED_RECORDS }, (_, i) => ({
     method,
     path: path(i),
-    headers: { ...bearer(key), 'Content-Type': 'application/json' },
+    headers: json(key),
     body: syncedRecord(i),
   }));
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAccount, resetStores, storesFor, withClient } from './support/database';
 import { LoadRequest, LoadResult, runLoad } from './support/load';
-import { freePort, ServerProcess, sleep, startServer, waitFor } from './support/processes';
+import { bearer, json, sendMessage } from './support/requests';
+import { ServerProcess, sleep, startServiceApp, waitFor } from './support/processes';
 
 // SOAK_DATABASE (a name ending in _soak) and SOAK_REDIS_DB keep a soak apart from another's on the machine.
 const STORES = storesFor(process.env.SOAK_DATABASE ?? 'pet_adoption_soak', Number(process.env.SOAK_REDIS_DB ?? 10));
@@ -26,71 +27,52 @@ const appEnv = { DATABASE_URL: STORES.databaseUrl, REDIS_URL: STORES.redisUrl, D
 const log = (message: string) => console.error(`[soak ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
 async function startApps(): Promise<{ processes: ServerProcess[]; apiUrl: string; messagesUrl: string }> {
-  const [api, messages, worker] = [await freePort(), await freePort(), await freePort()];
-  const start = (app: string, port: number, env: Record<string, string>) =>
-    startServer(app, join('apps', app, 'src', 'main.js'), {
-      env: { ...appEnv, ...env },
-      ready: { url: `http://127.0.0.1:${port}/health/ready` },
-      logFile: join(logDir, `${app}.log`),
-    });
+  const start = (app: 'api' | 'messages' | 'worker') =>
+    startServiceApp(app, { env: appEnv, logFile: join(logDir, `${app}.log`) });
   // One after the other: the first migrates the fresh database.
-  const processes = [
-    await start('api', api, { PORT: String(api) }),
-    await start('messages', messages, { MESSAGES_PORT: String(messages) }),
-    await start('worker', worker, { WORKER_METRICS_PORT: String(worker) }),
-  ];
-  return { processes, apiUrl: `http://127.0.0.1:${api}`, messagesUrl: `http://127.0.0.1:${messages}` };
+  const [api, messages, worker] = [await start('api'), await start('messages'), await start('worker')];
+  return { processes: [api, messages, worker], apiUrl: api.url, messagesUrl: messages.url };
 }
 
 /** One cycle of api traffic: mostly valid reads and writes, a share of bad requests, a free key past its limit. */
 function apiTraffic(key: string, freeKey: string): LoadRequest[] {
-  const auth = { Authorization: `Bearer ${key}` };
-  const json = { ...auth, 'Content-Type': 'application/json' };
+  const auth = bearer(key);
+  const headers = json(key);
   const pet = JSON.stringify({ name: 'Soak', categoryId: 3 });
   return [
     { method: 'GET', path: '/v1/pets?limit=20', headers: auth },
     { method: 'GET', path: '/v1/pets?status=available&limit=100', headers: auth },
-    { method: 'POST', path: '/v1/pets', headers: json, body: pet },
+    { method: 'POST', path: '/v1/pets', headers, body: pet },
     { method: 'GET', path: '/v1/pets?limit=20', headers: auth },
     { method: 'GET', path: '/v1/categories', headers: auth },
-    { method: 'POST', path: '/v1/pets', headers: json, body: pet },
+    { method: 'POST', path: '/v1/pets', headers, body: pet },
     { method: 'GET', path: '/v1/pets?limit=20', headers: auth },
     { method: 'GET', path: '/v1/pets/1', headers: auth },
-    { method: 'POST', path: '/v1/pets', headers: json, body: JSON.stringify({ name: '', categoryId: 99 }) },
-    { method: 'POST', path: '/v1/pets', headers: json, body: '{"name": "Rex",' },
+    { method: 'POST', path: '/v1/pets', headers, body: JSON.stringify({ name: '', categoryId: 99 }) },
+    { method: 'POST', path: '/v1/pets', headers, body: '{"name": "Rex",' },
     { method: 'GET', path: '/v1/pets?limit=1000', headers: auth },
     { method: 'GET', path: '/v1/pets?limit=20', headers: { Authorization: 'Bearer pet_live_not-a-real-key' } },
     { method: 'GET', path: '/v1/pets?limit=20' },
     { method: 'GET', path: '/v1/nowhere', headers: auth },
-    { method: 'GET', path: '/v1/pets?limit=20', headers: { Authorization: `Bearer ${freeKey}` } },
-    {
-      method: 'POST',
-      path: '/v1/pets',
-      headers: { Authorization: `Bearer ${freeKey}`, 'Content-Type': 'application/json' },
-      body: pet,
-    },
+    { method: 'GET', path: '/v1/pets?limit=20', headers: bearer(freeKey) },
+    { method: 'POST', path: '/v1/pets', headers: json(freeKey), body: pet },
   ];
 }
 
 function messagesTraffic(key: string): LoadRequest[] {
-  const json = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-  const send = {
-    method: 'POST',
-    path: '/messages',
-    headers: json,
-    body: JSON.stringify({ message: 'Rex found a home' }),
-  } as const;
+  const headers = json(key);
+  const send = sendMessage(key);
   return [
     send,
     send,
     send,
     send,
-    { method: 'POST', path: '/messages', headers: json, body: JSON.stringify({ message: '' }) },
+    { method: 'POST', path: '/messages', headers, body: JSON.stringify({ message: '' }) },
     send,
     send,
     send,
-    { method: 'POST', path: '/messages', headers: { ...json, 'Content-Type': 'text/plain' }, body: 'hello' },
-    { method: 'GET', path: '/messages?limit=20', headers: json },
+    { method: 'POST', path: '/messages', headers: { ...headers, 'Content-Type': 'text/plain' }, body: 'hello' },
+    { method: 'GET', path: '/messages?limit=20', headers },
   ];
 }
 

@@ -12,7 +12,7 @@ import { allCpu, BenchResults, BenchSettings, TargetResult } from './support/rep
 const count = (value: number) => value.toLocaleString('en-US');
 
 /** Each shared scenario's spread twin (bench/support/spread.ts), by the shared one's name. */
-export const SPREAD_TWINS = new Map(
+const SPREAD_TWINS = new Map(
   HTTP_SCENARIOS.filter(({ spreadOf }) => spreadOf).map(({ name, spreadOf }) => [spreadOf!, name]),
 );
 
@@ -44,15 +44,16 @@ interface Relative {
   atMost?: number;
   what: string;
 }
+const withinTwiceTheFirstPage = ({ name, title }: { name: string; title: string }): Relative => ({
+  name,
+  other: 'list-20',
+  atMost: 2,
+  what: `\`${title.replace(/^GET /, '')}\` CPU/req vs the first page`,
+});
 const RELATIVE: Relative[] = [
   // Any single filter or sort, first page or 90 % deep, within 2× the unfiltered first page.
   ...SEARCH_SCENARIOS.filter(({ name, spreadOf }) => !spreadOf && !UNTARGETED_SEARCHES.includes(name)).map(
-    ({ name, title }) => ({
-      name,
-      other: 'list-20',
-      atMost: 2,
-      what: `\`${title.replace(/^GET /, '')}\` CPU/req vs the first page`,
-    }),
+    withinTwiceTheFirstPage,
   ),
   // A shelter's widget costs what a server's listing does.
   {
@@ -64,12 +65,7 @@ const RELATIVE: Relative[] = [
   // Each new filter, first page and 90 % deep, and organisations near a point, within 2× of it.
   ...[...SHELTER_SEARCH_SCENARIOS, LIST_ORGANIZATIONS_SCENARIO]
     .filter(({ spreadOf }) => !spreadOf)
-    .map(({ name, title }) => ({
-      name,
-      other: 'list-20',
-      atMost: 2,
-      what: `\`${title.replace(/^GET /, '')}\` CPU/req vs the first page`,
-    })),
+    .map(withinTwiceTheFirstPage),
   {
     name: SYNC_PUT_SCENARIO.name,
     other: CREATE_SYNCED_RECORD_SCENARIO.name,

@@ -2,10 +2,10 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { deliveryJobId, EventsSettings, WEBHOOKS_QUEUE } from '@app/events';
-import { createPet } from './support/requests';
+import { createPet, json } from './support/requests';
 import { Stores, withClient } from './support/database';
 import { bareWorker, DeliveryVariant, emptyQueues, measureDrains, startWorkers } from './support/drains';
-import { runLoad } from './support/load';
+import { sendEach } from './support/load';
 import { portToListenOn, waitFor } from './support/processes';
 
 /**
@@ -65,24 +65,11 @@ async function arrivalRate(receiver: Receiver, events: number, done?: () => Prom
 async function api<T>(options: WebhooksOptions, method: 'GET' | 'POST', path: string, body?: string): Promise<T> {
   const response = await fetch(`${options.apiUrl}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${options.key}`, 'Content-Type': 'application/json' },
+    headers: json(options.key),
     body,
   });
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
-}
-
-/** Records the events through the real POST /v1/pets (the outbox as it is), while no worker runs. */
-async function createPets(options: WebhooksOptions): Promise<void> {
-  const result = await runLoad({
-    url: options.apiUrl,
-    connections: 50,
-    amount: options.events,
-    requests: [createPet(options.key)],
-  });
-  if (result.statuses['201'] !== options.events) {
-    throw new Error(`expected ${options.events} pets created, got ${JSON.stringify(result.statuses)}`);
-  }
 }
 
 /**
@@ -137,7 +124,8 @@ export async function measureWebhooks(options: WebhooksOptions): Promise<Deliver
         {
           name: 'worker-1',
           title: '1 worker process: dispatch, signed POST, delivery log, default concurrency',
-          load: () => createPets(options),
+          // The events recorded through the real POST /v1/pets (the outbox as it is), while no worker runs.
+          load: () => sendEach(options.apiUrl, createPet(options.key), options.events, 201),
           start: () => startWorkers(1, { ...options.appEnv, ...LOOPBACK_ALLOWED }, options.logDir),
           // Delivered is answered and recorded: every delivery's attempt `succeeded`.
           rate: () => arrivalRate(receiver, options.events, succeeded),

@@ -14,8 +14,8 @@
 import { join } from 'node:path';
 import { createAccount, listSeededPets, Stores, withClient } from './support/database';
 import { LoadRequest, LoadResult, medianBy, runLoad } from './support/load';
-import { BUILD_ROOT, freePort, machineCpuTicks, ServerProcess, startServer } from './support/processes';
-import { createPet } from './support/requests';
+import { BUILD_ROOT, machineCpuTicks, ServerProcess, startServiceApp } from './support/processes';
+import { createPet, json } from './support/requests';
 
 const API_PROCESSES = 4;
 /** Connections per api process: enough that each process's batches fill while the lock is held elsewhere. */
@@ -59,7 +59,7 @@ function requests(key: string, petIds: number[]): LoadRequest[] {
     {
       method: 'PATCH',
       path: `/v1/pets/${petId}`,
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      headers: json(key),
       body: JSON.stringify({ description: 'Changed by the write-order bench' }),
     },
   ]);
@@ -99,16 +99,14 @@ export async function measureWriteOrder(options: WriteOrderOptions): Promise<Wri
     try {
       const urls: string[] = [];
       for (let index = 0; index < API_PROCESSES; index++) {
-        const port = await freePort();
-        servers.push(
-          await startServer(`write-order-api-${index}`, join('apps', 'api', 'src', 'main.js'), {
-            env: { ...appEnv, PORT: String(port) },
-            ready: { url: `http://127.0.0.1:${port}/health/ready` },
-            logFile: join(logDir, `write-order-${preload ? 'unordered' : 'ordered'}-${index}.log`),
-            nodeFlags: preload ? ['--require', join(BUILD_ROOT, 'bench', preload)] : [],
-          }),
-        );
-        urls.push(`http://127.0.0.1:${port}`);
+        const server = await startServiceApp('api', {
+          name: `write-order-api-${index}`,
+          env: appEnv,
+          logFile: join(logDir, `write-order-${preload ? 'unordered' : 'ordered'}-${index}.log`),
+          nodeFlags: preload ? ['--require', join(BUILD_ROOT, 'bench', preload)] : [],
+        });
+        servers.push(server);
+        urls.push(server.url);
       }
       await loadAll(urls, loads, options.warmUpSec);
       const clockBefore = await clockTime(stores);

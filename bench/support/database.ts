@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { text } from 'node:stream/consumers';
 import { join } from 'node:path';
 import { Client, escapeIdentifier } from 'pg';
 import { Redis } from 'ioredis';
-import { BUILD_ROOT, spawnNode, waitFor } from './processes';
+import { runNodeForJson, waitFor } from './processes';
 import { SEED_ORGANIZATIONS, SEED_PETS } from './seeded-pets';
 
 /** Where a bench or soak keeps its state: a database and a Redis db of its own. */
@@ -111,19 +110,10 @@ export async function waitForEmptyOutbox(stores: Stores, timeoutMs: number): Pro
 }
 
 /** Runs the operator CLI (which creates and migrates the database when needed) and parses its JSON. */
-export async function cli<T>(stores: Stores, args: string[]): Promise<T> {
-  const child = spawnNode(join(BUILD_ROOT, 'apps', 'cli', 'src', 'main.js'), args, {
+export function cli<T>(stores: Stores, args: string[]): Promise<T> {
+  return runNodeForJson(`cli ${args.join(' ')}`, join('apps', 'cli', 'src', 'main.js'), args, {
     env: { DATABASE_URL: stores.databaseUrl, REDIS_URL: stores.redisUrl },
-    stdio: 'pipe',
   });
-  child.stdin!.end();
-  const [output, errors, code] = await Promise.all([
-    text(child.stdout!),
-    text(child.stderr!),
-    new Promise<number | null>((resolve) => child.on('exit', resolve)),
-  ]);
-  if (code !== 0) throw new Error(`cli ${args.join(' ')} failed (${code}): ${errors}`);
-  return JSON.parse(output) as T;
 }
 
 export interface BenchAccount {

@@ -3,7 +3,7 @@ import { queuePrefix } from '@app/core';
 import { JobsOptions, Queue } from 'bullmq';
 import type { Stores } from './database';
 import { medianBy } from './load';
-import { freePort, ServerProcess, startServer, watchProcesses } from './processes';
+import { ServerProcess, startServer, startServiceApp, watchProcesses } from './processes';
 
 /** The queue bare workers take their jobs from. */
 const BARE_QUEUE = 'bench-bare';
@@ -90,17 +90,16 @@ export function bareWorker(stores: Stores, logDir: string, options: BareWorkerOp
 /** `count` processes of the real worker app. */
 export function startWorkers(count: number, env: Record<string, string>, logDir: string): Promise<ServerProcess[]> {
   return Promise.all(
-    Array.from({ length: count }, async (_, i) => {
-      const port = await freePort();
+    Array.from({ length: count }, (_, i) =>
       // Each worker gets a core of its own while it can: the question is whether a second process adds throughput.
-      return startServer(`worker-${i + 1}`, join('apps', 'worker', 'src', 'main.js'), {
+      startServiceApp('worker', {
+        name: `worker-${i + 1}`,
         core: i % 2,
-        env: { ...env, WORKER_METRICS_PORT: String(port) },
-        ready: { url: `http://127.0.0.1:${port}/health/ready` },
+        env,
         logFile: join(logDir, `worker-${i + 1}.log`),
         nodeFlags: process.env.BENCH_WORKER_NODE_FLAGS?.split(' ').map((flag) => flag.replace('{n}', String(i + 1))),
-      });
-    }),
+      }),
+    ),
   );
 }
 

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { text } from 'node:stream/consumers';
-import { BUILD_ROOT, ProcessUsage, ServerProcess, spawnNode, watchProcesses } from './processes';
+import { ProcessUsage, runNodeForJson, ServerProcess, watchProcesses } from './processes';
 
 export interface LoadRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT';
@@ -49,16 +48,18 @@ export interface LoadResult {
 const LOAD_CORE = 1;
 
 /** Runs the load generator as its own process on LOAD_CORE, so it never shares the server's core. */
-export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const child = spawnNode(join(BUILD_ROOT, 'bench', 'load-generator.js'), [], { core: LOAD_CORE, stdio: 'pipe' });
-  child.stdin!.end(JSON.stringify(spec));
-  const [output, errors, code] = await Promise.all([
-    text(child.stdout!),
-    text(child.stderr!),
-    new Promise<number | null>((resolve) => child.on('exit', resolve)),
-  ]);
-  if (code !== 0) throw new Error(`load generator failed (${code}): ${errors}`);
-  return JSON.parse(output) as LoadResult;
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const script = join('bench', 'load-generator.js');
+  return runNodeForJson('load generator', script, [], { core: LOAD_CORE, input: JSON.stringify(spec) });
+}
+
+/** Sends `request` `amount` times over 50 connections; throws unless each was answered `status`. */
+export async function sendEach(url: string, request: LoadRequest, amount: number, status: number): Promise<void> {
+  const result = await runLoad({ url, connections: 50, amount, requests: [request] });
+  if (result.statuses[status] !== amount)
+    throw new Error(
+      `expected ${amount} ${request.method} ${request.path} answered ${status}, got ${JSON.stringify(result.statuses)}`,
+    );
 }
 
 export interface ScenarioRuns {

@@ -4,6 +4,7 @@ import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
 
 /** The compiled tree this file runs from (`dist/` or a private `.dist-*` build). */
 export const BUILD_ROOT = join(__dirname, '..', '..');
@@ -170,6 +171,27 @@ export function spawnNode(
   });
 }
 
+/**
+ * Runs `node <script> ...args` to its end with `input` on its stdin, and parses the JSON it prints; throws
+ * with its stderr when it exits non-zero.
+ */
+export async function runNodeForJson<T>(
+  what: string,
+  script: string,
+  args: string[],
+  options: Pinned & { env?: Record<string, string>; input?: string },
+): Promise<T> {
+  const child = spawnNode(join(BUILD_ROOT, script), args, { ...options, stdio: 'pipe' });
+  child.stdin!.end(options.input);
+  const [output, errors, code] = await Promise.all([
+    text(child.stdout!),
+    text(child.stderr!),
+    new Promise<number | null>((resolve) => child.on('exit', resolve)),
+  ]);
+  if (code !== 0) throw new Error(`${what} failed (${code}): ${errors}`);
+  return JSON.parse(output) as T;
+}
+
 export interface ServerProcess {
   name: string;
   child: ChildProcess;
@@ -230,6 +252,37 @@ export async function startServer(
     peakRssMiB: () => statusFieldMiB(child.pid, 'VmHWM'),
     stop,
   };
+}
+
+/** The variable each of the service's apps takes its port from. */
+const PORT_VARIABLES = { api: 'PORT', messages: 'MESSAGES_PORT', worker: 'WORKER_METRICS_PORT' } as const;
+
+/**
+ * One of the service's apps (named `app` unless `name` says otherwise) on a free port, picked again when
+ * it was taken meanwhile; started once its health check answers (`/health/ready`, or `health`).
+ */
+export function startServiceApp(
+  app: keyof typeof PORT_VARIABLES,
+  {
+    name = app,
+    env,
+    health = 'ready',
+    ...options
+  }: Pinned & {
+    name?: string;
+    env: Record<string, string>;
+    logFile: string;
+    nodeFlags?: string[];
+    health?: 'ready' | 'live';
+  },
+): Promise<ServerProcess & { url: string }> {
+  return onFreePorts(1, (port) =>
+    startServer(name, join('apps', app, 'src', 'main.js'), {
+      ...options,
+      env: { ...env, [PORT_VARIABLES[app]]: String(port) },
+      ready: { url: `http://127.0.0.1:${port}/health/${health}` },
+    }).then((server) => ({ ...server, url: `http://127.0.0.1:${port}` })),
+  );
 }
 
 /**

@@ -52,7 +52,6 @@ export interface ScenarioResult {
 
 /** How a run was made: its timing and how much it seeded. */
 export interface BenchSettings {
-  quick: boolean;
   warmUpSec: number;
   runSec: number;
   runs: number;
@@ -97,6 +96,17 @@ export const allCpu = (scenario: Pick<ScenarioResult, 'cpuMicrosPerRequest' | 's
 const fixed = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const ms = (value: number) => fixed(value, value < 10 ? 2 : 1);
+/** `201: 1,000, 304: 20`: answers by status. */
+const answers = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .map(([status, count]) => `${status}: ${fixed(count)}`)
+    .join(', ');
+/** `api 120, worker 40`: a figure of each process. */
+const byProcess = (figures: Record<string, number>) =>
+  Object.entries(figures)
+    .map(([name, figure]) => `${name} ${fixed(figure)}`)
+    .join(', ');
+const rates = (runs: number[]) => runs.map((rate) => fixed(rate)).join(', ');
 const table = (header: string[], rows: string[][]) =>
   [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 
@@ -117,9 +127,7 @@ export function markdown(results: BenchResults): string {
     fixed(scenario.cpuMicrosPerRequest),
     fixed(scenario.storesCpuMicrosPerRequest),
     fixed(scenario.peakRssMiB),
-    Object.entries(scenario.statuses)
-      .map(([status, count]) => `${status}: ${fixed(count)}`)
-      .join(', ') + (scenario.errors ? `, errors: ${scenario.errors}` : ''),
+    answers(scenario.statuses) + (scenario.errors ? `, errors: ${scenario.errors}` : ''),
   ]);
   const sections = [
     `## Benchmark ${results.date}`,
@@ -214,17 +222,13 @@ export function markdown(results: BenchResults): string {
           ms(step.p99Ms.api),
           ms(step.p99Ms.messages),
           step.met ? 'yes' : 'no',
-          Object.entries(step.cpuMicrosPerRequest)
-            .map(([name, micros]) => `${name} ${fixed(micros)}`)
-            .join(', '),
+          byProcess(step.cpuMicrosPerRequest),
         ]),
       ),
       (mix.chosen !== undefined
         ? `Throughput at p99 ≤ ${MIX_P99_MS} ms: ${fixed(shown.perSecond)} req/s; its operations:`
         : `No step kept p99 within ${MIX_P99_MS} ms; the operations of the step that answered most:`) +
-        ` (peak RSS MiB over every step: ${Object.entries(mix.peakRssMiB)
-          .map(([name, peak]) => `${name} ${fixed(peak)}`)
-          .join(', ')})`,
+        ` (peak RSS MiB over every step: ${byProcess(mix.peakRssMiB)})`,
       table(
         ['Operation', 'share of requests', 'p50 ms', 'p99 ms', 'answers'],
         Object.entries(shown.operations).map(([name, one]) => [
@@ -232,9 +236,7 @@ export function markdown(results: BenchResults): string {
           `${fixed(one.share * 100, 1)} %`,
           ms(one.latencyMs.p50),
           ms(one.latencyMs.p99),
-          Object.entries(one.statuses)
-            .map(([status, count]) => `${status}: ${fixed(count)}`)
-            .join(', '),
+          answers(one.statuses),
         ]),
       ),
     );
@@ -258,7 +260,7 @@ export function markdown(results: BenchResults): string {
           `${variant.title} (\`${variant.name}\`)`,
           fixed(variant.perSecond),
           `${fixed(variant.ratio, 2)}×`,
-          variant.runs.map((rate) => fixed(rate)).join(', '),
+          rates(variant.runs),
           fixed(variant.cpuMicrosPerItem),
           fixed(variant.storesCpuMicrosPerItem),
           fixed(variant.peakRssMiB),
@@ -276,7 +278,7 @@ export function markdown(results: BenchResults): string {
         results.writeOrder.map((variant) => [
           variant.variant,
           fixed(variant.median),
-          variant.runs.map((rate) => fixed(rate)).join(', '),
+          rates(variant.runs),
           fixed(variant.failed),
           `${fixed(variant.machineBusy * 100)} %`,
           fixed(variant.machineCpuMicrosPerWrite),
@@ -318,7 +320,7 @@ export function markdown(results: BenchResults): string {
         [searches.createPet.without, searches.createPet.with].map((variant) => [
           variant.title,
           fixed(variant.perSecond),
-          variant.runsPerSecond.map((rate) => fixed(rate)).join(', '),
+          rates(variant.runsPerSecond),
           fixed(allCpu(variant)),
         ]),
       ),

@@ -1,12 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ScenarioRuns } from './load';
+import { medianBy, type ScenarioRuns } from './load';
+import type { HttpScenario } from './scenario';
 import { BUILD_ROOT } from './processes';
 import { BenchResults, markdown, ScenarioResult } from './report';
 
+/** What the report says of a scenario beside its figures. */
+export type Reported = Pick<HttpScenario, 'name' | 'title' | 'counted' | 'spreadOf' | 'peerOf'>;
+
 /** A scenario's figures, as a ratio to the reference's rate over the same turns (its own median when absent). */
 export function toResult(
-  scenario: { name: string; title: string; counted?: number; spreadOf?: string; peerOf?: string },
+  scenario: Reported,
   measured: ScenarioRuns,
   server: string,
   reference?: ScenarioRuns,
@@ -14,7 +18,7 @@ export function toResult(
   const rate = (run: ScenarioRuns['median']) =>
     scenario.counted ? (run.statuses[scenario.counted] ?? 0) / run.seconds : run.perSecond;
   const rates = measured.runs.map(rate);
-  const median = [...rates].sort((a, b) => a - b)[Math.floor((rates.length - 1) / 2)]!;
+  const median = medianBy(rates, (rate) => rate);
   const requests = measured.runs.reduce((sum, run) => sum + run.requests, 0);
   const statuses: Record<string, number> = {};
   for (const run of measured.runs) {

@@ -22,6 +22,15 @@ export interface ScenarioContext {
   stores: Stores;
 }
 
+/** What `make` makes of a context, made once per context and shared by every scenario that asks for it. */
+export function oncePerContext<T>(make: (context: ScenarioContext) => Promise<T>) {
+  const made = new WeakMap<ScenarioContext, Promise<T>>();
+  return (context: ScenarioContext): Promise<T> => {
+    if (!made.has(context)) made.set(context, make(context));
+    return made.get(context)!;
+  };
+}
+
 export interface HttpScenario {
   name: string;
   title: string;

@@ -26,10 +26,9 @@ export function spreadTwin(
   shared: Pick<HttpScenario, 'name' | 'title' | 'server'>,
   what: string,
   request: (i: number, context: ScenarioContext) => LoadRequest | Promise<LoadRequest>,
-  name = `${shared.name}-spread`,
 ): HttpScenario {
   return {
-    name,
+    name: `${shared.name}-spread`,
     title: `${shared.title.replace(/ \(.*\)$/, '')}, ${SPREAD_REQUESTS.toLocaleString('en-US')} requests: ${what}`,
     server: shared.server,
     spreadOf: shared.name,

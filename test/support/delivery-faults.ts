@@ -8,7 +8,7 @@ import { ThrowawayPostgres, ThrowawayRedis } from './throwaway-services';
  * Far longer than any answer needs, Redis or PostgreSQL down or not: a request still unanswered then
  * hung, and its answer records why. Not a speed check (the bench measures speed).
  */
-export const HANG_BOUND_MS = 15_000;
+const HANG_BOUND_MS = 15_000;
 export const WORKERS = 2;
 /** Small, so that a test knows when every worker is busy and the rest of its batch waits in the queue. */
 export const WORKER_CONCURRENCY = 4;

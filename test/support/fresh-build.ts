@@ -17,7 +17,7 @@ function* sourcesUnder(dir: string): Generator<string> {
 }
 
 /** The source files whose compiled file under `DIST` is missing or older than the source. */
-export function staleSources(): string[] {
+function staleSources(): string[] {
   const stale: string[] = [];
   for (const dir of SOURCE_DIRS) {
     for (const source of sourcesUnder(join(ROOT, dir))) {

@@ -35,10 +35,10 @@ export const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
  * commit a5ffe7e: forged `updatedAt`, `-createdAt` and `distance` cursors and a NUL in `q`, `tag`,
  * `photoUrls` or a webhook `url` answered 500.
  */
-export const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 33);
+const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 33);
 /** fast-check's parameters for `runs` runs from SEED (offset, for properties asserted one per case). */
 export const fuzz = (runs = RUNS, offset = 0) => ({ numRuns: runs, seed: SEED + offset });
-export const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
+const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
 
 /** Keys that attack prototypes, mixed into generated objects. */
 const hostileKey = fc.oneof(

@@ -45,7 +45,7 @@ export interface WebhookStack {
  * failed. A worker dispatches every event not yet dispatched, and its reconciler enqueues every pending attempt
  * again: deliveries to those suites' endpoints, long gone, would queue ahead of this suite's own.
  */
-async function settleEarlierDeliveries(): Promise<void> {
+export async function settleEarlierDeliveries(): Promise<void> {
   await withDatabase(async (client) => {
     await client.query('UPDATE events SET dispatched_at = now() WHERE dispatched_at IS NULL');
     await client.query(

@@ -28,7 +28,7 @@ function sameSecret(given: string, expected: string): boolean {
  * Basic authentication with ADMIN_TOKEN as the password (browsers ask for it), or a Bearer token.
  * Without ADMIN_TOKEN the dashboard does not exist.
  */
-export function adminOnly(token: string | undefined) {
+function adminOnly(token: string | undefined) {
   return (request: Request, _response: Response, next: NextFunction): void => {
     // Answered like any unknown route: the global filter words the 404.
     if (!token) throw new NotFoundException();

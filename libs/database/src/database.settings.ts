@@ -1,7 +1,7 @@
 import { BooleanSetting, CrossFieldRules, IntegerSetting, ListSetting, UrlSetting } from '@app/core';
 import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 
-export const POOL_MODES = ['session', 'transaction'] as const;
+const POOL_MODES = ['session', 'transaction'] as const;
 export type PoolMode = (typeof POOL_MODES)[number];
 
 /**

@@ -7,7 +7,7 @@ import { ReadReplicas } from './read-replicas';
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The Redis key that marks an account as having changed something lately. */
-export const recentWriteKey = (accountId: number) => `read-your-writes:account:${accountId}`;
+const recentWriteKey = (accountId: number) => `read-your-writes:account:${accountId}`;
 
 /**
  * Read-your-writes with read replicas: a request by an account that may change something marks the account

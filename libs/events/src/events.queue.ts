@@ -20,7 +20,7 @@ export interface DeliverEventJobData {
   manualAttempt?: number;
 }
 
-export interface FirstAttempt {
+interface FirstAttempt {
   attemptId: number;
   event: EventDto;
 }

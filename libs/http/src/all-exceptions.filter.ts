@@ -102,7 +102,7 @@ export function toAppError(exception: unknown, request: Request): AppError {
 }
 
 /** Writes the contract's Error body, with the headers that belong to the error. */
-export function sendError(response: Response, error: AppError): void {
+function sendError(response: Response, error: AppError): void {
   if (response.headersSent) {
     response.end();
     return;

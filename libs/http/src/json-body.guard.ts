@@ -5,7 +5,7 @@ import { UnsupportedContentTypeError } from '@app/core';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_TYPE = 'application/json';
-export const MERGE_PATCH_TYPE = 'application/merge-patch+json';
+const MERGE_PATCH_TYPE = 'application/merge-patch+json';
 /** The media types the body parser reads; each route accepts JSON, and merge patches where it says so. */
 export const PARSED_BODY_TYPES = [JSON_TYPE, MERGE_PATCH_TYPE];
 

@@ -85,7 +85,7 @@ function trackConnectionsPerClient(server: Server, max: number): (socket: Socket
  * The HTTP server of an app, with its time and connection limits. Requests and answers that Node
  * handles itself, without reaching Express, get the same Error body as every other error.
  */
-export function createLimitedServer(app: RequestListener, limits: ServerLimits): Server {
+function createLimitedServer(app: RequestListener, limits: ServerLimits): Server {
   const server = createServer({
     headersTimeout: limits.HEADERS_TIMEOUT_MS,
     requestTimeout: limits.REQUEST_TIMEOUT_MS,

@@ -8,22 +8,19 @@ export const MESSAGES_API_TAG: ApiTag = {
 };
 
 /**
- * The messages app's document: its operations, relative to its own base addresses. `sendMessage` also
- * names them in its own `servers` entry, as published since 1.0.0.
+ * The messages app's document: its operations, relative to its own base addresses. No operation names
+ * servers of its own: a tool told another base address (a test run, a proxy) would still send it there.
  */
 export function messagesDocument(app: INestApplication, addresses: PublicAddresses): OpenAPIObject {
-  const servers = [
-    { url: addresses.PUBLIC_MESSAGES_URL, description: 'Production' },
-    { url: addresses.PUBLIC_MESSAGES_URL_STAGING, description: 'Staging' },
-  ];
-  const document = createOpenApiDocument(app, {
+  return createOpenApiDocument(app, {
     title: 'Pet Adoption Service: messages',
     description:
       'The message-sending operation of the Pet Adoption Service, on its own base address. It takes the ' +
       'same API keys as the catalogue; every error has the body `{code, message, status}`.',
-    servers,
+    servers: [
+      { url: addresses.PUBLIC_MESSAGES_URL, description: 'Production' },
+      { url: addresses.PUBLIC_MESSAGES_URL_STAGING, description: 'Staging' },
+    ],
     tags: [MESSAGES_API_TAG],
   });
-  document.paths['/messages']!.post!.servers = servers;
-  return document;
 }

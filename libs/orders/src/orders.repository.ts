@@ -7,7 +7,7 @@ import type { OrderRole, OrderStatus, OrderTransition } from './order-transition
  * serialise one adopter's placings: the open-orders cap is counted under it, so concurrent placings
  * by one account cannot all pass the count.
  */
-export const ORDER_PLACING_LOCK_CLASS = 7_310_442;
+const ORDER_PLACING_LOCK_CLASS = 7_310_442;
 
 /** An order as stored: both parties, whatever the caller's role. */
 export interface StoredOrder {

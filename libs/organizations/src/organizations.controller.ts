@@ -86,7 +86,7 @@ export class OrganizationsController {
     summary: 'Change your organisation',
     description:
       'Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 ' +
-      'merge patch, both read as a merge patch: `address`, `hours` and `socialMedia` merge member by member. ' +
+      'merge patch, both read as a merge patch: `address`, `location`, `hours` and `socialMedia` merge member by member. ' +
       'Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.',
     consumes: ['application/json', 'application/merge-patch+json'],
     body: { type: UpdateOrganizationDto },

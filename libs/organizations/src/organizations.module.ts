@@ -10,7 +10,7 @@ import { OrganizationsService } from './organizations.service';
   providers: [OrganizationsRepository, OrganizationsService],
   exports: [OrganizationsService],
 })
-export class OrganizationsModule {}
+class OrganizationsModule {}
 
 /** `/v1/organization` and `/v1/organizations`. */
 @Module({ imports: [OrganizationsModule], controllers: [OrganizationsController] })

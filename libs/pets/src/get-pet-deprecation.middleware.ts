@@ -4,9 +4,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { GetPetSunsetError } from './pet.errors';
 
 /** When getPet was marked deprecated (the 1.0.0 release), as an RFC 9745 Date. */
-export const GET_PET_DEPRECATED_AT = new Date('2025-12-05T00:00:00Z');
+const GET_PET_DEPRECATED_AT = new Date('2025-12-05T00:00:00Z');
 /** Spec 4.3: removed on 5 December 2030. */
-export const GET_PET_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
+const GET_PET_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
 
 /**
  * Every answer of `GET /pets/{petId}`, errors included, announces the deprecation (RFC 9745), the

@@ -6,6 +6,3 @@ export * from './photos.errors';
 export * from './photos.module';
 export * from './photos.queue';
 export * from './photos.settings';
-export { MAX_PHOTOS_PER_PET } from './photos.service';
-export { checkImage, MAX_PIXELS, sniffFormat } from './processing/image-checks';
-export { PHOTO_STORAGE, type PhotoStorage } from './storage/photo-storage';

@@ -10,7 +10,7 @@ import { PhotosSettings } from './photos.settings';
  * Where renditions are served when `PHOTO_PUBLIC_BASE_URL` is not set: the api's own `/media`, beside the
  * `/v1` of the address its documents publish (`PUBLIC_BASE_URL_PRODUCTION`, else `localhost` at `PORT`).
  */
-export function defaultMediaBaseUrl(http: HttpSettings, openApi: OpenApiSettings): string {
+function defaultMediaBaseUrl(http: HttpSettings, openApi: OpenApiSettings): string {
   const api = publicAddresses(openApi, http).PUBLIC_BASE_URL_PRODUCTION;
   return new URL(`../${MEDIA_ROUTE}`, `${api.replace(/\/+$/, '')}/`).toString();
 }

@@ -40,7 +40,7 @@ export function bindingWindow(windows: WindowState[]): WindowState {
 }
 
 /** The windows that refused the request: full before it arrived. */
-export function exhaustedWindows(decision: RateLimitDecision): WindowState[] {
+function exhaustedWindows(decision: RateLimitDecision): WindowState[] {
   return decision.admitted ? [] : decision.windows.filter((window) => window.count >= window.limit);
 }
 

@@ -1,7 +1,7 @@
 import { degreeBounds, DEFAULT_RADIUS_KM, ListPetsQueryDto, parsePoint, PetDto } from '@app/pets';
 
 /** The `GET /v1/pets` parameters a saved search takes: every filter, no paging, sort or walk. */
-export type FilterParameter =
+type FilterParameter =
   | 'categoryId'
   | 'tag'
   | 'near'
@@ -115,7 +115,7 @@ function cellsAround(near: string, radiusKm: number): string[] | undefined {
  * values first (a tag, a place, a category before a status most pets share). A new filter of `listPets` is
  * an entry here (and its parameter in FilterParameter).
  */
-export const FILTER_PREDICATES: { [P in FilterParameter]: FilterPredicate<P> } = {
+const FILTER_PREDICATES: { [P in FilterParameter]: FilterPredicate<P> } = {
   tag: {
     terms: (tag) => [term('tag', tag)],
     petTerms: (pet) => (pet.tags ?? []).map((tag) => term('tag', tag)),

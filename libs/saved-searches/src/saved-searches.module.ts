@@ -15,7 +15,7 @@ import { SavedSearchesSettings } from './saved-searches.settings';
   providers: [SavedSearchesRepository, SavedSearchesService],
   exports: [SavedSearchesRepository, SavedSearchesService],
 })
-export class SavedSearchesModule {}
+class SavedSearchesModule {}
 
 /** `/v1/saved-searches`. */
 @Module({

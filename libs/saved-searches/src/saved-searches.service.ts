@@ -7,7 +7,7 @@ import { SavedSearchNotFoundError, TooManySavedSearchesError } from './saved-sea
 import { SavedSearch, SavedSearchesRepository } from './saved-searches.repository';
 
 /** At most this many saved searches per account. */
-export const MAX_SAVED_SEARCHES = 20;
+const MAX_SAVED_SEARCHES = 20;
 
 /** `srch_` and 24 base64url characters (144 bits from the CSPRNG), as events' ids. */
 function newSavedSearchId(): string {

@@ -10,7 +10,7 @@ export const API_KEY_FORMAT = /^pet_(pk_)?(live|test)_[A-Za-z0-9]{32,128}$/;
 const PUBLISHABLE_KEY_PREFIX = 'pet_pk_';
 const PUBLISHABLE_BEARER = /^Bearer +pet_pk_/i;
 
-export function keyPrefixFor(env: AppEnv, kind: KeyKind = 'secret'): string {
+function keyPrefixFor(env: AppEnv, kind: KeyKind = 'secret'): string {
   const environment = env === AppEnv.Production ? 'live_' : 'test_';
   return kind === 'publishable' ? `${PUBLISHABLE_KEY_PREFIX}${environment}` : `pet_${environment}`;
 }

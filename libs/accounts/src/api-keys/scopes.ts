@@ -1,5 +1,5 @@
 /** What a key may do, per resource: `X:write` includes `X:read`, and `*` is every scope. */
-export const SCOPES = [
+const SCOPES = [
   'pets:read',
   'pets:write',
   'orders:read',

@@ -13,7 +13,7 @@ import {
 import type { ApiKey } from '../api-keys/api-keys.repository';
 import { GRANTABLE_SCOPES, GrantedScope, KEY_KINDS, KeyKind } from '../api-keys/scopes';
 
-export const MAX_ALLOWED_ORIGINS = 10;
+const MAX_ALLOWED_ORIGINS = 10;
 
 /** `https://shelter.example` or `http://localhost:8080`: a scheme, a host and a port, as a browser's `Origin`. */
 function isOrigin(value: unknown): boolean {

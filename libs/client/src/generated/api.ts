@@ -486,7 +486,7 @@ export interface paths {
         head?: never;
         /**
          * Change your organisation
-         * @description Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `address`, `hours` and `socialMedia` merge member by member. Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.
+         * @description Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `address`, `location`, `hours` and `socialMedia` merge member by member. Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.
          *
          *     Required scope: `organization:write` (`*` also grants it). A publishable key may not call it.
          */
@@ -1749,7 +1749,7 @@ export interface components {
             adoptionUrl?: string;
             /** @description Where the organisation is. */
             address?: components["schemas"]["OrganizationAddress"];
-            /** @description Where the animal can be met. */
+            /** @description Where the organisation is: `near` searches measure from this point. */
             location?: components["schemas"]["PetLocation"];
             /** @description When adopters can visit. */
             hours?: components["schemas"]["OrganizationHours"];
@@ -1802,7 +1802,7 @@ export interface components {
             adoptionUrl?: string;
             /** @description Where the organisation is. */
             address?: components["schemas"]["OrganizationAddress"];
-            /** @description Where the animal can be met. */
+            /** @description Where the organisation is: `near` searches measure from this point. */
             location?: components["schemas"]["PetLocation"];
             /** @description When adopters can visit. */
             hours?: components["schemas"]["OrganizationHours"];
@@ -1865,51 +1865,51 @@ export interface components {
              * @example https://tierheim.example/adopt
              */
             adoptionUrl?: string | null;
-            /** @description Where the organisation is. */
+            /** @description Where the organisation is. Merged member by member into the current address (RFC 7396): a member left out is kept, `null` removes an optional one; the address that results must have `line1`, `city`, `country`. */
             address?: {
                 /**
                  * @description Street and number.
                  * @example Tierheimstraße 1
                  */
-                line1: string;
+                line1?: string;
                 /**
                  * @description More of the street address.
                  * @example Gate B
                  */
-                line2?: string;
+                line2?: string | null;
                 /**
                  * @description City or town.
                  * @example Berlin
                  */
-                city: string;
+                city?: string;
                 /**
                  * @description State, province or region.
                  * @example Berlin
                  */
-                region?: string;
+                region?: string | null;
                 /**
                  * @description Postal code.
                  * @example 13057
                  */
-                postcode?: string;
+                postcode?: string | null;
                 /**
                  * @description ISO 3166-1 alpha-2 country code, upper case.
                  * @example DE
                  */
-                country: string;
+                country?: string;
             } | null;
-            /** @description Where the animal can be met. */
+            /** @description Where the organisation is: `near` searches measure from this point. Merged member by member into the current location (RFC 7396): a member left out is kept, `null` removes an optional one; the location that results must have `latitude`, `longitude`. */
             location?: {
                 /**
                  * Format: double
                  * @example 52.52
                  */
-                latitude: number;
+                latitude?: number;
                 /**
                  * Format: double
                  * @example 13.405
                  */
-                longitude: number;
+                longitude?: number;
             } | null;
             /** @description When adopters can visit. */
             hours?: {

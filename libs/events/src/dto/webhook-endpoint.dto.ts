@@ -141,8 +141,8 @@ export class UpdateWebhookEndpointDto {
 }
 
 /** How long a rotated-out secret signs by default, and at most: Stripe's choices reach a week. */
-export const DEFAULT_OVERLAP_HOURS = 24;
-export const MAX_OVERLAP_HOURS = 168;
+const DEFAULT_OVERLAP_HOURS = 24;
+const MAX_OVERLAP_HOURS = 168;
 
 @ApiSchema({ name: 'WebhookSecretRotationRequest' })
 export class RotateWebhookSecretDto {

@@ -6,7 +6,7 @@ import type { SealedSecrets } from './webhook-secrets';
  * Class of the advisory lock an endpoint's creation takes on its account (the object is a hash of the
  * account id), so that two creations at once cannot both find nine endpoints and make twelve.
  */
-export const ENDPOINTS_CAP_LOCK_CLASS = 731_044_205;
+const ENDPOINTS_CAP_LOCK_CLASS = 731_044_205;
 
 export interface WebhookEndpoint extends SealedSecrets {
   id: number;

@@ -20,7 +20,7 @@ import { newWebhookSecret, WebhookSecrets } from './webhook-secrets';
 import { WebhookEndpoint, WebhookEndpointChange, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 
 /** At most this many endpoints per account. */
-export const MAX_WEBHOOK_ENDPOINTS = 10;
+const MAX_WEBHOOK_ENDPOINTS = 10;
 
 export interface NewEndpointRequest {
   url: string;

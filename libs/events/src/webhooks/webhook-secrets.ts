@@ -26,7 +26,7 @@ export function newWebhookSecret(): string {
 }
 
 /** The bytes an HMAC is keyed with: the secret's base64 part, decoded. */
-export function signingKey(secret: string): Buffer {
+function signingKey(secret: string): Buffer {
   return Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
 }
 

@@ -206,9 +206,39 @@ function closeRequestBodies(document: OpenAPIObject): void {
   }
 }
 
+/**
+ * A merge patch's nested object (RFC 7396) merges member by member into the field's current value, which the
+ * service validates whole once merged: in the patch's schema each member may be left out, an optional one may
+ * be `null` (which removes it), and the description names the members that the result must have. Written out
+ * in place, so that the schema of the whole object (the resource, its PUT body) keeps its required members.
+ */
+function optionalMergePatchMembers(document: OpenAPIObject): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  const patchBodies = requestBodies(document).flatMap((body) => {
+    const schema = body?.content['application/merge-patch+json']?.schema as Schema | undefined;
+    return typeof schema?.$ref === 'string' ? [schemas[schemaName(schema.$ref)]!] : [];
+  });
+  for (const body of new Set(patchBodies)) {
+    for (const [name, property] of Object.entries((body.properties ?? {}) as Record<string, Schema>)) {
+      const required = property.required as string[] | undefined;
+      if (!property.properties || !required) continue;
+      const members = structuredClone(property.properties) as Record<string, Schema>;
+      for (const [member, schema] of Object.entries(members)) if (!required.includes(member)) schema.nullable = true;
+      const result = `the ${name} that results must have ${required.map((member) => `\`${member}\``).join(', ')}.`;
+      const merging = `Merged member by member into the current ${name} (RFC 7396): a member left out is kept, \`null\` removes an optional one; ${result}`;
+      delete property.required;
+      Object.assign(property, {
+        properties: members,
+        description: property.description ? `${property.description} ${merging}` : merging,
+      });
+    }
+  }
+}
+
 function finishDocument(document: OpenAPIObject): OpenAPIObject {
   inlineNullableReferences((document.components?.schemas ?? {}) as Record<string, Schema>);
   closeRequestBodies(document);
+  optionalMergePatchMembers(document);
   for (const item of Object.values(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (operation && typeof operation === 'object' && 'responses' in operation)

@@ -60,7 +60,7 @@ export class MessagesProcessor extends WorkerHost implements BeforeApplicationSh
 }
 
 /** The delivery worker's options, from the settings. */
-export function deliveryWorkerOptions(settings: MessagingSettings): Partial<WorkerOptions> {
+function deliveryWorkerOptions(settings: MessagingSettings): Partial<WorkerOptions> {
   return {
     concurrency: settings.WORKER_CONCURRENCY,
     lockDuration: settings.WORKER_LOCK_DURATION_MS,

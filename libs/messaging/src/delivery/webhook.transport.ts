@@ -6,7 +6,7 @@ import { DeliveryError } from '../messages.errors';
 import type { MessageTransport } from './message-transport';
 
 /** `sha256=` and the hex HMAC-SHA256 of the exact body bytes, keyed with the shared secret. */
-export function webhookSignature(body: string, secret: string): string {
+function webhookSignature(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 

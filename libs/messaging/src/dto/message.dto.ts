@@ -4,7 +4,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
 import { MESSAGE_STATUSES, MessageStatus } from '../message-status';
 
-export const MAX_MESSAGE_LENGTH = 1600;
+const MAX_MESSAGE_LENGTH = 1600;
 
 @ApiSchema({ name: 'NewMessage' })
 export class SendMessageDto {

@@ -9,7 +9,7 @@ import { OrdersService } from '../orders.service';
 const CONCURRENCY = 10;
 
 /** Cancels a placed order when its hold runs out; provided by `orderExpiryProcessorProvider`, in the worker only. */
-export class OrderExpiryProcessor extends WorkerHost implements BeforeApplicationShutdown {
+class OrderExpiryProcessor extends WorkerHost implements BeforeApplicationShutdown {
   private readonly logger = new Logger(OrderExpiryProcessor.name);
 
   constructor(private readonly orders: OrdersService) {

@@ -3,7 +3,7 @@ import { NearQuery, NeedsNear, RadiusKmQuery, WordsQuery } from '@app/pets';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 
-export const ORGANIZATION_SORTS = ['name', '-createdAt', 'distance'] as const;
+const ORGANIZATION_SORTS = ['name', '-createdAt', 'distance'] as const;
 export type OrganizationSort = (typeof ORGANIZATION_SORTS)[number];
 
 /** The query of `GET /v1/organizations`: `q`, `near` and `radiusKm` as pets take them. */

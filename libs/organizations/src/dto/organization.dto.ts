@@ -97,6 +97,13 @@ export class OrganizationSocialMediaDto {
   x?: string;
 }
 
+/** The pets' location field, described as the organisation's. */
+const OrganizationLocationField = () =>
+  applyDecorators(
+    LocationField(),
+    ApiPropertyOptional({ description: 'Where the organisation is: `near` searches measure from this point.' }),
+  );
+
 /** A nested object, validated as its class. */
 const Nested = (type: new () => object, description: string) =>
   applyDecorators(
@@ -149,7 +156,7 @@ export class OrganizationProfileDto {
   address?: OrganizationAddressDto;
 
   @IsOptional()
-  @LocationField()
+  @OrganizationLocationField()
   location?: PetLocationDto;
 
   @IsOptional()
@@ -211,7 +218,7 @@ export class UpdateOrganizationDto {
   address?: OrganizationAddressDto | null;
 
   @Clearable()
-  @LocationField()
+  @OrganizationLocationField()
   location?: PetLocationDto | null;
 
   @Clearable()

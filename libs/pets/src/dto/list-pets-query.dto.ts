@@ -20,7 +20,7 @@ import {
 } from '../pet-status';
 import { EXTERNAL_ID, MAX_COLOR_LENGTH, MAX_TAG_LENGTH } from './pet-fields';
 
-export const PET_SORTS = ['id', '-createdAt', 'updatedAt', 'distance'] as const;
+const PET_SORTS = ['id', '-createdAt', 'updatedAt', 'distance'] as const;
 export type PetSort = (typeof PET_SORTS)[number];
 
 const MAX_QUERY_LENGTH = 200;

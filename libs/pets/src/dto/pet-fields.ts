@@ -29,11 +29,11 @@ import { PET_AGE_GROUPS, PET_COATS, PET_SEXES, PET_SIZES, PET_STATUSES } from '.
  */
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
-export const MAX_TAGS = 10;
+const MAX_TAGS = 10;
 export const MAX_TAG_LENGTH = 30;
-export const MAX_PHOTOS = 10;
-export const MAX_PHOTO_URL_LENGTH = 2048;
-export const MAX_COLORS = 3;
+const MAX_PHOTOS = 10;
+const MAX_PHOTO_URL_LENGTH = 2048;
+const MAX_COLORS = 3;
 export const MAX_COLOR_LENGTH = 40;
 /** A shelter's own animal id: characters safe in a URL path segment as they are. */
 export const EXTERNAL_ID = /^[A-Za-z0-9._:-]{1,64}$/;

@@ -2,7 +2,7 @@ import { PhotoUrlsDto } from '@app/pets';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
 
-export const PHOTO_STATUSES = ['processing', 'ready', 'failed'] as const;
+const PHOTO_STATUSES = ['processing', 'ready', 'failed'] as const;
 export type PhotoStatus = (typeof PHOTO_STATUSES)[number];
 
 @ApiSchema({ name: 'Photo' })

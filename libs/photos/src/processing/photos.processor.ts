@@ -7,7 +7,7 @@ import { PhotosSettings } from '../photos.settings';
 import { PhotoProcessing, ProcessingOutcome } from './photo-processing.service';
 
 /** Runs processing jobs; provided by `photosProcessorProvider`, in the worker app only. */
-export class PhotosProcessor extends WorkerHost implements BeforeApplicationShutdown {
+class PhotosProcessor extends WorkerHost implements BeforeApplicationShutdown {
   private readonly logger = new Logger(PhotosProcessor.name);
 
   constructor(

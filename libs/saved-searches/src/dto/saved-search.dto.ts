@@ -5,7 +5,7 @@ import { IsOptional, IsString, Length } from 'class-validator';
 import type { SavedSearch } from '../saved-searches.repository';
 
 /** The query string as sent, percent-encoded. */
-export const MAX_SAVED_QUERY_LENGTH = 2000;
+const MAX_SAVED_QUERY_LENGTH = 2000;
 
 const QUERY_DESCRIPTION =
   'A `GET /v1/pets` query string without the `?`: any of its filters (not `cursor`, `limit`, `sort`, ' +

@@ -18,7 +18,7 @@ import {
  * within 50 km), so a batch of 1,000 changes wrote hundreds of thousands of matches and alerts in one
  * transaction, past the statement timeout on a loaded machine; 200 keeps each statement to seconds.
  */
-export const MATCH_BATCH = 200;
+const MATCH_BATCH = 200;
 
 /**
  * The saved searches' matcher, every `SAVED_SEARCH_MATCH_INTERVAL_MS` in every worker (one batch of each of
