@@ -10,6 +10,7 @@ export * from './api-keys/api-key.guard';
 export * from './api-keys/api-key.settings';
 export type { ApiKey } from './api-keys/api-keys.repository';
 export * from './api-keys/api-keys.service';
+export * from './api-keys/endpoint.decorator';
 export * from './api-keys/required-scope.decorator';
 export * from './api-keys/scopes';
 export { CreateApiKeyDto } from './dto/api-key.dto';

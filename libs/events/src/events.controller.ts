@@ -1,12 +1,12 @@
 import { CurrentPrincipal, Principal } from '@app/core';
-import { ApiErrors, decodeCursor, linkNextPage, PAGE_HEADERS } from '@app/http';
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { decodeCursor, linkNextPage, PAGE_HEADERS } from '@app/http';
+import { Controller, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { EventDto, ListEventsQueryDto } from './dto/event.dto';
 import { EVENT_NOT_FOUND, EVENTS_API_TAG } from './events-openapi';
 import { EventsService } from './events.service';
-import { RequiredScope } from '@app/accounts';
+import { Endpoint } from '@app/accounts';
 
 @ApiTags(EVENTS_API_TAG.name)
 @ApiBearerAuth()
@@ -14,16 +14,16 @@ import { RequiredScope } from '@app/accounts';
 export class EventsController {
   constructor(private readonly events: EventsService) {}
 
-  @Get()
-  @RequiredScope('events:read')
-  @ApiOperation({
-    operationId: 'listEvents',
+  @Endpoint({
+    method: 'GET',
+    id: 'listEvents',
+    scope: 'events:read',
     summary: 'List the caller’s events',
     description:
       'Newest first; kept 30 days. When older events follow, the response carries `Link: <…&cursor=…>; rel="next"`.',
+    success: { status: 200, description: 'A page of events.', type: [EventDto], headers: PAGE_HEADERS },
+    errors: [400, 401],
   })
-  @ApiResponse({ status: 200, description: 'A page of events.', type: [EventDto], headers: PAGE_HEADERS })
-  @ApiErrors(400, 401)
   async listEvents(
     @Query() query: ListEventsQueryDto,
     @CurrentPrincipal() principal: Principal,
@@ -39,21 +39,24 @@ export class EventsController {
     return page.events;
   }
 
-  @Get(':eventId')
-  @RequiredScope('events:read')
-  @ApiOperation({
-    operationId: 'getEvent',
+  @Endpoint({
+    method: 'GET',
+    path: ':eventId',
+    id: 'getEvent',
+    scope: 'events:read',
     summary: 'Get an event',
     description: 'One of the caller’s events; another account’s answers 404.',
+    params: [
+      {
+        name: 'eventId',
+        description: 'Identifier of the event: `evt_` and 24 characters.',
+        schema: { type: 'string' },
+        example: 'evt_3kTzq0m1Yd9c2XwB7nQe5RfA',
+      },
+    ],
+    success: { status: 200, description: 'The event.', type: EventDto },
+    errors: [401, EVENT_NOT_FOUND],
   })
-  @ApiParam({
-    name: 'eventId',
-    description: 'Identifier of the event: `evt_` and 24 characters.',
-    schema: { type: 'string' },
-    example: 'evt_3kTzq0m1Yd9c2XwB7nQe5RfA',
-  })
-  @ApiResponse({ status: 200, description: 'The event.', type: EventDto })
-  @ApiErrors(401, EVENT_NOT_FOUND)
   getEvent(@Param('eventId') id: string, @CurrentPrincipal() principal: Principal): Promise<EventDto> {
     return this.events.get(principal.accountId, id);
   }

@@ -20,3 +20,4 @@ export * from './pagination';
 export * from './http.settings';
 export * from './entity-tags';
 export * from './merge-patch';
+export * from './openapi/operation.decorator';

@@ -1,14 +1,14 @@
 import { CurrentPrincipal, Principal } from '@app/core';
-import { ApiErrors, decodeCursor, IdParamPipe, linkNextPage, locationHeader, PAGE_HEADERS } from '@app/http';
+import { decodeCursor, Operation, IdParamPipe, linkNextPage, locationHeader, PAGE_HEADERS } from '@app/http';
 import { Idempotent } from '@app/idempotency';
-import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { InventoryDto, ListOrdersQueryDto, NewOrderDto, OrderDto, OrderReasonDto } from './dto/order.dto';
 import { ORDER_TRANSITIONS, OrderOperation, transitionDescription } from './order-transitions';
 import { OrdersService } from './orders.service';
 import { ORDER_NOT_FOUND, PLACE_ORDER_ERRORS, STORE_API_TAG, transitionErrors } from './orders-openapi';
-import { RequiredScope } from '@app/accounts';
+import { Endpoint, RequiredScope } from '@app/accounts';
 
 const ORDER_ID = {
   name: 'orderId',
@@ -21,20 +21,21 @@ const ORDER_RESPONSE = { status: 200, description: 'The order.', type: OrderDto 
 function TransitionRoute(operation: Exclude<OrderOperation, 'expire'>, summary: string): MethodDecorator {
   const transition = ORDER_TRANSITIONS[operation];
   const takesReason = operation === 'cancel' || operation === 'return';
+  // The scope and idempotency first: the document lists their codes and header ahead of the operation's.
   return applyDecorators(
-    Post(`orders/:orderId/${operation}`),
-    HttpCode(200),
     RequiredScope('orders:write'),
     Idempotent(),
-    ApiOperation({
-      operationId: transition.operationId,
+    Operation({
+      method: 'POST',
+      path: `orders/:orderId/${operation}`,
+      id: transition.operationId ?? `${operation}Order`,
       summary,
       description: transitionDescription(operation),
+      params: [ORDER_ID],
+      body: takesReason ? { type: OrderReasonDto, required: false } : undefined,
+      success: { ...ORDER_RESPONSE, description: 'The order after the transition, or as it was if already there.' },
+      errors: [400, 401, transitionErrors(transition)],
     }),
-    ApiParam(ORDER_ID),
-    ...(takesReason ? [ApiBody({ type: OrderReasonDto, required: false })] : []),
-    ApiResponse({ ...ORDER_RESPONSE, description: 'The order after the transition, or as it was if already there.' }),
-    ApiErrors(400, 401, transitionErrors(transition)),
   );
 }
 
@@ -45,32 +46,32 @@ function TransitionRoute(operation: Exclude<OrderOperation, 'expire'>, summary: 
 export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 
-  @Post('orders')
-  @HttpCode(201)
   @Idempotent()
-  @RequiredScope('orders:write')
-  @ApiOperation({
-    operationId: 'placeOrder',
+  @Endpoint({
+    method: 'POST',
+    path: 'orders',
+    id: 'placeOrder',
+    scope: 'orders:write',
     summary: 'Place an adoption order',
     description:
       'Orders an `available` pet listed by another account. In the same transaction the pet becomes `pending`, ' +
       'held by the order until `expiresAt`; a hold nobody decides by then is cancelled (`expired`) and the ' +
       'pet is `available` again. Of many orders for one pet placed at once, exactly one is placed.',
-  })
-  @ApiResponse({
-    status: 201,
-    description: 'The order, `placed`.',
-    type: OrderDto,
-    headers: locationHeader('/v1/store/orders/1'),
-    links: {
-      getOrderById: {
-        operationId: 'getOrderById',
-        parameters: { orderId: '$response.body#/id' },
-        description: 'The order just placed.',
+    success: {
+      status: 201,
+      description: 'The order, `placed`.',
+      type: OrderDto,
+      headers: locationHeader('/v1/store/orders/1'),
+      links: {
+        getOrderById: {
+          operationId: 'getOrderById',
+          parameters: { orderId: '$response.body#/id' },
+          description: 'The order just placed.',
+        },
       },
     },
+    errors: [400, 401, PLACE_ORDER_ERRORS],
   })
-  @ApiErrors(400, 401, PLACE_ORDER_ERRORS)
   async placeOrder(
     @Body() body: NewOrderDto,
     @CurrentPrincipal() principal: Principal,
@@ -81,17 +82,18 @@ export class OrdersController {
     return order;
   }
 
-  @Get('orders')
-  @RequiredScope('orders:read')
-  @ApiOperation({
-    operationId: 'listOrders',
+  @Endpoint({
+    method: 'GET',
+    path: 'orders',
+    id: 'listOrders',
+    scope: 'orders:read',
     summary: 'List the caller’s orders',
     description:
       'The orders the caller placed and those it received for its pets, newest first. When older orders ' +
       'follow, the response carries `Link: <…&cursor=…>; rel="next"`.',
+    success: { status: 200, description: 'A page of orders.', type: [OrderDto], headers: PAGE_HEADERS },
+    errors: [400, 401],
   })
-  @ApiResponse({ status: 200, description: 'A page of orders.', type: [OrderDto], headers: PAGE_HEADERS })
-  @ApiErrors(400, 401)
   async listOrders(
     @Query() query: ListOrdersQueryDto,
     @CurrentPrincipal() principal: Principal,
@@ -104,16 +106,17 @@ export class OrdersController {
     return page.orders;
   }
 
-  @Get('orders/:orderId')
-  @RequiredScope('orders:read')
-  @ApiOperation({
-    operationId: 'getOrderById',
+  @Endpoint({
+    method: 'GET',
+    path: 'orders/:orderId',
+    id: 'getOrderById',
+    scope: 'orders:read',
     summary: 'Get an order',
     description: 'An order the caller placed or received for its pet; anyone else’s answers 404.',
+    params: [ORDER_ID],
+    success: ORDER_RESPONSE,
+    errors: [400, 401, ORDER_NOT_FOUND],
   })
-  @ApiParam(ORDER_ID)
-  @ApiResponse(ORDER_RESPONSE)
-  @ApiErrors(400, 401, ORDER_NOT_FOUND)
   getOrderById(@Param('orderId', IdParamPipe) orderId: number, @CurrentPrincipal() principal: Principal) {
     return this.orders.get(principal.accountId, orderId);
   }
@@ -146,17 +149,18 @@ export class OrdersController {
     return this.orders.transition('return', principal.accountId, orderId, body.reason);
   }
 
-  @Get('inventory')
-  @RequiredScope('pets:read')
-  @ApiOperation({
-    operationId: 'getInventory',
+  @Endpoint({
+    method: 'GET',
+    path: 'inventory',
+    id: 'getInventory',
+    scope: 'pets:read',
     summary: 'Count the catalogue’s pets by status',
     description:
       'How many pets of the whole catalogue have each status: exact once writes have settled, and as cheap ' +
       'with a million pets as with ten.',
+    success: { status: 200, description: 'The counts.', type: InventoryDto },
+    errors: [401],
   })
-  @ApiResponse({ status: 200, description: 'The counts.', type: InventoryDto })
-  @ApiErrors(401)
   getInventory(): Promise<InventoryDto> {
     return this.orders.readInventory();
   }

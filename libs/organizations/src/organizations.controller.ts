@@ -1,8 +1,7 @@
-import { RequiredScope } from '@app/accounts';
+import { Endpoint } from '@app/accounts';
 import { CurrentPrincipal, Principal } from '@app/core';
 import {
   AcceptsMergePatch,
-  ApiErrors,
   formatEntityTag,
   locationHeader,
   matchingVersions,
@@ -12,17 +11,8 @@ import {
   PAGE_HEADERS,
 } from '@app/http';
 import { parsePoint, IF_MATCH_HEADER, DEFAULT_RADIUS_KM } from '@app/pets';
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Put, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiConsumes,
-  ApiHeader,
-  ApiOperation,
-  ApiParam,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Headers, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ListOrganizationsQueryDto } from './dto/list-organizations-query.dto';
 import { OrganizationDto, OrganizationProfileDto, UpdateOrganizationDto } from './dto/organization.dto';
@@ -45,31 +35,34 @@ import { OrganizationsService } from './organizations.service';
 export class OrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}
 
-  @Put('organization')
-  @RequiredScope('organization:write')
-  @ApiOperation({
-    operationId: 'putOrganization',
+  @Endpoint({
+    method: 'PUT',
+    path: 'organization',
+    id: 'putOrganization',
+    scope: 'organization:write',
     summary: 'Publish or replace your organisation',
     description:
       'The whole profile of the organisation the caller’s account runs: created (201) or replaced (200; fields ' +
       'absent are cleared). Publishing it gives each of the account’s animals its `organizationId`. With ' +
       '`If-Match`, replaces nothing unless the profile is still at one of the ETags named (any, for `*`), and ' +
       'publishes none (`412`).',
+    headers: [IF_MATCH_HEADER],
+    success: [
+      {
+        status: 200,
+        description: 'The profile was replaced.',
+        type: OrganizationDto,
+        headers: ORGANIZATION_ETAG_HEADER,
+      },
+      {
+        status: 201,
+        description: 'The organisation was published.',
+        type: OrganizationDto,
+        headers: { ...locationHeader('/v1/organization'), ...ORGANIZATION_ETAG_HEADER },
+      },
+    ],
+    errors: [400, 401, ORGANIZATION_PRECONDITION_FAILED],
   })
-  @ApiHeader(IF_MATCH_HEADER)
-  @ApiResponse({
-    status: 201,
-    description: 'The organisation was published.',
-    type: OrganizationDto,
-    headers: { ...locationHeader('/v1/organization'), ...ORGANIZATION_ETAG_HEADER },
-  })
-  @ApiResponse({
-    status: 200,
-    description: 'The profile was replaced.',
-    type: OrganizationDto,
-    headers: ORGANIZATION_ETAG_HEADER,
-  })
-  @ApiErrors(400, 401, ORGANIZATION_PRECONDITION_FAILED)
   async putOrganization(
     @Body() body: OrganizationProfileDto,
     @Headers('if-match') ifMatch: string | undefined,
@@ -84,27 +77,28 @@ export class OrganizationsController {
     return withETag(response, stored);
   }
 
-  @Patch('organization')
-  @RequiredScope('organization:write')
   @AcceptsMergePatch()
-  @ApiOperation({
-    operationId: 'updateOrganization',
+  @Endpoint({
+    method: 'PATCH',
+    path: 'organization',
+    id: 'updateOrganization',
+    scope: 'organization:write',
     summary: 'Change your organisation',
     description:
       'Changes the fields given; `null` clears an optional field. Takes `application/json` or an RFC 7396 ' +
       'merge patch, both read as a merge patch: `address`, `location`, `hours` and `socialMedia` merge member by member. ' +
       'Changes no animal. With `If-Match`, changes nothing unless the profile is still at one of the ETags named.',
+    consumes: ['application/json', 'application/merge-patch+json'],
+    body: { type: UpdateOrganizationDto },
+    headers: [IF_MATCH_HEADER],
+    success: {
+      status: 200,
+      description: 'The profile after the change.',
+      type: OrganizationDto,
+      headers: ORGANIZATION_ETAG_HEADER,
+    },
+    errors: [400, 401, NO_ORGANIZATION, ORGANIZATION_PRECONDITION_FAILED],
   })
-  @ApiConsumes('application/json', 'application/merge-patch+json')
-  @ApiBody({ type: UpdateOrganizationDto })
-  @ApiHeader(IF_MATCH_HEADER)
-  @ApiResponse({
-    status: 200,
-    description: 'The profile after the change.',
-    type: OrganizationDto,
-    headers: ORGANIZATION_ETAG_HEADER,
-  })
-  @ApiErrors(400, 401, NO_ORGANIZATION, ORGANIZATION_PRECONDITION_FAILED)
   async updateOrganization(
     // Validated as an UpdateOrganizationDto once merged (OrganizationsService.update): a nested object is checked whole.
     @Body() patch: MergePatch,
@@ -116,15 +110,16 @@ export class OrganizationsController {
     return withETag(response, await this.organizations.update(principal.accountId, patch, matchingVersions(ifMatch)));
   }
 
-  @Get('organization')
-  @RequiredScope('organization:read')
-  @ApiOperation({
-    operationId: 'getOwnOrganization',
+  @Endpoint({
+    method: 'GET',
+    path: 'organization',
+    id: 'getOwnOrganization',
+    scope: 'organization:read',
     summary: 'Get your organisation',
     description: 'The profile the caller’s account published; 404 until it publishes one.',
+    success: { status: 200, description: 'The profile.', type: OrganizationDto, headers: ORGANIZATION_ETAG_HEADER },
+    errors: [401, NO_ORGANIZATION],
   })
-  @ApiResponse({ status: 200, description: 'The profile.', type: OrganizationDto, headers: ORGANIZATION_ETAG_HEADER })
-  @ApiErrors(401, NO_ORGANIZATION)
   async getOwnOrganization(
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) response: Response,
@@ -132,19 +127,19 @@ export class OrganizationsController {
     return withETag(response, await this.organizations.getOwn(principal.accountId));
   }
 
-  @Delete('organization')
-  @RequiredScope('organization:write')
-  @HttpCode(204)
-  @ApiOperation({
-    operationId: 'deleteOrganization',
+  @Endpoint({
+    method: 'DELETE',
+    path: 'organization',
+    id: 'deleteOrganization',
+    scope: 'organization:write',
     summary: 'Unpublish your organisation',
     description:
       'Removes the profile; the account’s animals lose their `organizationId`. With `If-Match`, removes ' +
       'nothing unless the profile is still at one of the ETags named.',
+    headers: [IF_MATCH_HEADER],
+    success: { status: 204, description: 'The organisation was unpublished.' },
+    errors: [401, NO_ORGANIZATION, ORGANIZATION_PRECONDITION_FAILED],
   })
-  @ApiHeader(IF_MATCH_HEADER)
-  @ApiResponse({ status: 204, description: 'The organisation was unpublished.' })
-  @ApiErrors(401, NO_ORGANIZATION, ORGANIZATION_PRECONDITION_FAILED)
   async deleteOrganization(
     @Headers('if-match') ifMatch: string | undefined,
     @CurrentPrincipal() principal: Principal,
@@ -152,17 +147,19 @@ export class OrganizationsController {
     await this.organizations.delete(principal.accountId, matchingVersions(ifMatch));
   }
 
-  @Get('organizations')
-  @RequiredScope('pets:read', { publishable: true })
-  @ApiOperation({
-    operationId: 'listOrganizations',
+  @Endpoint({
+    method: 'GET',
+    path: 'organizations',
+    id: 'listOrganizations',
+    scope: 'pets:read',
+    publishable: true,
     summary: 'Find shelters and rescues',
     description:
       'Every published organisation, or those matching all the filters given, ordered by `sort` (name, then ' +
       'id, by default). When more follow, the response carries `Link: <…&cursor=…>; rel="next"`.',
+    success: { status: 200, description: 'A page of organisations.', type: [OrganizationDto], headers: PAGE_HEADERS },
+    errors: [400, 401],
   })
-  @ApiResponse({ status: 200, description: 'A page of organisations.', type: [OrganizationDto], headers: PAGE_HEADERS })
-  @ApiErrors(400, 401)
   async listOrganizations(
     @Query() query: ListOrganizationsQueryDto,
     @Req() request: Request,
@@ -187,21 +184,23 @@ export class OrganizationsController {
     return page.organizations;
   }
 
-  @Get('organizations/:organizationId')
-  @RequiredScope('pets:read', { publishable: true })
-  @ApiOperation({
-    operationId: 'getOrganization',
+  @Endpoint({
+    method: 'GET',
+    path: 'organizations/:organizationId',
+    id: 'getOrganization',
+    scope: 'pets:read',
+    publishable: true,
     summary: 'Get an organisation',
     description: 'A published organisation.',
+    params: [ORGANIZATION_ID_PARAM],
+    success: {
+      status: 200,
+      description: 'The organisation.',
+      type: OrganizationDto,
+      headers: ORGANIZATION_ETAG_HEADER,
+    },
+    errors: [400, 401, ORGANIZATION_NOT_FOUND],
   })
-  @ApiParam(ORGANIZATION_ID_PARAM)
-  @ApiResponse({
-    status: 200,
-    description: 'The organisation.',
-    type: OrganizationDto,
-    headers: ORGANIZATION_ETAG_HEADER,
-  })
-  @ApiErrors(400, 401, ORGANIZATION_NOT_FOUND)
   async getOrganization(
     @Param('organizationId') organizationId: string,
     @Res({ passthrough: true }) response: Response,

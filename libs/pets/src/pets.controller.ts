@@ -1,8 +1,6 @@
 import { CurrentPrincipal, Principal } from '@app/core';
 import {
   AcceptsMergePatch,
-  ApiErrors,
-  ApiHeadersOnEveryResponse,
   conditionTags,
   formatEntityTag,
   IdParamPipe,
@@ -15,32 +13,8 @@ import {
   parseEntityTagCondition,
 } from '@app/http';
 import { Idempotent } from '@app/idempotency';
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiConsumes,
-  ApiHeader,
-  ApiOperation,
-  ApiParam,
-  ApiQuery,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Headers, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
   DEFAULT_RADIUS_KM,
@@ -72,7 +46,7 @@ import {
 import { PhotoUrls } from './pet-photo-urls';
 import type { StoredPet } from './pet-row';
 import { PetsService } from './pets.service';
-import { RequiredScope } from '@app/accounts';
+import { Endpoint } from '@app/accounts';
 
 @ApiTags(PETS_API_TAG.name)
 @ApiBearerAuth()
@@ -83,25 +57,21 @@ export class PetsController {
     private readonly photoUrls: PhotoUrls,
   ) {}
 
-  @Get('pets')
-  @RequiredScope('pets:read', { publishable: true })
-  @ApiOperation({
-    operationId: 'listPets',
+  @Endpoint({
+    method: 'GET',
+    path: 'pets',
+    id: 'listPets',
+    scope: 'pets:read',
+    publishable: true,
     summary: 'Find animals',
     description:
       'Every animal, or those matching all the filters given, ordered by `sort` (ascending id by default). ' +
       'When more follow, the response carries `Link: <…&cursor=…>; rel="next"`, which keeps every filter; ' +
       'following those links visits every matching animal once.',
+    query: [STATUS_QUERY, GOOD_WITH_QUERY],
+    success: { status: 200, description: 'A page of animals.', type: [PetDto], headers: PAGE_HEADERS },
+    errors: [400, 401],
   })
-  @ApiResponse({
-    status: 200,
-    description: 'A page of animals.',
-    type: [PetDto],
-    headers: PAGE_HEADERS,
-  })
-  @ApiQuery(STATUS_QUERY)
-  @ApiQuery(GOOD_WITH_QUERY)
-  @ApiErrors(400, 401)
   async listPets(
     @Query() query: ListPetsQueryDto,
     @CurrentPrincipal() principal: Principal,
@@ -153,29 +123,29 @@ export class PetsController {
     return page.pets.map((pet) => this.photoUrls.servedPet(pet));
   }
 
-  @Post('pets')
-  @HttpCode(201)
   @Idempotent()
-  @RequiredScope('pets:write')
-  @ApiOperation({
-    operationId: 'createPet',
+  @Endpoint({
+    method: 'POST',
+    path: 'pets',
+    id: 'createPet',
+    scope: 'pets:write',
     summary: 'Add an animal',
     description: 'Adds an animal to the shared catalogue. `status` defaults to `available`.',
-  })
-  @ApiResponse({
-    status: 201,
-    description: 'The created animal, with its id.',
-    type: PetDto,
-    headers: { ...locationHeader('/v1/pets/1'), ...ETAG_HEADER },
-    links: {
-      getPet: {
-        operationId: 'getPet',
-        parameters: { petId: '$response.body#/id' },
-        description: 'The animal just created.',
+    success: {
+      status: 201,
+      description: 'The created animal, with its id.',
+      type: PetDto,
+      headers: { ...locationHeader('/v1/pets/1'), ...ETAG_HEADER },
+      links: {
+        getPet: {
+          operationId: 'getPet',
+          parameters: { petId: '$response.body#/id' },
+          description: 'The animal just created.',
+        },
       },
     },
+    errors: [400, 401, EXTERNAL_ID_TAKEN],
   })
-  @ApiErrors(400, 401, EXTERNAL_ID_TAKEN)
   async createPet(
     @Body() body: CreatePetDto,
     @CurrentPrincipal() principal: Principal,
@@ -186,10 +156,11 @@ export class PetsController {
     return this.withETag(response, created);
   }
 
-  @Put('pets/external/:externalId')
-  @RequiredScope('pets:write')
-  @ApiOperation({
-    operationId: 'putPetByExternalId',
+  @Endpoint({
+    method: 'PUT',
+    path: 'pets/external/:externalId',
+    id: 'putPetByExternalId',
+    scope: 'pets:write',
     summary: 'Create or replace an animal by the shelter’s own id',
     description:
       'For syncing from shelter software: creates the caller’s animal with this `externalId` (201), or replaces ' +
@@ -197,17 +168,19 @@ export class PetsController {
       'animal’s. Retrying it never makes a second animal, also when two arrive at once. With `If-Match`, ' +
       'replaces nothing unless the animal is still at one of the ETags named (any, for `*`), and creates none ' +
       '(`412`).',
+    params: [EXTERNAL_ID_PARAM],
+    headers: [IF_MATCH_HEADER],
+    success: [
+      { status: 200, description: 'The animal after its replacement.', type: PetDto, headers: ETAG_HEADER },
+      {
+        status: 201,
+        description: 'The animal was created.',
+        type: PetDto,
+        headers: { ...locationHeader('/v1/pets/1'), ...ETAG_HEADER },
+      },
+    ],
+    errors: [400, 401, PET_HAS_OPEN_ORDER, PET_PRECONDITION_FAILED],
   })
-  @ApiParam(EXTERNAL_ID_PARAM)
-  @ApiHeader(IF_MATCH_HEADER)
-  @ApiResponse({
-    status: 201,
-    description: 'The animal was created.',
-    type: PetDto,
-    headers: { ...locationHeader('/v1/pets/1'), ...ETAG_HEADER },
-  })
-  @ApiResponse({ status: 200, description: 'The animal after its replacement.', type: PetDto, headers: ETAG_HEADER })
-  @ApiErrors(400, 401, PET_HAS_OPEN_ORDER, PET_PRECONDITION_FAILED)
   async putPetByExternalId(
     @Param('externalId', ExternalIdParamPipe) externalId: string,
     @Body() body: PetRecordDto,
@@ -228,26 +201,30 @@ export class PetsController {
     return this.withETag(response, stored);
   }
 
-  @Get('pets/:petId')
-  @RequiredScope('pets:read', { publishable: true })
-  @ApiOperation({
-    operationId: 'getPet',
+  @Endpoint({
+    method: 'GET',
+    path: 'pets/:petId',
+    id: 'getPet',
+    scope: 'pets:read',
+    publishable: true,
     summary: 'Get an animal (deprecated)',
     description:
       'Deprecated: removed on 5 December 2030 (answers 410 from then on). Use GET /pets with `status`. ' +
       'With `If-None-Match` naming the current ETag, answers 304 with no body.',
     deprecated: true,
+    params: [PET_ID_PARAM],
+    headers: [IF_NONE_MATCH_HEADER],
+    success: [
+      { status: 200, description: 'The animal.', type: PetDto, headers: ETAG_HEADER },
+      {
+        status: 304,
+        description: 'The animal has not changed since the ETag in `If-None-Match`: no body.',
+        headers: ETAG_HEADER,
+      },
+    ],
+    everyResponseHeaders: DEPRECATION_HEADERS,
+    errors: [400, 401, PET_NOT_FOUND, GET_PET_GONE],
   })
-  @ApiParam(PET_ID_PARAM)
-  @ApiHeader(IF_NONE_MATCH_HEADER)
-  @ApiResponse({ status: 200, description: 'The animal.', type: PetDto, headers: ETAG_HEADER })
-  @ApiResponse({
-    status: 304,
-    description: 'The animal has not changed since the ETag in `If-None-Match`: no body.',
-    headers: ETAG_HEADER,
-  })
-  @ApiHeadersOnEveryResponse(DEPRECATION_HEADERS)
-  @ApiErrors(400, 401, PET_NOT_FOUND, GET_PET_GONE)
   async getPet(
     @Param('petId', IdParamPipe) petId: number,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
@@ -264,23 +241,24 @@ export class PetsController {
     return this.withETag(response, stored);
   }
 
-  @Patch('pets/:petId')
   @AcceptsMergePatch()
-  @RequiredScope('pets:write')
-  @ApiOperation({
-    operationId: 'updatePet',
+  @Endpoint({
+    method: 'PATCH',
+    path: 'pets/:petId',
+    id: 'updatePet',
+    scope: 'pets:write',
     summary: 'Change an animal',
     description:
       'Changes the fields given, by the account that listed the animal; `null` clears an optional field. ' +
       'Takes `application/json` or an RFC 7396 merge patch, both read as a merge patch: `location` merges ' +
       'member by member. With `If-Match`, changes nothing unless the animal is still at one of the ETags named.',
+    consumes: ['application/json', 'application/merge-patch+json'],
+    body: { type: UpdatePetDto },
+    params: [PET_ID_PARAM],
+    headers: [IF_MATCH_HEADER],
+    success: { status: 200, description: 'The animal after the change.', type: PetDto, headers: ETAG_HEADER },
+    errors: [400, 401, PET_NOT_FOUND, PET_CHANGE_ERRORS, EXTERNAL_ID_TAKEN],
   })
-  @ApiConsumes('application/json', 'application/merge-patch+json')
-  @ApiBody({ type: UpdatePetDto })
-  @ApiParam(PET_ID_PARAM)
-  @ApiHeader(IF_MATCH_HEADER)
-  @ApiResponse({ status: 200, description: 'The animal after the change.', type: PetDto, headers: ETAG_HEADER })
-  @ApiErrors(400, 401, PET_NOT_FOUND, PET_CHANGE_ERRORS, EXTERNAL_ID_TAKEN)
   async updatePet(
     @Param('petId', IdParamPipe) petId: number,
     // Validated as an UpdatePetDto once merged (PetsService.update): a nested object is checked whole.
@@ -299,20 +277,20 @@ export class PetsController {
     return this.withETag(response, updated);
   }
 
-  @Delete('pets/:petId')
-  @HttpCode(204)
-  @RequiredScope('pets:write')
-  @ApiOperation({
-    operationId: 'deletePet',
+  @Endpoint({
+    method: 'DELETE',
+    path: 'pets/:petId',
+    id: 'deletePet',
+    scope: 'pets:write',
     summary: 'Remove an animal',
     description:
       'Removes the animal from the catalogue, by the account that listed it. With `If-Match`, removes ' +
       'nothing unless the animal is still at one of the ETags named.',
+    params: [PET_ID_PARAM],
+    headers: [IF_MATCH_HEADER],
+    success: { status: 204, description: 'The animal was removed.' },
+    errors: [400, 401, PET_NOT_FOUND, PET_CHANGE_ERRORS],
   })
-  @ApiParam(PET_ID_PARAM)
-  @ApiHeader(IF_MATCH_HEADER)
-  @ApiResponse({ status: 204, description: 'The animal was removed.' })
-  @ApiErrors(400, 401, PET_NOT_FOUND, PET_CHANGE_ERRORS)
   async deletePet(
     @Param('petId', IdParamPipe) petId: number,
     @Headers('if-match') ifMatch: string | undefined,
@@ -321,15 +299,17 @@ export class PetsController {
     await this.pets.delete({ petId, listerAccountId: principal.accountId, versions: matchingVersions(ifMatch) });
   }
 
-  @Get('categories')
-  @RequiredScope('pets:read', { publishable: true })
-  @ApiOperation({
-    operationId: 'listCategories',
+  @Endpoint({
+    method: 'GET',
+    path: 'categories',
+    id: 'listCategories',
+    scope: 'pets:read',
+    publishable: true,
     summary: 'List categories',
     description: 'The categories an animal’s `categoryId` can name.',
+    success: { status: 200, description: 'Every category.', type: [CategoryDto] },
+    errors: [401],
   })
-  @ApiResponse({ status: 200, description: 'Every category.', type: [CategoryDto] })
-  @ApiErrors(401)
   listCategories(): Promise<CategoryDto[]> {
     return this.pets.listCategories();
   }

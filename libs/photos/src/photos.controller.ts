@@ -1,10 +1,10 @@
-import { RequiredScope } from '@app/accounts';
+import { Endpoint } from '@app/accounts';
 import { CurrentPrincipal, Principal } from '@app/core';
-import { ApiErrors, ApiRequestBody, IdParamPipe, locationHeader, StreamsBody } from '@app/http';
+import { IdParamPipe, locationHeader, StreamsBody } from '@app/http';
 import { admitStreamedBody, Idempotent } from '@app/idempotency';
 import { PET_ID_PARAM, PET_NOT_FOUND, PETS_API_TAG } from '@app/pets';
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { PhotoDto, UpdatePhotoDto } from './dto/photo.dto';
 import { INVALID_IMAGE, NOT_LISTER, PHOTO_NOT_FOUND, PHOTO_TOO_LARGE, TOO_MANY_PHOTOS } from './photos-openapi';
@@ -33,13 +33,12 @@ export class PhotosController {
     private readonly settings: PhotosSettings,
   ) {}
 
-  @Post()
-  @RequiredScope('pets:write')
-  @HttpCode(202)
   @StreamsBody()
   @Idempotent()
-  @ApiOperation({
-    operationId: 'uploadPetPhoto',
+  @Endpoint({
+    method: 'POST',
+    id: 'uploadPetPhoto',
+    scope: 'pets:write',
     summary: 'Upload a photo of an animal',
     description:
       'The lister only. A JPEG, PNG or WebP image (recognised by its bytes) of at most 50 megapixels and ' +
@@ -47,26 +46,26 @@ export class PhotosController {
       'image’s type. The answer does not wait for processing: a `202` is a promise that the photo becomes ' +
       '`ready` (its renditions written, every metadata block such as the GPS position removed) or `failed`. ' +
       'Follow `Location` to see it. A pet has at most 10 photos.',
-  })
-  @ApiRequestBody({
-    required: true,
-    content: {
-      'multipart/form-data': {
-        schema: { type: 'object', properties: { file: IMAGE_FILE }, required: ['file'] },
-        encoding: { file: { contentType: 'image/jpeg, image/png, image/webp' } },
+    requestBody: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: { type: 'object', properties: { file: IMAGE_FILE }, required: ['file'] },
+          encoding: { file: { contentType: 'image/jpeg, image/png, image/webp' } },
+        },
+        'image/jpeg': { schema: IMAGE_FILE },
+        'image/png': { schema: IMAGE_FILE },
+        'image/webp': { schema: IMAGE_FILE },
       },
-      'image/jpeg': { schema: IMAGE_FILE },
-      'image/png': { schema: IMAGE_FILE },
-      'image/webp': { schema: IMAGE_FILE },
     },
+    success: {
+      status: 202,
+      description: 'Stored, and queued for processing.',
+      type: PhotoDto,
+      headers: locationHeader('/v1/pets/1/photos/pho_3kTz9QwYb1nV0xLr5sPa2mHd'),
+    },
+    errors: [400, INVALID_IMAGE, 401, NOT_LISTER, PET_NOT_FOUND, TOO_MANY_PHOTOS, PHOTO_TOO_LARGE],
   })
-  @ApiResponse({
-    status: 202,
-    description: 'Stored, and queued for processing.',
-    type: PhotoDto,
-    headers: locationHeader('/v1/pets/1/photos/pho_3kTz9QwYb1nV0xLr5sPa2mHd'),
-  })
-  @ApiErrors(400, INVALID_IMAGE, 401, NOT_LISTER, PET_NOT_FOUND, TOO_MANY_PHOTOS, PHOTO_TOO_LARGE)
   async uploadPetPhoto(
     @Param('petId', IdParamPipe) petId: number,
     @CurrentPrincipal() principal: Principal,
@@ -83,15 +82,16 @@ export class PhotosController {
     return photo;
   }
 
-  @Get()
-  @RequiredScope('pets:read', { publishable: true })
-  @ApiOperation({
-    operationId: 'listPetPhotos',
+  @Endpoint({
+    method: 'GET',
+    id: 'listPetPhotos',
+    scope: 'pets:read',
+    publishable: true,
     summary: 'List an animal’s photos',
     description: 'By position. Every key sees the ready photos; the lister sees all of them, whatever their status.',
+    success: { status: 200, description: 'The photos, by position.', type: [PhotoDto] },
+    errors: [400, 401, PET_NOT_FOUND],
   })
-  @ApiResponse({ status: 200, description: 'The photos, by position.', type: [PhotoDto] })
-  @ApiErrors(400, 401, PET_NOT_FOUND)
   listPetPhotos(
     @Param('petId', IdParamPipe) petId: number,
     @CurrentPrincipal() principal: Principal,
@@ -99,16 +99,18 @@ export class PhotosController {
     return this.photos.list(petId, principal.accountId);
   }
 
-  @Get(':photoId')
-  @RequiredScope('pets:read', { publishable: true })
-  @ApiOperation({
-    operationId: 'getPetPhoto',
+  @Endpoint({
+    method: 'GET',
+    path: ':photoId',
+    id: 'getPetPhoto',
+    scope: 'pets:read',
+    publishable: true,
     summary: 'Get a photo of an animal',
     description: 'With its status; a photo not yet ready (or failed) is `404` to anyone but the lister.',
+    params: [PHOTO_ID_PARAM],
+    success: { status: 200, description: 'The photo.', type: PhotoDto },
+    errors: [400, 401, PHOTO_NOT_FOUND],
   })
-  @ApiParam(PHOTO_ID_PARAM)
-  @ApiResponse({ status: 200, description: 'The photo.', type: PhotoDto })
-  @ApiErrors(400, 401, PHOTO_NOT_FOUND)
   getPetPhoto(
     @Param('petId', IdParamPipe) petId: number,
     @Param('photoId') photoId: string,
@@ -117,18 +119,19 @@ export class PhotosController {
     return this.photos.get(petId, photoId, principal.accountId);
   }
 
-  @Patch(':photoId')
-  @RequiredScope('pets:write')
-  @ApiOperation({
-    operationId: 'updatePetPhoto',
+  @Endpoint({
+    method: 'PATCH',
+    path: ':photoId',
+    id: 'updatePetPhoto',
+    scope: 'pets:write',
     summary: 'Move a photo of an animal',
     description:
       'The lister only. Moves the photo to `position`, the others shift; 0 is the primary photo, a position ' +
       'past the end moves it to the end. Moving a ready photo changes the pet (`updatedAt`, ETag, `pet.updated`).',
+    params: [PHOTO_ID_PARAM],
+    success: { status: 200, description: 'The photo after the move.', type: PhotoDto },
+    errors: [400, 401, NOT_LISTER, PHOTO_NOT_FOUND],
   })
-  @ApiParam(PHOTO_ID_PARAM)
-  @ApiResponse({ status: 200, description: 'The photo after the move.', type: PhotoDto })
-  @ApiErrors(400, 401, NOT_LISTER, PHOTO_NOT_FOUND)
   updatePetPhoto(
     @Param('petId', IdParamPipe) petId: number,
     @Param('photoId') photoId: string,
@@ -138,17 +141,17 @@ export class PhotosController {
     return this.photos.move(petId, photoId, principal.accountId, body.position);
   }
 
-  @Delete(':photoId')
-  @RequiredScope('pets:write')
-  @HttpCode(204)
-  @ApiOperation({
-    operationId: 'deletePetPhoto',
+  @Endpoint({
+    method: 'DELETE',
+    path: ':photoId',
+    id: 'deletePetPhoto',
+    scope: 'pets:write',
     summary: 'Remove a photo of an animal',
     description: 'The lister only. Its files are removed within a minute.',
+    params: [PHOTO_ID_PARAM],
+    success: { status: 204, description: 'Removed.' },
+    errors: [400, 401, NOT_LISTER, PHOTO_NOT_FOUND],
   })
-  @ApiParam(PHOTO_ID_PARAM)
-  @ApiResponse({ status: 204, description: 'Removed.' })
-  @ApiErrors(400, 401, NOT_LISTER, PHOTO_NOT_FOUND)
   async deletePetPhoto(
     @Param('petId', IdParamPipe) petId: number,
     @Param('photoId') photoId: string,
