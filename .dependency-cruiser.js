@@ -57,7 +57,7 @@ module.exports = {
         "A library's index exports no row module (`*-row.ts`): the shape of a table's rows stays with the library that owns it.",
       severity: 'error',
       from: { path: '^libs/[^/]+/src/index\\.ts$' },
-      to: { path: '^libs/[^/]+/src/(.+/)?[^/]+-row\\.ts$' },
+      to: { path: '-row\\.ts$' },
     },
     {
       name: 'rate-limiting-on-redis-only',
