@@ -52,6 +52,14 @@ module.exports = {
       to: { path: '^libs/([^/]+)/src/(?!index\\.ts$)', pathNot: '^libs/$2/' },
     },
     {
+      name: 'index-exports-no-rows',
+      comment:
+        "A library's index exports no row module (`*-row.ts`): the shape of a table's rows stays with the library that owns it.",
+      severity: 'error',
+      from: { path: '^libs/[^/]+/src/index\\.ts$' },
+      to: { path: '-row\\.ts$' },
+    },
+    {
       name: 'rate-limiting-on-redis-only',
       comment:
         'Rate limiting talks to Redis, not PostgreSQL: of the libraries it depends on core, accounts (whose keys it limits) and http (whose routes it guards) only.',

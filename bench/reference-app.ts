@@ -12,7 +12,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Redis } from 'ioredis';
 import { Pool } from 'pg';
 import { sql } from '@app/database';
-import { PET_COLUMNS, PetRow, toPet } from '@app/pets';
+// The pets' own columns and mapping, so that the page is the one the api reads and answers.
+import { PET_COLUMNS, type PetRow, toPet } from '../libs/pets/src/pet-row';
 import { seededPet } from './support/seeded-pets';
 
 const PAYLOAD = Array.from({ length: 20 }, (_, i) => seededPet(i + 1));

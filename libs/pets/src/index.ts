@@ -15,8 +15,4 @@ export { degreeBounds } from './pet-search.repository';
 export * from './pets-openapi';
 export * from './pets.module';
 export * from './pets.service';
-/** A pet's columns and their Pet: also the bench reference's page, read without the service. */
-export { PET_COLUMNS, toPet, type PetRow } from './pet-row';
-/** What libs/photos needs to change a pet's `photos` as every change of a pet is made (pet-changes.ts). */
-export { toStoredPet, type StoredPet } from './pet-row';
-export { petEvents } from './pet-events';
+export { PetPhotoChanges } from './pet-photo-changes';

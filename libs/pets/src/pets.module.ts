@@ -2,6 +2,8 @@ import { EventsModule } from '@app/events';
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { GetPetDeprecationMiddleware } from './get-pet-deprecation.middleware';
 import { PetHoldsRepository } from './pet-holds.repository';
+import { PetPhotoChanges } from './pet-photo-changes';
+import { PetPhotosRepository } from './pet-photos.repository';
 import { PetsController } from './pets.controller';
 import { PetSearchRepository } from './pet-search.repository';
 import { PetsRepository } from './pets.repository';
@@ -9,8 +11,15 @@ import { PetsService } from './pets.service';
 
 @Module({
   imports: [EventsModule],
-  providers: [PetsRepository, PetSearchRepository, PetsService, PetHoldsRepository],
-  exports: [PetsService, PetHoldsRepository],
+  providers: [
+    PetsRepository,
+    PetSearchRepository,
+    PetsService,
+    PetHoldsRepository,
+    PetPhotosRepository,
+    PetPhotoChanges,
+  ],
+  exports: [PetsService, PetHoldsRepository, PetPhotoChanges],
 })
 export class PetsModule {}
 

@@ -1,7 +1,7 @@
 import { queuePrefix, type RedisClient, RequestPathRedisModule, settingsModule } from '@app/core';
 import { EventObjects, EventsModule } from '@app/events';
 import { HttpSettings, OpenApiSettings } from '@app/http';
-import { PhotoUrls } from '@app/pets';
+import { PetsModule, PhotoUrls } from '@app/pets';
 import { BullModule } from '@nestjs/bullmq';
 import { Global, Module } from '@nestjs/common';
 import { MediaController } from './media.controller';
@@ -59,6 +59,7 @@ class PhotoUrlsModule {}
     PHOTOS_QUEUE_MODULE,
     settingsModule(PhotosSettings),
     EventsModule,
+    PetsModule,
     PhotoUrlsModule,
   ],
   providers: [PhotosRepository, PhotosService, PhotosProducer, photoStorageProvider],

@@ -1,7 +1,6 @@
 import { ServiceUnavailableError } from '@app/core';
 import { GenerateSql, Sql, sql, SqlFragment } from '@app/database';
-import { EventsRecorder } from '@app/events';
-import { PET_CHANGE, PET_COLUMNS, type PetRow, petEvents, PhotoUrls, type RenditionKeys, toStoredPet } from '@app/pets';
+import { PetPhotoChanges, PhotoUrls, type RenditionKeys } from '@app/pets';
 import { Injectable } from '@nestjs/common';
 import type { PhotoDto, PhotoStatus } from './dto/photo.dto';
 
@@ -64,23 +63,21 @@ export interface PhotoPet {
   photoCount: number;
 }
 
-/**
- * Photos in PostgreSQL, and the pet's copy of its ready ones (`pets.photos`, what every read of a pet
- * returns without a join). A change of the ready photos is a change of the pet, made as libs/pets makes
- * one: the change clock drawn first, then the pet's row locked, then `updated_at` from the clock, and its
- * `pet.updated` event in the same transaction.
- */
 /** What a change to a pet's photos returns, and whether it changed the pet's ready photos. */
 interface PhotosChange<T> {
   result: T;
   petChanged: boolean;
 }
 
+/**
+ * Photos in PostgreSQL. A change of the ready photos is a change of the pet, which libs/pets makes
+ * (`PetPhotoChanges`: the pet's copy of its ready photos, its `pet.updated` event) in the same transaction.
+ */
 @Injectable()
 export class PhotosRepository {
   constructor(
     private readonly sql: Sql,
-    private readonly events: EventsRecorder,
+    private readonly pets: PetPhotoChanges,
     private readonly urls: PhotoUrls,
   ) {}
 
@@ -311,31 +308,16 @@ export class PhotosRepository {
 
   /**
    * Runs `change` on the photos of the pet and returns its result, in one transaction with the pet's change
-   * when `change` says the pet's ready photos changed: `pets.photos` rewritten, `updated_at` from the clock,
-   * `pet.updated`. Locks in the one order every photo change takes: the pet's photos, the clock, the pet's row.
+   * when `change` says the pet's ready photos changed. Locks in the one order every photo change takes: the
+   * pet's photos, the clock, the pet's row.
    */
   private changePet<T>(petId: number, change: () => Promise<PhotosChange<T>>): Promise<T> {
     return this.sql.transaction(async () => {
       await this.lockPhotosOf(petId);
       // A pet that is gone took its photos with it (the cascade): `change` then finds none and says so.
-      await this.sql.query(sql`
-        WITH ${PET_CHANGE}
-        SELECT pets.id FROM pets, pet_change WHERE pets.id = ${petId} FOR NO KEY UPDATE OF pets`);
+      await this.pets.lock(petId);
       const { result, petChanged } = await change();
-      if (!petChanged) return result;
-      const rows = await this.sql.rows<PetRow>(sql`
-        WITH ${PET_CHANGE}
-        UPDATE pets
-           SET photos = (
-                 SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'width', width, 'height', height,
-                                                              'renditions', renditions)
-                                           ORDER BY position), '[]')
-                   FROM photos WHERE pet_id = ${petId} AND status = 'ready'),
-               updated_at = pet_change.changed_at
-          FROM pet_change
-         WHERE pets.id = ${petId}
-        RETURNING ${PET_COLUMNS}`);
-      await this.events.recordAll(rows.flatMap((row) => petEvents('pet.updated', toStoredPet(row))));
+      if (petChanged) await this.pets.photosChanged(petId);
       return result;
     });
   }
