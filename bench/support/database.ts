@@ -110,7 +110,7 @@ export async function waitForEmptyOutbox(stores: Stores, timeoutMs: number): Pro
 }
 
 /** Runs the operator CLI (which creates and migrates the database when needed) and parses its JSON. */
-export function cli<T>(stores: Stores, args: string[]): Promise<T> {
+function cli<T>(stores: Stores, args: string[]): Promise<T> {
   return runNodeForJson(`cli ${args.join(' ')}`, join('apps', 'cli', 'src', 'main.js'), args, {
     env: { DATABASE_URL: stores.databaseUrl, REDIS_URL: stores.redisUrl },
   });

@@ -157,7 +157,7 @@ export interface Pinned {
 }
 
 /** Spawns `node <script> ...args` pinned to a core, with the given extra node flags. */
-export function spawnNode(
+function spawnNode(
   script: string,
   args: string[],
   options: Pinned & { env?: Record<string, string>; nodeFlags?: string[]; stdio: 'pipe' | number },

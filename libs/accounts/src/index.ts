@@ -8,7 +8,6 @@ export * from './api-keys/api-key-authenticator';
 export * from './api-keys/api-key-secret';
 export * from './api-keys/api-key.guard';
 export * from './api-keys/api-key.settings';
-export type { ApiKey } from './api-keys/api-keys.repository';
 export * from './api-keys/api-keys.service';
 export * from './api-keys/endpoint.decorator';
 export * from './api-keys/required-scope.decorator';

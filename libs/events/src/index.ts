@@ -8,7 +8,7 @@ export * from './events.errors';
 export * from './events.module';
 export * from './events.queue';
 export * from './events.recorder';
-export { EventsRepository, type NewEvent, type PetChangeEvent, type SharingEvent } from './events.repository';
+export { EventsRepository, type NewEvent } from './events.repository';
 export * from './events.settings';
 export * from './webhooks/webhook-signature';
 export { HOST_RESOLVER, type HostResolver } from './webhooks/public-addresses';

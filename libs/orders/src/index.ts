@@ -8,4 +8,3 @@ export * from './orders.module';
 export * from './orders.queue';
 export * from './orders.service';
 export * from './orders.settings';
-export { type StoredOrder } from './orders.repository';

@@ -10,7 +10,6 @@ export * from './get-pet-deprecation.middleware';
 export * from './pet-holds.repository';
 export * from './pet-status';
 export * from './pet.errors';
-export { type PetPage } from './pets.repository';
 export { degreeBounds } from './pet-search.repository';
 export * from './pets-openapi';
 export * from './pets.module';

@@ -72,7 +72,7 @@ class PhotoUrlsModule {}
     settingsModule(PhotosSettings),
   ],
 })
-export class PhotosModule {}
+class PhotosModule {}
 
 /** `/v1/pets/{petId}/photos` and the renditions under `/media/`. */
 @Module({

@@ -15,7 +15,7 @@ import { PHOTO_STORAGE, PhotoStorage } from './storage/photo-storage';
 import type { ReceivedFile } from './upload-body';
 
 /** Photos of one pet, whatever their status. */
-export const MAX_PHOTOS_PER_PET = 10;
+const MAX_PHOTOS_PER_PET = 10;
 
 const FOREIGN_KEY_VIOLATION = '23503';
 const MEDIA_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' } as const;

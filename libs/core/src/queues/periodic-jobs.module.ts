@@ -24,7 +24,7 @@ export const RESCHEDULE_EVERY_MS = 5000;
  * each worker. Schedulers are kept by name, so every worker that starts sets the same ones: a changed
  * interval takes effect, and two workers still add one job per tick.
  */
-export class PeriodicJobsProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
+class PeriodicJobsProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(PeriodicJobsProcessor.name);
   private readonly jobs = new Map<string, PeriodicJob>();
   private rescheduling?: NodeJS.Timeout;

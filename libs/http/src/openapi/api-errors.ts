@@ -26,20 +26,20 @@ export const VALIDATION_FAILED: ErrorCode = {
   description: 'A parameter, body field or header is missing or invalid; `message` names it.',
   example: 'limit must not be greater than 100',
 };
-export const INVALID_JSON: ErrorCode = {
+const INVALID_JSON: ErrorCode = {
   status: 400,
   code: 'invalid_json',
   description: 'The body, sent as `application/json`, is not valid JSON.',
   example: 'The request body is not valid JSON.',
 };
-export const UNSUPPORTED_CONTENT_TYPE: ErrorCode = {
+const UNSUPPORTED_CONTENT_TYPE: ErrorCode = {
   status: 400,
   code: 'unsupported_content_type',
   description: 'A body whose `Content-Type` is not `application/json` (nor another type the request body lists).',
   example: 'The request body must be sent as application/json.',
   bodyOnly: true,
 };
-export const UNAUTHORIZED: ErrorCode = {
+const UNAUTHORIZED: ErrorCode = {
   status: 401,
   code: 'unauthorized',
   description: 'The API key is missing, malformed, unknown or revoked.',

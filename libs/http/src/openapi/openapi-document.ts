@@ -11,7 +11,7 @@ import type {
 import { ERROR_CODES_EXTENSION, ErrorCode } from './api-errors';
 import { headerRef, RESPONSE_HEADER_COMPONENTS, STANDARD_HEADER_NAMES } from './response-headers';
 
-export const OPENAPI_VERSION = '1.0.0';
+const OPENAPI_VERSION = '1.0.0';
 
 /** A group of operations, declared by the context whose controllers carry it (`@ApiTags(tag.name)`). */
 export interface ApiTag {
@@ -19,7 +19,7 @@ export interface ApiTag {
   description: string;
 }
 
-export interface ServerEntry {
+interface ServerEntry {
   url: string;
   description: string;
 }
