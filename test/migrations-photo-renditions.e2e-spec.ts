@@ -1,27 +1,9 @@
-import { Client, escapeIdentifier } from 'pg';
 import { DataSource } from 'typeorm';
 import { loadSettings } from '../libs/core/src';
 import { DatabaseSettings, migrationDataSourceOptions } from '../libs/database/src';
 import { MIGRATIONS } from '../libs/database/src/migrations';
 import { PhotoRenditionKeys1797470000000 } from '../libs/database/src/migrations/1797470000000-photo-rendition-keys';
-import { TEST_DATABASE_URL } from './support/test-env';
-
-/** A database of its own, so that the shared test database is left alone. */
-const scratchUrl = new URL(TEST_DATABASE_URL);
-const scratchName = `${decodeURIComponent(scratchUrl.pathname.slice(1))}_photo_renditions`;
-scratchUrl.pathname = `/${scratchName}`;
-
-async function withAdmin(run: (admin: Client) => Promise<unknown>): Promise<void> {
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = '/postgres';
-  const admin = new Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
-    await run(admin);
-  } finally {
-    await admin.end();
-  }
-}
+import { emptySuiteDatabase, SuiteDatabase } from './support/database';
 
 const PHOTO_ID = 'pho_AAAAAAAAAAAAAAAAAAAAAAAA';
 const SIZES = ['small', 'medium', 'large', 'full'] as const;
@@ -31,11 +13,12 @@ const stored = { id: PHOTO_ID, width: 640, height: 480, renditions: keys };
 const served = (base: string) => ({ id: PHOTO_ID, width: 640, height: 480, urls: urlsUnder(base) });
 
 describe('photos keep their renditions’ keys instead of the URLs they were first served at', () => {
+  let scratch: SuiteDatabase;
   let dataSource: DataSource | undefined;
   const query = <T>(sql: string, parameters: unknown[] = []): Promise<T[]> => dataSource!.query(sql, parameters);
   const migrate = async (migrations: typeof MIGRATIONS) => {
     await dataSource?.destroy();
-    const settings = loadSettings(DatabaseSettings, { DATABASE_URL: scratchUrl.toString() });
+    const settings = loadSettings(DatabaseSettings, { DATABASE_URL: scratch.url });
     dataSource = new DataSource({ ...migrationDataSourceOptions(settings), entities: [], migrations });
     await dataSource.initialize();
     await dataSource.runMigrations({ transaction: 'each' });
@@ -57,15 +40,12 @@ describe('photos keep their renditions’ keys instead of the URLs they were fir
   };
 
   beforeAll(async () => {
-    await withAdmin(async (admin) => {
-      await admin.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(scratchName)} WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE ${escapeIdentifier(scratchName)}`);
-    });
+    scratch = await emptySuiteDatabase('photo_renditions');
     await migrate(MIGRATIONS.filter((migration) => migration !== PhotoRenditionKeys1797470000000));
   });
   afterAll(async () => {
     await dataSource?.destroy();
-    await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(scratchName)} WITH (FORCE)`));
+    await scratch.drop();
   });
 
   it('turns every stored URL into its key, whatever base it was served under, and back under the old default', async () => {

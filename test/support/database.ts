@@ -136,6 +136,15 @@ export function unpreparedSuiteDatabase(suite: string): SuiteDatabase {
   return { url: url.toString(), drop };
 }
 
+/** An empty database of the suite's own (no migrations run), for a suite that migrates it step by step. */
+export async function emptySuiteDatabase(suite: string): Promise<SuiteDatabase> {
+  const database = unpreparedSuiteDatabase(suite);
+  await database.drop();
+  const name = decodeURIComponent(new URL(database.url).pathname.slice(1));
+  await withDatabase((admin) => admin.query(`CREATE DATABASE ${escapeIdentifier(name)}`), maintenanceUrl());
+  return database;
+}
+
 export function truncatePets(databaseUrl: string): Promise<void> {
   return withDatabase(async (client) => {
     await client.query('TRUNCATE photos, pets RESTART IDENTITY');

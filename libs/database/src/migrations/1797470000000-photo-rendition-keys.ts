@@ -1,5 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { backfillByIds, backfillByPages } from './kept-column';
+import { sql } from '../sql-template';
+import { backfillByIds, backfillByPages, runStatement } from './kept-column';
 
 /** A rendition's storage key at the end of the URL it was served at (libs/photos/src/photo-files.ts). */
 const RENDITION_KEY = String.raw`(renditions/pho_[0-9A-Za-z_-]{24}/[a-z]+-[0-9a-f]{32}\.(?:jpg|webp))$`;
@@ -63,9 +64,10 @@ export class PhotoRenditionKeys1797470000000 implements MigrationInterface {
   }
 
   private async convert(queryRunner: QueryRunner, { from, to, convert, unconverted }: Conversion): Promise<void> {
-    const [{ renamed }] = await queryRunner.query(
-      `SELECT count(*) = 0 AS renamed FROM information_schema.columns WHERE table_name = 'photos' AND column_name = $1`,
-      [from],
+    const [{ renamed }] = await runStatement(
+      queryRunner,
+      sql`SELECT count(*) = 0 AS renamed FROM information_schema.columns
+           WHERE table_name = 'photos' AND column_name = ${from}`,
     );
     if (!renamed) await queryRunner.query(`ALTER TABLE photos RENAME COLUMN ${from} TO ${to}`);
     await backfillByPages(queryRunner, 'photos', `${to} = ${convert(to)}`, unconverted(to));

@@ -9,7 +9,7 @@ import { sql, SqlFragment } from '../sql-template';
  */
 
 /** Runs a statement written with the `sql` tag. */
-const run = (queryRunner: QueryRunner, statement: SqlFragment) =>
+export const runStatement = (queryRunner: QueryRunner, statement: SqlFragment) =>
   queryRunner.query(statement.text, [...statement.values]);
 
 /** SQL the migration wrote itself (an expression, a condition), spliced in as it is. */
@@ -36,7 +36,7 @@ export interface KeptColumn {
  * Nothing is done when the column exists.
  */
 export async function addKeptColumn(queryRunner: QueryRunner, kept: KeptColumn): Promise<void> {
-  const [{ added }] = await run(
+  const [{ added }] = await runStatement(
     queryRunner,
     sql`SELECT count(*) > 0 AS added FROM information_schema.columns
          WHERE table_name = ${kept.table} AND column_name = ${kept.column}`,
@@ -73,9 +73,9 @@ export async function backfillByIds(
   pending: string,
 ): Promise<void> {
   const rows = sql.identifier(table);
-  const [{ last }] = await run(queryRunner, sql`SELECT coalesce(max(id), 0) AS last FROM ${rows}`);
+  const [{ last }] = await runStatement(queryRunner, sql`SELECT coalesce(max(id), 0) AS last FROM ${rows}`);
   for (let from = 0; from < Number(last); from += BACKFILL_BATCH) {
-    await run(
+    await runStatement(
       queryRunner,
       sql`UPDATE ${rows} SET ${written(assignment)}
            WHERE id > ${from} AND id <= ${from + BACKFILL_BATCH} AND ${written(pending)}`,
@@ -94,12 +94,12 @@ export async function backfillByPages(
   pending: string,
 ): Promise<void> {
   const rows = sql.identifier(table);
-  const [{ pages }] = await run(
+  const [{ pages }] = await runStatement(
     queryRunner,
     sql`SELECT pg_relation_size(${table}::regclass) / current_setting('block_size')::int AS pages`,
   );
   for (let from = 0; from <= Number(pages); from += BACKFILL_PAGES) {
-    await run(
+    await runStatement(
       queryRunner,
       sql`UPDATE ${rows} SET ${written(assignment)}
            WHERE ctid >= ${`(${from},0)`}::tid AND ctid < ${`(${from + BACKFILL_PAGES},0)`}::tid AND ${written(pending)}`,
@@ -116,7 +116,7 @@ export async function buildIndexConcurrently(
   name: string,
   definition: string,
 ): Promise<void> {
-  const [{ invalid }] = await run(
+  const [{ invalid }] = await runStatement(
     queryRunner,
     sql`SELECT count(*) > 0 AS invalid FROM pg_index WHERE indexrelid = to_regclass(${name}) AND NOT indisvalid`,
   );
