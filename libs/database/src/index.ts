@@ -11,3 +11,4 @@ export * from './database.settings';
 export * from './start-up';
 export * from './read-replicas';
 export * from './read-your-writes.interceptor';
+export type * from './schema';
