@@ -14,4 +14,3 @@ export * from './api-keys/required-scope.decorator';
 export * from './api-keys/scopes';
 export { CreateApiKeyDto } from './dto/api-key.dto';
 export * from './plans';
-export * from './personal-data/personal-data-part';

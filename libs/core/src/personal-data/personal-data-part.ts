@@ -20,7 +20,8 @@ export interface PersonalDataSection {
  * What one bounded context holds about an account, and how it gives it out (`GET /v1/account/export`) and
  * erases it (after `DELETE /v1/account`). Each context provides one subclass in a module that both the api
  * and the worker import; the accounts context finds every one of them (as `PeriodicJobsModule` finds its
- * jobs), so a context cannot be left out of either. A part reads and writes only its own context's tables,
+ * jobs), so a context cannot be left out of either. It is here, below every context, so that any context
+ * can provide one (libs/idempotency, below libs/accounts, too). A part reads and writes only its own context's tables,
  * through its repositories. The api and the worker refuse to start when a table with a column that
  * references an account (a foreign key to `accounts`, or a column named `account_id` or `…_account_id`)
  * is named in no part's `tables`.
