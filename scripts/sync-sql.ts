@@ -39,6 +39,16 @@ class RecordingSql {
     }
   }
 
+  snapshot<T>(work: () => Promise<T>): Promise<T> {
+    return this.transaction(work);
+  }
+
+  /** A read in pages is recorded by the statement of its first page, when it is asked for (not when iterated). */
+  pages<Row extends QueryResultRow>(_size: number, page: (after: Row | undefined) => SqlFragment): AsyncIterable<Row> {
+    void this.query(page(undefined));
+    return (async function* () {})();
+  }
+
   batched<T, R>(batcher: StatementBatcher<T, R>, item: T): Promise<R> {
     return batcher.runAlone(item);
   }

@@ -27,3 +27,4 @@ export * from './queues/periodic-jobs.module';
 export * from './start-up/dependencies';
 export * from './start-up/exit-on-start-failure';
 export * from './start-up/heap-growth';
+export * from './personal-data/personal-data-part';

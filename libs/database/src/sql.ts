@@ -80,7 +80,38 @@ export class Sql {
    * whole (there are no savepoints). Work must be awaited within `work`: a statement issued once `work`
    * has settled is refused.
    */
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.within('BEGIN', work);
+  }
+
+  /**
+   * Runs `work` in one read-only REPEATABLE READ transaction: all its reads see the database as it was at
+   * its first statement, whatever commits meanwhile (an export of an account that reads many tables for
+   * minutes). Called inside another transaction, it joins that one.
+   */
+  snapshot<T>(work: () => Promise<T>): Promise<T> {
+    return this.within('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work);
+  }
+
+  /**
+   * Every row of a read made a page at a time, each page keyed on the last row of the one before (keyset
+   * pagination): `page(after)` is the statement of the rows after `after` (the first page for undefined),
+   * at most `size` of them. Only a page is held at once; in `snapshot`, all pages see one moment.
+   */
+  async *pages<Row extends QueryResultRow>(
+    size: number,
+    page: (after: Row | undefined) => SqlFragment,
+  ): AsyncGenerator<Row, void, undefined> {
+    let after: Row | undefined;
+    for (;;) {
+      const rows = await this.rows<Row>(page(after));
+      yield* rows;
+      if (rows.length < size) return;
+      after = rows[rows.length - 1];
+    }
+  }
+
+  private async within<T>(begin: string, work: () => Promise<T>): Promise<T> {
     const outer = this.transactions.getStore();
     if (outer) {
       assertOpen(outer);
@@ -98,7 +129,7 @@ export class Sql {
     const lost = (error: Error) => (broken ??= error);
     client.on('error', lost);
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await this.transactions.run(transaction, work).finally(() => {
         // A statement that `work` left running must not slip in before COMMIT or ROLLBACK.
         transaction.open = false;
