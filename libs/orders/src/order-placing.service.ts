@@ -48,10 +48,8 @@ const toHold = (order: StoredOrder) => ({
 });
 
 /**
- * Places orders. Placings that requests make close together are placed in one transaction: every
- * change of a pet takes the catalogue's change clock until its transaction commits
- * (`pet-changes.ts`), so one transaction per placing would queue every placing on one commit at a
- * time; a batch holds its pets with one statement and one commit.
+ * Places orders. Placings that requests make close together share one transaction, which holds their pets
+ * with one statement: the change clock (`pet-changes.ts`) is then held for one commit per batch.
  */
 @Injectable()
 export class OrderPlacingService {

@@ -17,8 +17,7 @@ export interface PetForOrder {
  * sets the status of the pet it holds. Each is one guarded UPDATE, so a hold taken or a status changed
  * meanwhile by another transaction is seen (the UPDATE changes nothing) rather than overwritten; the
  * catalogue's own PATCH and DELETE refuse a held pet in the same way (`WHERE open_order_id IS NULL`).
- * Each sets `updated_at` by the change clock (`pet-changes.ts`), and is the last statement on pets of its
- * transaction, so the clock is held only until the commit that follows.
+ * Each sets `updated_at` by the change clock (`pet-changes.ts`) as its transaction's last statement on pets.
  */
 @Injectable()
 export class PetHoldsRepository {

@@ -116,9 +116,8 @@ function toChangeRow(change: PetChange) {
  * If-Match, the open order (when the change sets the status) and the new category's existence are checked
  * in its WHERE, which PostgreSQL re-evaluates on the latest row when a concurrent change got there first, so
  * that of two changes made against one version exactly one applies. A change that fails its guard is left
- * out of RETURNING, and costs the others nothing. All the batch's pets take one time (pet-changes.ts),
- * and are locked only once the clock is drawn: so no lock order is needed, as no other change can hold a
- * pet meanwhile, on any process.
+ * out of RETURNING, and costs the others nothing. All the batch's pets take one time, and may be locked in
+ * any order (pet-changes.ts).
  */
 const updatePets = (changes: PetChange[], events: EventsRecorder, eventIds: string[]) => sql`
   WITH ${PET_CHANGE}, change AS (
@@ -272,7 +271,7 @@ export class PetsRepository {
   private readonly inserts = new WriteBatcher<NewPet, StoredPet | undefined>((batch) => this.insertBatch(batch));
   /**
    * Changes asked for close together are applied with one statement (per round, `rounds`) and one commit for
-   * them all: the change clock is then held for one commit per batch rather than per change.
+   * them all (pet-changes.ts).
    */
   private readonly changes = new WriteBatcher<PetChange, StoredPet | undefined>((batch) => this.updateBatch(batch));
   /** Syncs asked for close together look their pets up with one statement. */
