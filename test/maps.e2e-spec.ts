@@ -106,7 +106,7 @@ describe('the maps of the repository', () => {
     const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n');
     const citing = tracked
       .filter((path) => /\.(ts|js|mjs|md|sql|json|ya?ml|html)$|^\.ci\//.test(path) && existsSync(join(ROOT, path)))
-      .filter((path) => /\bCONTRACT \d|\b[Ii]ssue \d/.test(read(path)));
+      .filter((path) => /\bCONTRACT \d|\b[Ii]ssue \d|\b[Ss]pec(?:ification)? \d/.test(read(path)));
     expect(citing).toEqual([]);
   });
 });

@@ -40,7 +40,7 @@ const defaults: Required<RetryOptions> = {
 };
 
 /**
- * Wraps `fetch` with retries of 429 and 503 (spec 8: back off exponentially, after `Retry-After`) and of
+ * Wraps `fetch` with retries of 429 and 503 (backing off exponentially, after `Retry-After` when given) and of
  * requests that got no answer. A POST gets an `Idempotency-Key` (unless it has one), the same on every
  * attempt, so that a retry never has a second effect.
  */

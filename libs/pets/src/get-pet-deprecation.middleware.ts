@@ -5,7 +5,7 @@ import { GetPetSunsetError } from './pet.errors';
 
 /** When getPet was marked deprecated (the 1.0.0 release), as an RFC 9745 Date. */
 const GET_PET_DEPRECATED_AT = new Date('2025-12-05T00:00:00Z');
-/** Spec 4.3: removed on 5 December 2030. */
+/** Removed on 5 December 2030, five years after the deprecation (docs/api-guide.md). */
 const GET_PET_SUNSET_AT = new Date('2030-12-05T00:00:00Z');
 
 /**
