@@ -1,7 +1,7 @@
 import { ForbiddenError } from '@app/core';
 import type { Sql, StatementBatcher } from '@app/database';
 import type { EventsRecorder } from '@app/events';
-import type { PetForOrder, PetHoldsRepository } from '@app/pets';
+import type { PetForOrder, PetHolds } from '@app/pets';
 import { decidePlacings, OrderPlacingService, Placing } from './order-placing.service';
 import { PetNotAvailableError, TooManyOpenOrdersError, UnknownPetError } from './orders.errors';
 import type { OrdersRepository, StoredOrder } from './orders.repository';
@@ -69,14 +69,14 @@ describe('OrderPlacingService', () => {
       deleteUnheld: jest.fn(),
     } satisfies Partial<OrdersRepository>;
     const pets = {
-      findMany: jest.fn(async () => new Map([5, 6, 7].map((id) => [id, available]))),
-      holdMany: jest.fn(async (holds: Array<{ petId: number }>) => new Set(holds.map((hold) => hold.petId))),
-    } satisfies Partial<PetHoldsRepository>;
+      petsForOrders: jest.fn(async () => new Map([5, 6, 7].map((id) => [id, available]))),
+      hold: jest.fn(async (holds: Array<{ petId: number }>) => new Set(holds.map((hold) => hold.petId))),
+    } satisfies Partial<PetHolds>;
     const events = { recordAll: jest.fn() } satisfies Partial<EventsRecorder>;
     const placements = new OrderPlacingService(
       sql as unknown as Sql,
       orders as unknown as OrdersRepository,
-      pets as unknown as PetHoldsRepository,
+      pets as unknown as PetHolds,
       new OrdersSettings(),
       events as unknown as EventsRecorder,
     );
@@ -95,7 +95,7 @@ describe('OrderPlacingService', () => {
     expect(outcomes[2]).toMatchObject({ status: 'fulfilled', value: { id: 101, petId: 6 } });
     expect(orders.lockPlacings).toHaveBeenCalledTimes(1);
     expect(orders.lockPlacings).toHaveBeenCalledWith([1, 2]);
-    expect(pets.holdMany).toHaveBeenCalledWith([
+    expect(pets.hold).toHaveBeenCalledWith([
       { petId: 5, orderId: 100, listerAccountId: LISTER },
       { petId: 6, orderId: 101, listerAccountId: LISTER },
     ]);
@@ -104,7 +104,7 @@ describe('OrderPlacingService', () => {
 
   it('removes the order of a pet another batch held first, and refuses that placing alone', async () => {
     const { placements, orders, pets, events } = setUp();
-    pets.holdMany.mockResolvedValue(new Set([7]));
+    pets.hold.mockResolvedValue(new Set([7]));
     const outcomes = await Promise.allSettled([
       placements.place({ adopterAccountId: 1, petId: 5 }),
       placements.place({ adopterAccountId: 2, petId: 7 }),
@@ -137,13 +137,13 @@ describe('OrderPlacingService', () => {
       172_800,
       3,
     );
-    expect(pets.holdMany).toHaveBeenCalledWith([{ petId: 5, orderId: 100, listerAccountId: LISTER }]);
+    expect(pets.hold).toHaveBeenCalledWith([{ petId: 5, orderId: 100, listerAccountId: LISTER }]);
   });
 
   it('holds nothing when no placing of the batch may go ahead', async () => {
     const { placements, orders, pets } = setUp();
     await expect(placements.place({ adopterAccountId: 1, petId: 99 })).rejects.toBeInstanceOf(UnknownPetError);
     expect(orders.insertPlaced).not.toHaveBeenCalled();
-    expect(pets.holdMany).not.toHaveBeenCalled();
+    expect(pets.hold).not.toHaveBeenCalled();
   });
 });

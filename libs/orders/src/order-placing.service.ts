@@ -1,7 +1,7 @@
 import { AppError, Batcher, ForbiddenError } from '@app/core';
 import { Sql } from '@app/database';
 import { EventsRecorder } from '@app/events';
-import { PetForOrder, PetHoldsRepository } from '@app/pets';
+import { PetForOrder, PetHolds } from '@app/pets';
 import { Injectable } from '@nestjs/common';
 import { orderEvents } from './order-events';
 import { PLACEMENT } from './order-transitions';
@@ -60,7 +60,7 @@ export class OrderPlacingService {
   constructor(
     private readonly sql: Sql,
     private readonly orders: OrdersRepository,
-    private readonly pets: PetHoldsRepository,
+    private readonly pets: PetHolds,
     private readonly settings: OrdersSettings,
     private readonly events: EventsRecorder,
   ) {}
@@ -83,7 +83,7 @@ export class OrderPlacingService {
     return this.sql.transaction(async () => {
       const adopters = [...new Set(placings.map((placing) => placing.adopterAccountId))];
       await this.orders.lockPlacings(adopters);
-      const pets = await this.pets.findMany([...new Set(placings.map((placing) => placing.petId))]);
+      const pets = await this.pets.petsForOrders([...new Set(placings.map((placing) => placing.petId))]);
       const decisions = decidePlacings(placings, pets);
       const going = placings.flatMap((placing, index) => {
         const decision = decisions[index]!;
@@ -94,7 +94,7 @@ export class OrderPlacingService {
         const { ORDER_HOLD_SECONDS, ORDERS_MAX_OPEN_PER_ACCOUNT } = this.settings;
         const inserted = await this.orders.insertPlaced(going, ORDER_HOLD_SECONDS, ORDERS_MAX_OPEN_PER_ACCOUNT);
         const orders = inserted.filter((order) => order !== undefined);
-        const held = orders.length > 0 ? await this.pets.holdMany(orders.map(toHold)) : new Set<number>();
+        const held = orders.length > 0 ? await this.pets.hold(orders.map(toHold)) : new Set<number>();
         const unheld = orders.filter((order) => !held.has(order.petId));
         if (unheld.length > 0) await this.orders.deleteUnheld(unheld.map((order) => order.id));
         await this.events.recordAll(orders.filter((order) => held.has(order.petId)).flatMap(orderEvents));

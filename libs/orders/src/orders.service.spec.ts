@@ -1,7 +1,7 @@
 import { ForbiddenError } from '@app/core';
 import type { Sql } from '@app/database';
 import type { EventsRecorder } from '@app/events';
-import type { PetHoldsRepository } from '@app/pets';
+import type { PetHolds } from '@app/pets';
 import type { InventoryRepository } from './inventory.repository';
 import type { OrderExpiryScheduler } from './order-expiry.scheduler';
 import type { OrderPlacingService } from './order-placing.service';
@@ -38,14 +38,14 @@ function setUp() {
   const pets = {
     setHeldStatus: jest.fn(async () => true),
     setUnheldStatus: jest.fn(async () => true),
-  } satisfies Partial<PetHoldsRepository>;
+  } satisfies Partial<PetHolds>;
   const expiry = { schedule: jest.fn() } satisfies Partial<OrderExpiryScheduler>;
   const placements = { place: jest.fn(async () => stored({ note: 'Hi' })) } satisfies Partial<OrderPlacingService>;
   const events = { recordAll: jest.fn() } satisfies Partial<EventsRecorder>;
   const service = new OrdersService(
     sql as unknown as Sql,
     orders as unknown as OrdersRepository,
-    pets as unknown as PetHoldsRepository,
+    pets as unknown as PetHolds,
     {} satisfies Partial<InventoryRepository> as InventoryRepository,
     placements as unknown as OrderPlacingService,
     expiry as unknown as OrderExpiryScheduler,
