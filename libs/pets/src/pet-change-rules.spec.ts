@@ -6,15 +6,7 @@ import {
   PreconditionFailedError,
   UnknownCategoryError,
 } from './pet.errors';
-import {
-  assertChangeable,
-  assertNotHeld,
-  RACED,
-  readsInBatches,
-  replacement,
-  retryOnConflict,
-  withChecks,
-} from './pet-change-rules';
+import { assertChangeable, assertNotHeld, readsInBatches, replacement, withChecks } from './pet-change-rules';
 import type { PetAsStored } from './pet-photo-urls';
 import type { StoredPet } from './pet-row';
 import type { PetSearch } from './pet-search.repository';
@@ -92,37 +84,6 @@ describe('assertNotHeld', () => {
     expect(() => assertNotHeld(held, { name: 'Max', status: undefined })).not.toThrow();
     expect(() => assertNotHeld(stored(), { status: 'sold' })).not.toThrow();
     expect(() => assertNotHeld(stored(), undefined)).not.toThrow();
-  });
-});
-
-describe('retryOnConflict', () => {
-  /** An attempt that loses `races` races, then applies. */
-  const winningAfter = (races: number) => {
-    let tries = 0;
-    const attempt = async () => (++tries > races ? `applied on try ${tries}` : RACED);
-    return { attempt, tries: () => tries };
-  };
-
-  it('gives back what the first attempt that did not race wrote', async () => {
-    const { attempt, tries } = winningAfter(4);
-    await expect(retryOnConflict(7, attempt)).resolves.toBe('applied on try 5');
-    expect(tries()).toBe(5);
-  });
-
-  it('refuses the change as precondition_failed after five races', async () => {
-    const { attempt, tries } = winningAfter(5);
-    await expect(retryOnConflict(7, attempt)).rejects.toBeInstanceOf(PreconditionFailedError);
-    expect(tries()).toBe(5);
-  });
-
-  it('passes the refusal of an attempt on without trying again', async () => {
-    let tries = 0;
-    const refused = async () => {
-      tries++;
-      throw new PetHasOpenOrderError(7);
-    };
-    await expect(retryOnConflict(7, refused)).rejects.toBeInstanceOf(PetHasOpenOrderError);
-    expect(tries).toBe(1);
   });
 });
 

@@ -16,28 +16,6 @@ const FOREIGN_KEY_VIOLATION = '23503';
 const UNIQUE_VIOLATION = '23505';
 
 /**
- * A guarded change that found nothing wrong with the pet afterwards raced with another change of it;
- * it is tried this many times in all (each race needs another change to win it).
- */
-const CHANGE_ATTEMPTS = 5;
-
-/** What an attempt of a guarded change returns when it lost a race: try again. */
-export const RACED = Symbol('raced');
-
-/**
- * Runs `attempt` until it applies, and refuses the change as precondition_failed after CHANGE_ATTEMPTS
- * races. An attempt returns what it wrote, throws why the change cannot apply, or returns RACED when its
- * guard failed and nothing is wrong with the pet: a concurrent change made it fail and has since gone.
- */
-export async function retryOnConflict<T>(petId: number, attempt: () => Promise<T | typeof RACED>): Promise<T> {
-  for (let attempts = 1; attempts <= CHANGE_ATTEMPTS; attempts++) {
-    const outcome = await attempt();
-    if (outcome !== RACED) return outcome;
-  }
-  throw new PreconditionFailedError(petId);
-}
-
-/**
  * The pet as it is (`current`, undefined when it is gone), if `change` may apply to it: it exists, the
  * caller listed it, and it is at `versions`. Otherwise throws why not, the precondition before the rest
  * (RFC 9110 13.2.2).

@@ -1,3 +1,4 @@
+import { RACED, retryOnConflict } from '@app/core';
 import { Sql } from '@app/database';
 import { EventsRecorder } from '@app/events';
 import { MergePatch, mergePatchChange, mergesIntoObjects, PutPrecondition } from '@app/http';
@@ -11,22 +12,17 @@ import {
   UnknownCategoryError,
   UnknownOrganizationError,
 } from './pet.errors';
-import {
-  assertChangeable,
-  assertNotHeld,
-  RACED,
-  readsInBatches,
-  replacement,
-  retryOnConflict,
-  withChecks,
-} from './pet-change-rules';
+import { assertChangeable, assertNotHeld, readsInBatches, replacement, withChecks } from './pet-change-rules';
 import { PetEventType, petEvents } from './pet-events';
 import type { StoredPet } from './pet-row';
 import { PetSearch, PetSearchRepository, SearchPage } from './pet-search.repository';
 import { NewPet, PetChange, PetPatch, PetsRepository } from './pets.repository';
 
-/** Tries of a create or replace by external id that lost the race for the id to another request. */
-const EXTERNAL_ID_ATTEMPTS = 5;
+/**
+ * Tries of a guarded change whose guard failed though nothing was wrong with the pet afterwards, and of a
+ * create by external id that lost the race for the id to another request.
+ */
+const CHANGE_ATTEMPTS = 5;
 
 /** The catalogue's rules; PetsRepository holds its SQL. */
 @Injectable()
@@ -91,7 +87,7 @@ export class PetsService {
         return { stored: await this.create({ ...record, externalId, listerAccountId }), created: true };
       } catch (error) {
         // Another request created it meanwhile: replace that one.
-        if (!(error instanceof ExternalIdTakenError) || attempt >= EXTERNAL_ID_ATTEMPTS) throw error;
+        if (!(error instanceof ExternalIdTakenError) || attempt >= CHANGE_ATTEMPTS) throw error;
       }
     }
   }
@@ -129,23 +125,31 @@ export class PetsService {
    * guard fail), or throws why it cannot apply.
    */
   private applyChange(request: Omit<PetChange, 'patch'>, prepare: () => Promise<PetChange>): Promise<StoredPet> {
-    return retryOnConflict(request.petId, async () => {
-      const change = await prepare();
-      const updated = await withChecks(change.patch, () => this.pets.update(change));
-      if (updated) return updated;
-      await this.assertApplicable(request, change.patch);
-      return RACED;
-    });
+    return retryOnConflict(
+      CHANGE_ATTEMPTS,
+      async () => {
+        const change = await prepare();
+        const updated = await withChecks(change.patch, () => this.pets.update(change));
+        if (updated) return updated;
+        await this.assertApplicable(request, change.patch);
+        return RACED;
+      },
+      () => new PreconditionFailedError(request.petId),
+    );
   }
 
   /** Removes a pet at the request of its lister, if it is at one of `versions` (If-Match). */
   async delete(removal: Omit<PetChange, 'patch'>): Promise<void> {
-    await retryOnConflict(removal.petId, async () => {
-      const removed = await this.withEvent('pet.deleted', () => this.pets.delete(removal));
-      if (removed) return removed;
-      await this.assertApplicable(removal, undefined);
-      return RACED;
-    });
+    await retryOnConflict(
+      CHANGE_ATTEMPTS,
+      async () => {
+        const removed = await this.withEvent('pet.deleted', () => this.pets.delete(removal));
+        if (removed) return removed;
+        await this.assertApplicable(removal, undefined);
+        return RACED;
+      },
+      () => new PreconditionFailedError(removal.petId),
+    );
   }
 
   /** Refuses a category that does not exist, as a search naming it is refused. */
