@@ -37,10 +37,8 @@ describe('merged (a profile after a merge patch)', () => {
   });
 
   it('takes a nested object as the change gives it (merged member by member before)', () => {
-    expect(merged(stored(), { address: { line1: 'Am Kanal 2', city: 'Potsdam', country: 'DE' } }).address).toEqual({
-      city: 'Potsdam',
-      country: 'DE',
-    });
+    const address = { line1: 'Am Kanal 2', city: 'Potsdam', country: 'DE' };
+    expect(merged(stored(), { address }).address).toEqual(address);
   });
 
   it('leaves out what is no field of a profile: the id, the counts and the times', () => {
