@@ -70,11 +70,6 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    // The bench's ceiling reads a page of pets as the api reads it, with the pets' own columns and mapping.
-    files: ['bench/reference-app.ts'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
-  {
     // The bench's peer is the service as a team would write it with TypeORM's repositories.
     files: ['bench/peers/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [THROUGH_LIBRARY_INDEX] }] },

@@ -11,9 +11,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Redis } from 'ioredis';
 import { Pool } from 'pg';
-import { sql } from '@app/database';
-// The pets' own columns and mapping, so that the page is the one the api reads and answers.
-import { PET_COLUMNS, type PetRow, toPet } from '../libs/pets/src/pet-row';
+import { readFirstPetsPage } from '@app/pets';
 import { seededPet } from './support/seeded-pets';
 
 const PAYLOAD = Array.from({ length: 20 }, (_, i) => seededPet(i + 1));
@@ -43,9 +41,7 @@ class ReferenceController {
   async listFromStores() {
     const windows = redis as unknown as { twoWindows: (minute: string, day: string) => Promise<number[]> };
     await windows.twoWindows('ceiling:minute', 'ceiling:day');
-    const page = sql`SELECT ${PET_COLUMNS} FROM pets WHERE id > ${0} ORDER BY id LIMIT ${21}`;
-    const { rows } = await pool!.query<PetRow>(page.text, [...page.values]);
-    return rows.slice(0, 20).map(toPet);
+    return readFirstPetsPage(pool!, 20);
   }
 }
 

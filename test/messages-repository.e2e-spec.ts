@@ -1,11 +1,11 @@
 import { loadSettings } from '@app/core';
-import { DatabaseSettings, dataSourceOptions, Sql } from '@app/database';
+import { DatabaseSettings, dataSourceOptions } from '@app/database';
 import { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
 import { EventsRecorder } from '../libs/events/src/events.recorder';
 import { EventsRepository } from '../libs/events/src/events.repository';
 import { MessagesRepository } from '../libs/messaging/src/messages.repository';
 import { withDatabase } from './support/database';
+import { sqlOnPool } from './support/doubles';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 /** What the repository stored, read beside it. */
@@ -22,7 +22,7 @@ interface StoredRow {
 describe('MessagesRepository on PostgreSQL', () => {
   const { extra } = dataSourceOptions(loadSettings(DatabaseSettings, { DATABASE_URL: TEST_DATABASE_URL }));
   const pool = new Pool({ ...extra, connectionString: TEST_DATABASE_URL, max: 4 });
-  const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
+  const sql = sqlOnPool(pool);
   const repository = new MessagesRepository(sql, new EventsRecorder(sql, new EventsRepository(sql)));
   let accountId: number;
   let next = 0;

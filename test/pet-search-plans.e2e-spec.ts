@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
 import type { PetSearch, SearchPosition } from '../libs/pets/src/pet-search.repository';
 import { PetSearchRepository, searchStatements } from '../libs/pets/src/pet-search.repository';
 import { readPagesStatement } from '../libs/pets/src/pets.repository';
 import { Sql, sql, type SqlFragment } from '../libs/database/src';
 import { OrganizationsRepository } from '../libs/organizations/src/organizations.repository';
 import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
+import { sqlOnPool } from './support/doubles';
 
 /** Every plan node's index names, depth first. */
 function indexesOf(plan: Record<string, unknown>): string[] {
@@ -110,7 +110,7 @@ describe('the plans of searches', () => {
     expect(inCircle.length).toBeGreaterThan(40);
     const pool = new Pool({ connectionString: database.url, max: 1 });
     try {
-      const repository = new PetSearchRepository(new Sql({ driver: { master: pool } } as unknown as DataSource));
+      const repository = new PetSearchRepository(sqlOnPool(pool));
       const seen: number[] = [];
       let after: SearchPosition | undefined;
       do {

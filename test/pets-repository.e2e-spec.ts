@@ -1,12 +1,12 @@
 import { loadSettings } from '@app/core';
 import { DatabaseSettings, dataSourceOptions, Sql } from '@app/database';
 import { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
 import { SqlCounter } from '../bench/support/sql-counter';
 import { EventsRecorder } from '../libs/events/src/events.recorder';
 import { EventsRepository } from '../libs/events/src/events.repository';
 import { PetsRepository } from '../libs/pets/src/pets.repository';
 import { withDatabase } from './support/database';
+import { sqlOnPool } from './support/doubles';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 /** No category has this id. */
@@ -48,7 +48,7 @@ describe('PetsRepository on PostgreSQL', () => {
   beforeAll(async () => {
     database.port = String(await counter.listen());
     pool = new Pool({ ...extra, connectionString: database.toString(), max: 4 });
-    sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
+    sql = sqlOnPool(pool);
     repository = new PetsRepository(sql, new EventsRecorder(sql, new EventsRepository(sql)));
     await withDatabase(async (client) => {
       const ids = [];

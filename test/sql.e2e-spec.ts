@@ -1,15 +1,15 @@
 import { loadSettings } from '@app/core';
-import { DatabaseSettings, dataSourceOptions, Sql, sql as statement } from '@app/database';
+import { DatabaseSettings, dataSourceOptions, sql as statement } from '@app/database';
 import { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
 import { withDatabase } from './support/database';
+import { sqlOnPool } from './support/doubles';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 describe('Sql on PostgreSQL', () => {
   // The apps' pool settings, on one connection, so each call runs where the first prepared its statement.
   const { extra } = dataSourceOptions(loadSettings(DatabaseSettings, { DATABASE_URL: TEST_DATABASE_URL }));
   const pool = new Pool({ ...extra, connectionString: TEST_DATABASE_URL, max: 1 });
-  const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
+  const sql = sqlOnPool(pool);
 
   beforeAll(() =>
     withDatabase(async (client) => {

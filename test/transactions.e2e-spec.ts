@@ -1,14 +1,14 @@
 import { Batcher, loadSettings } from '@app/core';
-import { DatabaseSettings, dataSourceOptions, Sql, sql as statement } from '@app/database';
+import { DatabaseSettings, dataSourceOptions, sql as statement } from '@app/database';
 import { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
 import { withDatabase } from './support/database';
+import { sqlOnPool } from './support/doubles';
 import { TEST_DATABASE_URL } from './support/test-env';
 
 describe('Sql.transaction on PostgreSQL', () => {
   const { extra } = dataSourceOptions(loadSettings(DatabaseSettings, { DATABASE_URL: TEST_DATABASE_URL }));
   const pool = new Pool({ ...extra, connectionString: TEST_DATABASE_URL, max: 3 });
-  const sql = new Sql({ driver: { master: pool } } as unknown as DataSource);
+  const sql = sqlOnPool(pool);
   const insert = (name: string) => sql.query(statement`INSERT INTO transaction_spec_rows (name) VALUES (${name})`);
   const stored = async () =>
     withDatabase(async (client) =>

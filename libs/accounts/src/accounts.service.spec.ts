@@ -1,3 +1,4 @@
+import { double } from '../../../test/support/doubles';
 import { canonicalEmail } from '@app/core';
 import { type Sql } from '@app/database';
 import type { AccountEvents } from './account-events';
@@ -69,10 +70,10 @@ function setUp() {
   } satisfies Partial<ApiKeysService>;
   const events = { announce: jest.fn().mockResolvedValue(undefined) } satisfies Partial<AccountEvents>;
   const service = new AccountsService(
-    accounts as unknown as AccountsRepository,
-    sql as unknown as Sql,
-    apiKeys as unknown as ApiKeysService,
-    events as unknown as AccountEvents,
+    double<AccountsRepository>(accounts),
+    double<Sql>(sql),
+    double<ApiKeysService>(apiKeys),
+    double<AccountEvents>(events),
   );
   return { service, calls, accounts, apiKeys, events };
 }

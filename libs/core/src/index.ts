@@ -15,6 +15,7 @@ export * from './redis/request-path-redis.module';
 export * from './metrics/process-metrics';
 export * from './clock/continuous-poller';
 export * from './concurrency/batcher';
+export * from './concurrency/retry-on-conflict';
 export * from './concurrency/shared-reads';
 export * from './concurrency/with-timeout';
 export * from './text/canonical-email';

@@ -2,6 +2,7 @@ import { GenerateSql, sql, Sql, type SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { EventDto } from './dto/event.dto';
 import { subscribesInSql, type EventType } from './event-types';
+import type { PetChangeEvent, PetChangeFeed } from './pet-change-feed';
 
 /** An event to record: who receives it, what happened, and the resource right after the change. */
 export interface NewEvent {
@@ -70,18 +71,9 @@ export interface UndispatchedEvent {
   event: EventDto;
 }
 
-/** A pet event as the saved-search matcher reads it: its lister and the pet right after the change. */
-export interface PetChangeEvent {
-  id: string;
-  seq: number;
-  listerAccountId: number;
-  type: 'pet.created' | 'pet.updated' | 'pet.deleted';
-  pet: Record<string, unknown>;
-}
-
 /** The `events` table: the outbox the dispatcher reads and each account's feed. */
 @Injectable()
-export class EventsRepository {
+export class EventsRepository implements PetChangeFeed {
   constructor(private readonly sql: Sql) {}
 
   /** One INSERT for all of them, on the caller's transaction. */

@@ -1,3 +1,4 @@
+import { double } from '../../../test/support/doubles';
 import { ArgumentsHost, BadRequestException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import type { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { Request, Response } from 'express';
@@ -65,9 +66,9 @@ describe('AllExceptionsFilter', () => {
       getInstance: jest.fn().mockReturnValue({ router: { stack: routes } }),
     } satisfies Partial<HttpAdapterHost['httpAdapter']>;
     await new AllExceptionsFilter(
-      moduleRef as unknown as ModuleRef,
-      { httpAdapter } as unknown as HttpAdapterHost,
-    ).catch(exception, host as unknown as ArgumentsHost);
+      double<ModuleRef>(moduleRef),
+      double<HttpAdapterHost>({ httpAdapter: double<HttpAdapterHost['httpAdapter']>(httpAdapter) }),
+    ).catch(exception, double<ArgumentsHost>(host));
     return {
       status: response.status.mock.lastCall?.[0],
       body: response.json.mock.lastCall?.[0],

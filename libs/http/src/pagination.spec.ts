@@ -1,3 +1,4 @@
+import { double } from '../../../test/support/doubles';
 import type { Request, Response } from 'express';
 import { decodeCursor, encodeCursor, linkNextPage, nextPageLink, toQueryInt } from './pagination';
 
@@ -41,9 +42,9 @@ describe('keyset cursors', () => {
   it('sets the Link header only when another page follows', () => {
     const request = { path: '/v1/messages' } satisfies Partial<Request> as Request;
     const response = { setHeader: jest.fn() } satisfies Partial<Response>;
-    linkNextPage(request, response as unknown as Response, { limit: 2 }, undefined);
+    linkNextPage(request, double<Response>(response), { limit: 2 }, undefined);
     expect(response.setHeader).not.toHaveBeenCalled();
-    linkNextPage(request, response as unknown as Response, { limit: 2 }, 41);
+    linkNextPage(request, double<Response>(response), { limit: 2 }, 41);
     expect(response.setHeader.mock.calls).toEqual([
       ['Link', `</v1/messages?limit=2&cursor=${encodeCursor(41)}>; rel="next"`],
     ]);

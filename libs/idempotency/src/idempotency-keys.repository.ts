@@ -1,7 +1,5 @@
-import { Global, Injectable, Module } from '@nestjs/common';
-import { settingsModule } from '@app/core';
+import { Injectable } from '@nestjs/common';
 import { GenerateSql, sql, Sql } from '@app/database';
-import { IdempotencySettings } from './idempotency.settings';
 
 /** How long a completed request's response is replayed to retries; older rows are deleted. */
 const RETENTION = sql`interval '24 hours'`;
@@ -86,15 +84,3 @@ export class IdempotencyKeysRepository {
     return rowCount ?? 0;
   }
 }
-
-/**
- * Global, so that every module whose routes are `@Idempotent()` can build the interceptor, and the
- * worker its purger.
- */
-@Global()
-@Module({
-  imports: [settingsModule(IdempotencySettings)],
-  providers: [IdempotencyKeysRepository],
-  exports: [IdempotencyKeysRepository, settingsModule(IdempotencySettings)],
-})
-export class IdempotencyModule {}

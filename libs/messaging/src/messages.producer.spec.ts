@@ -1,6 +1,6 @@
 import type { CoreSettings } from '@app/core';
 import type { Queue } from 'bullmq';
-import { jobDouble } from '../../../test/support/doubles';
+import { double, jobDouble } from '../../../test/support/doubles';
 import { MessagesProducer } from './messages.producer';
 import type { DeliverMessageJobData } from './messages.queue';
 
@@ -13,7 +13,7 @@ function setUp(redisAnswers: () => Promise<void>) {
       return jobDouble({ name, data });
     }),
   } satisfies Partial<Queue>;
-  const producer = new MessagesProducer(queue as unknown as Queue, { REDIS_COMMAND_TIMEOUT_MS: 20 } as CoreSettings);
+  const producer = new MessagesProducer(double<Queue>(queue), { REDIS_COMMAND_TIMEOUT_MS: 20 } as CoreSettings);
   return { producer, queue };
 }
 

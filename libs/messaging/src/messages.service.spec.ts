@@ -1,3 +1,4 @@
+import { double } from '../../../test/support/doubles';
 import type { MessagesProducer } from './messages.producer';
 import type { MessagesRepository, NewMessage } from './messages.repository';
 import { MessagesService } from './messages.service';
@@ -19,10 +20,7 @@ function setUp() {
     recordError: jest.fn().mockResolvedValue(undefined),
   } satisfies Partial<MessagesRepository>;
   const producer = { enqueue: jest.fn().mockResolvedValue(true) } satisfies Partial<MessagesProducer>;
-  const service = new MessagesService(
-    repository as unknown as MessagesRepository,
-    producer as unknown as MessagesProducer,
-  );
+  const service = new MessagesService(double<MessagesRepository>(repository), double<MessagesProducer>(producer));
   return { service, repository, producer };
 }
 

@@ -1,11 +1,8 @@
 import { ForbiddenError } from '@app/core';
-import type { Sql, StatementBatcher } from '@app/database';
-import type { EventsRecorder } from '@app/events';
-import type { PetForOrder, PetHoldsRepository } from '@app/pets';
-import { decidePlacings, OrderPlacingService, Placing } from './order-placing.service';
+import type { PetForOrder } from '@app/pets';
+import { decidePlacings, Placing, placingOutcomes } from './order-placing.service';
 import { PetNotAvailableError, TooManyOpenOrdersError, UnknownPetError } from './orders.errors';
-import type { OrdersRepository, StoredOrder } from './orders.repository';
-import { OrdersSettings } from './orders.settings';
+import type { StoredOrder } from './orders.repository';
 
 const LISTER = 20;
 const available: PetForOrder = { status: 'available', listerAccountId: LISTER, openOrderId: null };
@@ -42,7 +39,7 @@ describe('decidePlacings', () => {
   });
 });
 
-describe('OrderPlacingService', () => {
+describe('placingOutcomes', () => {
   const order = (id: number, petId: number): StoredOrder => ({
     id,
     petId,
@@ -55,95 +52,30 @@ describe('OrderPlacingService', () => {
     createdAt: new Date(),
     updatedAt: new Date(),
   });
+  const going = { listerAccountId: LISTER };
+  const outcomeOf = (outcome: { order: StoredOrder } | { error: Error }) =>
+    'order' in outcome ? outcome.order.id : outcome.error;
 
-  function setUp() {
-    const sql = {
-      transaction: <T>(work: () => Promise<T>) => work(),
-      batched: <T, R>(batcher: StatementBatcher<T, R>, item: T) => batcher.add(item),
-    } satisfies Partial<Sql>;
-    const orders = {
-      lockPlacings: jest.fn(),
-      insertPlaced: jest.fn(async (placings: Placing[]): Promise<Array<StoredOrder | undefined>> =>
-        placings.map((p, i) => order(100 + i, p.petId)),
-      ),
-      deleteUnheld: jest.fn(),
-    } satisfies Partial<OrdersRepository>;
-    const pets = {
-      findMany: jest.fn(async () => new Map([5, 6, 7].map((id) => [id, available]))),
-      holdMany: jest.fn(async (holds: Array<{ petId: number }>) => new Set(holds.map((hold) => hold.petId))),
-    } satisfies Partial<PetHoldsRepository>;
-    const events = { recordAll: jest.fn() } satisfies Partial<EventsRecorder>;
-    const placements = new OrderPlacingService(
-      sql as unknown as Sql,
-      orders as unknown as OrdersRepository,
-      pets as unknown as PetHoldsRepository,
-      new OrdersSettings(),
-      events as unknown as EventsRecorder,
-    );
-    return { placements, orders, pets, events };
-  }
-
-  it('places the placings made together in one batch, each getting its own order or refusal', async () => {
-    const { placements, orders, pets } = setUp();
-    const outcomes = await Promise.allSettled([
-      placements.place({ adopterAccountId: 1, petId: 5 }),
-      placements.place({ adopterAccountId: 2, petId: 99 }),
-      placements.place({ adopterAccountId: 2, petId: 6 }),
-    ]);
-    expect(outcomes[0]).toMatchObject({ status: 'fulfilled', value: { id: 100, petId: 5 } });
-    expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: expect.any(UnknownPetError) });
-    expect(outcomes[2]).toMatchObject({ status: 'fulfilled', value: { id: 101, petId: 6 } });
-    expect(orders.lockPlacings).toHaveBeenCalledTimes(1);
-    expect(orders.lockPlacings).toHaveBeenCalledWith([1, 2]);
-    expect(pets.holdMany).toHaveBeenCalledWith([
-      { petId: 5, orderId: 100, listerAccountId: LISTER },
-      { petId: 6, orderId: 101, listerAccountId: LISTER },
-    ]);
-    expect(orders.deleteUnheld).not.toHaveBeenCalled();
-  });
-
-  it('removes the order of a pet another batch held first, and refuses that placing alone', async () => {
-    const { placements, orders, pets, events } = setUp();
-    pets.holdMany.mockResolvedValue(new Set([7]));
-    const outcomes = await Promise.allSettled([
-      placements.place({ adopterAccountId: 1, petId: 5 }),
-      placements.place({ adopterAccountId: 2, petId: 7 }),
-    ]);
-    expect(outcomes[0]).toMatchObject({ status: 'rejected', reason: expect.any(PetNotAvailableError) });
-    expect(outcomes[1]).toMatchObject({ status: 'fulfilled', value: { petId: 7 } });
-    expect(orders.deleteUnheld).toHaveBeenCalledWith([100]);
-    // Only the order placed is told, to both parties.
-    expect(events.recordAll).toHaveBeenCalledWith([
-      expect.objectContaining({
-        recipientAccountId: 1,
-        type: 'order.placed',
-        object: expect.objectContaining({ petId: 7 }),
-      }),
-      expect.objectContaining({ recipientAccountId: LISTER, type: 'order.placed' }),
-    ]);
-  });
-
-  it('refuses the placings the INSERT left out for the cap with too_many_open_orders', async () => {
-    const { placements, orders, pets } = setUp();
-    orders.insertPlaced.mockResolvedValue([order(100, 5), undefined]);
-    const outcomes = await Promise.allSettled([
-      placements.place({ adopterAccountId: 1, petId: 5 }),
-      placements.place({ adopterAccountId: 1, petId: 6 }),
-    ]);
-    expect(outcomes[0]).toMatchObject({ status: 'fulfilled', value: { id: 100 } });
-    expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: expect.any(TooManyOpenOrdersError) });
-    expect(orders.insertPlaced).toHaveBeenCalledWith(
-      [expect.objectContaining({ petId: 5 }), expect.objectContaining({ petId: 6 })],
-      172_800,
+  it('gives each placing that went ahead its order, and each refused one its refusal, in the batch’s order', () => {
+    const refused = new UnknownPetError(99);
+    const outcomes = placingOutcomes(
+      [going, { error: refused }, going],
+      [order(100, 5), order(101, 6)],
+      new Set([5, 6]),
       3,
     );
-    expect(pets.holdMany).toHaveBeenCalledWith([{ petId: 5, orderId: 100, listerAccountId: LISTER }]);
+    expect(outcomes.map(outcomeOf)).toEqual([100, refused, 101]);
   });
 
-  it('holds nothing when no placing of the batch may go ahead', async () => {
-    const { placements, orders, pets } = setUp();
-    await expect(placements.place({ adopterAccountId: 1, petId: 99 })).rejects.toBeInstanceOf(UnknownPetError);
-    expect(orders.insertPlaced).not.toHaveBeenCalled();
-    expect(pets.holdMany).not.toHaveBeenCalled();
+  it('refuses a placing the INSERT left out for the cap with too_many_open_orders', () => {
+    const [placed, capped] = placingOutcomes([going, going], [order(100, 5), undefined], new Set([5]), 3);
+    expect(outcomeOf(placed!)).toBe(100);
+    expect(outcomeOf(capped!)).toBeInstanceOf(TooManyOpenOrdersError);
+  });
+
+  it('refuses the placing of a pet another batch held first, alone', () => {
+    const outcomes = placingOutcomes([going, going], [order(100, 5), order(101, 7)], new Set([7]), 3);
+    expect(outcomeOf(outcomes[0]!)).toBeInstanceOf(PetNotAvailableError);
+    expect(outcomeOf(outcomes[1]!)).toBe(101);
   });
 });

@@ -1,7 +1,7 @@
 import { AppError, Batcher, ForbiddenError } from '@app/core';
 import { Sql } from '@app/database';
 import { EventsRecorder } from '@app/events';
-import { PetForOrder, PetHoldsRepository } from '@app/pets';
+import { PetForOrder, PetHolds } from '@app/pets';
 import { Injectable } from '@nestjs/common';
 import { orderEvents } from './order-events';
 import { PLACEMENT } from './order-transitions';
@@ -41,6 +41,27 @@ export function decidePlacings(placings: Placing[], pets: Map<number, PetForOrde
   });
 }
 
+/**
+ * Each placing's outcome, in the batch's order: refused by its pet (`decisions`), by the open-orders cap
+ * (the INSERT left it out of `inserted`, which has one entry per placing that went ahead), by a hold another
+ * batch took first (its pet is not in `held`), or placed. A batch answers each placing apart: a refusal is
+ * one placing's outcome, not the batch's failure.
+ */
+export function placingOutcomes(
+  decisions: Decision[],
+  inserted: Array<StoredOrder | undefined>,
+  held: Set<number>,
+  maxOpenOrders: number,
+): Outcome[] {
+  const orders = inserted.values();
+  return decisions.map((decision) => {
+    if ('error' in decision) return decision;
+    const order = orders.next().value;
+    if (!order) return { error: new TooManyOpenOrdersError(maxOpenOrders) };
+    return held.has(order.petId) ? { order } : { error: new PetNotAvailableError(order.petId) };
+  });
+}
+
 const toHold = (order: StoredOrder) => ({
   petId: order.petId,
   orderId: order.id,
@@ -58,7 +79,7 @@ export class OrderPlacingService {
   constructor(
     private readonly sql: Sql,
     private readonly orders: OrdersRepository,
-    private readonly pets: PetHoldsRepository,
+    private readonly pets: PetHolds,
     private readonly settings: OrdersSettings,
     private readonly events: EventsRecorder,
   ) {}
@@ -81,28 +102,21 @@ export class OrderPlacingService {
     return this.sql.transaction(async () => {
       const adopters = [...new Set(placings.map((placing) => placing.adopterAccountId))];
       await this.orders.lockPlacings(adopters);
-      const pets = await this.pets.findMany([...new Set(placings.map((placing) => placing.petId))]);
+      const pets = await this.pets.petsForOrders([...new Set(placings.map((placing) => placing.petId))]);
       const decisions = decidePlacings(placings, pets);
       const going = placings.flatMap((placing, index) => {
         const decision = decisions[index]!;
-        return 'listerAccountId' in decision ? [{ ...placing, listerAccountId: decision.listerAccountId, index }] : [];
+        return 'listerAccountId' in decision ? [{ ...placing, listerAccountId: decision.listerAccountId }] : [];
       });
-      const results = new Map<number, Outcome>();
-      if (going.length > 0) {
-        const { ORDER_HOLD_SECONDS, ORDERS_MAX_OPEN_PER_ACCOUNT } = this.settings;
-        const inserted = await this.orders.insertPlaced(going, ORDER_HOLD_SECONDS, ORDERS_MAX_OPEN_PER_ACCOUNT);
-        const orders = inserted.filter((order) => order !== undefined);
-        const held = orders.length > 0 ? await this.pets.holdMany(orders.map(toHold)) : new Set<number>();
-        const unheld = orders.filter((order) => !held.has(order.petId));
-        if (unheld.length > 0) await this.orders.deleteUnheld(unheld.map((order) => order.id));
-        await this.events.recordAll(orders.filter((order) => held.has(order.petId)).flatMap(orderEvents));
-        inserted.forEach((order, i) => {
-          let outcome: Outcome = { error: new TooManyOpenOrdersError(ORDERS_MAX_OPEN_PER_ACCOUNT) };
-          if (order) outcome = held.has(order.petId) ? { order } : { error: new PetNotAvailableError(order.petId) };
-          results.set(going[i]!.index, outcome);
-        });
-      }
-      return decisions.map((decision, index) => ('error' in decision ? decision : results.get(index)!));
+      const { ORDER_HOLD_SECONDS, ORDERS_MAX_OPEN_PER_ACCOUNT } = this.settings;
+      if (going.length === 0) return placingOutcomes(decisions, [], new Set(), ORDERS_MAX_OPEN_PER_ACCOUNT);
+      const inserted = await this.orders.insertPlaced(going, ORDER_HOLD_SECONDS, ORDERS_MAX_OPEN_PER_ACCOUNT);
+      const orders = inserted.filter((order) => order !== undefined);
+      const held = orders.length > 0 ? await this.pets.hold(orders.map(toHold)) : new Set<number>();
+      const unheld = orders.filter((order) => !held.has(order.petId));
+      if (unheld.length > 0) await this.orders.deleteUnheld(unheld.map((order) => order.id));
+      await this.events.recordAll(orders.filter((order) => held.has(order.petId)).flatMap(orderEvents));
+      return placingOutcomes(decisions, inserted, held, ORDERS_MAX_OPEN_PER_ACCOUNT);
     });
   }
 }

@@ -1,6 +1,6 @@
 import { Sql } from '@app/database';
 import { EventsRecorder } from '@app/events';
-import { PetHoldsRepository } from '@app/pets';
+import { PetHolds } from '@app/pets';
 import { Injectable, Logger } from '@nestjs/common';
 import type { NewOrderDto, OrderDto } from './dto/order.dto';
 import { Inventory, InventoryRepository } from './inventory.repository';
@@ -29,7 +29,7 @@ export class OrdersService {
   constructor(
     private readonly sql: Sql,
     private readonly orders: OrdersRepository,
-    private readonly pets: PetHoldsRepository,
+    private readonly pets: PetHolds,
     private readonly inventory: InventoryRepository,
     private readonly placements: OrderPlacingService,
     private readonly expiry: OrderExpiryScheduler,

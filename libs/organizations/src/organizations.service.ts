@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { RACED, retryOnConflict } from '@app/core';
 import { Sql } from '@app/database';
 import { MergePatch, mergePatchChange, PutPrecondition } from '@app/http';
 import { PetsService } from '@app/pets';
@@ -62,7 +63,7 @@ export class OrganizationsService {
     profile: OrganizationProfileDto,
     { versions, mayCreate }: PutPrecondition,
   ): Promise<{ stored: StoredOrganization; created: boolean }> {
-    for (let attempt = 1; ; attempt++) {
+    const publishOrReplace = async () => {
       const created = await this.sql.transaction(async () => {
         const id = newOrganizationId();
         if (mayCreate && (await this.organizations.insert(accountId, id, profile))) {
@@ -70,12 +71,13 @@ export class OrganizationsService {
           return true;
         }
         if (await this.organizations.replace(accountId, profile, versions)) return false;
+        if (!mayCreate) throw new OrganizationPreconditionFailedError();
         // Removed between the INSERT and the UPDATE: publish it again.
-        if (!mayCreate || attempt >= CHANGE_ATTEMPTS) throw new OrganizationPreconditionFailedError();
-        return undefined;
+        return RACED;
       });
-      if (created !== undefined) return { stored: await this.getOwn(accountId), created };
-    }
+      return created === RACED ? RACED : { stored: await this.getOwn(accountId), created };
+    };
+    return retryOnConflict(CHANGE_ATTEMPTS, publishOrReplace, () => new OrganizationPreconditionFailedError());
   }
 
   /**
@@ -84,14 +86,16 @@ export class OrganizationsService {
    * whole. The result replaces the profile only while it is still at that version.
    */
   async update(accountId: number, patch: MergePatch, versions: string[] | undefined): Promise<StoredOrganization> {
-    for (let attempt = 1; ; attempt++) {
+    const replaceOver = async () => {
       const current = await this.getOwn(accountId);
       if (versions && !versions.includes(current.version)) throw new OrganizationPreconditionFailedError();
       const profile = merged(current, await mergePatchChange(UpdateOrganizationDto, patch, current.organization));
       if (await this.organizations.replace(accountId, profile, [current.version])) return this.getOwn(accountId);
       // Another change came first: apply this one over it, unless If-Match named the version it replaced.
-      if (versions || attempt >= CHANGE_ATTEMPTS) throw new OrganizationPreconditionFailedError();
-    }
+      if (versions) throw new OrganizationPreconditionFailedError();
+      return RACED;
+    };
+    return retryOnConflict(CHANGE_ATTEMPTS, replaceOver, () => new OrganizationPreconditionFailedError());
   }
 
   /** Unpublishes the account's organisation: its pets lose `organizationId` in the same transaction. */
@@ -122,11 +126,11 @@ const PROFILE_FIELDS = [
 ] as const satisfies ReadonlyArray<keyof OrganizationProfileDto>;
 
 /** The profile after the change: a field absent stays, `null` clears it, any other value replaces it. */
-function merged({ organization }: StoredOrganization, change: UpdateOrganizationDto): OrganizationProfileDto {
-  const profile: Record<string, unknown> = {};
+export function merged({ organization }: StoredOrganization, change: UpdateOrganizationDto): OrganizationProfileDto {
+  const profile: OrganizationProfileDto = { name: organization.name };
   for (const field of PROFILE_FIELDS) {
     const value = change[field] === undefined ? organization[field] : change[field];
-    if (value !== null && value !== undefined) profile[field] = value;
+    if (value !== null && value !== undefined) Object.assign(profile, { [field]: value });
   }
-  return profile as unknown as OrganizationProfileDto;
+  return profile;
 }

@@ -1,16 +1,8 @@
 import { GenerateSql, Sql, sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import { PET_CHANGE } from './pet-changes';
+import { PetForOrder, PetHold, PetHolds } from './pet-holds';
 import type { PetStatus } from './pet-status';
-
-/** What placing an order needs to know of a pet. */
-export interface PetForOrder {
-  status: PetStatus;
-  /** The account that listed it; null for pets created before listers were recorded. */
-  listerAccountId: number | null;
-  /** The order that holds it, while one is `placed` or `approved`. */
-  openOrderId: number | null;
-}
 
 /**
  * The statements the store makes on pets: an order holds its pet through `pets.open_order_id`, and
@@ -20,12 +12,11 @@ export interface PetForOrder {
  * Each sets `updated_at` by the change clock (`pet-changes.ts`) as its transaction's last statement on pets.
  */
 @Injectable()
-export class PetHoldsRepository {
+export class PetHoldsRepository implements PetHolds {
   constructor(private readonly sql: Sql) {}
 
-  /** The pets named, by id; a pet that does not exist is absent. */
   @GenerateSql({ params: [[1]] })
-  async findMany(petIds: number[]): Promise<Map<number, PetForOrder>> {
+  async petsForOrders(petIds: number[]): Promise<Map<number, PetForOrder>> {
     const rows = await this.sql.rows<{
       id: string;
       status: PetStatus;
@@ -44,12 +35,9 @@ export class PetHoldsRepository {
     );
   }
 
-  /**
-   * Holds each pet for its order and makes it `pending`, if it is still available, unheld and listed by
-   * the lister read before; one statement, one change time for them all. Returns the ids of the pets held.
-   */
+  /** One statement, one change time for all the holds. */
   @GenerateSql({ params: [[{ petId: 1, orderId: 1, listerAccountId: 1 }]] })
-  async holdMany(holds: Array<{ petId: number; orderId: number; listerAccountId: number }>): Promise<Set<number>> {
+  async hold(holds: PetHold[]): Promise<Set<number>> {
     const petIds = holds.map((hold) => hold.petId);
     const orderIds = holds.map((hold) => hold.orderId);
     const listerIds = holds.map((hold) => hold.listerAccountId);
@@ -65,10 +53,7 @@ export class PetHoldsRepository {
     return new Set(rows.map((row) => Number(row.id)));
   }
 
-  /**
-   * Sets the status of the pet `orderId` holds, keeping the hold or releasing it; false when the order
-   * holds no pet (its pet was removed after a hold was released, which cannot happen while it is held).
-   */
+  /** No pet is held by an order whose pet was removed after its hold was released: removals refuse a held pet. */
   @GenerateSql({ params: [1, 1, 'sold', false] })
   async setHeldStatus(orderId: number, petId: number, status: PetStatus, release: boolean): Promise<boolean> {
     const result = await this.sql.query(
@@ -81,7 +66,6 @@ export class PetHoldsRepository {
     return result.rowCount === 1;
   }
 
-  /** Sets the status of a pet no order holds; false when it is held or gone. */
   @GenerateSql({ params: [1, 'available'] })
   async setUnheldStatus(petId: number, status: PetStatus): Promise<boolean> {
     const result = await this.sql.query(

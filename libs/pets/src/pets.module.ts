@@ -1,6 +1,7 @@
 import { EventsModule } from '@app/events';
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { GetPetDeprecationMiddleware } from './get-pet-deprecation.middleware';
+import { PetHolds } from './pet-holds';
 import { PetHoldsRepository } from './pet-holds.repository';
 import { PetPhotoChanges } from './pet-photo-changes';
 import { PetPhotosRepository } from './pet-photos.repository';
@@ -16,10 +17,11 @@ import { PetsService } from './pets.service';
     PetSearchRepository,
     PetsService,
     PetHoldsRepository,
+    { provide: PetHolds, useExisting: PetHoldsRepository },
     PetPhotosRepository,
     PetPhotoChanges,
   ],
-  exports: [PetsService, PetHoldsRepository, PetPhotoChanges],
+  exports: [PetsService, PetHolds, PetPhotoChanges],
 })
 export class PetsModule {}
 

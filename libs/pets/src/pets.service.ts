@@ -1,4 +1,5 @@
-import { Sql, sqlState } from '@app/database';
+import { RACED, retryOnConflict } from '@app/core';
+import { Sql } from '@app/database';
 import { EventsRecorder } from '@app/events';
 import { MergePatch, mergePatchChange, mergesIntoObjects, PutPrecondition } from '@app/http';
 import { Injectable } from '@nestjs/common';
@@ -6,28 +7,22 @@ import type { PetRecordDto } from './dto/pet.dto';
 import { UpdatePetDto } from './dto/update-pet.dto';
 import {
   ExternalIdTakenError,
-  NotListerError,
-  PetHasOpenOrderError,
   PetNotFoundError,
   PreconditionFailedError,
   UnknownCategoryError,
   UnknownOrganizationError,
 } from './pet.errors';
+import { assertChangeable, assertNotHeld, readsInBatches, replacement, withChecks } from './pet-change-rules';
 import { PetEventType, petEvents } from './pet-events';
 import type { StoredPet } from './pet-row';
 import { PetSearch, PetSearchRepository, SearchPage } from './pet-search.repository';
 import { NewPet, PetChange, PetPatch, PetsRepository } from './pets.repository';
 
-const FOREIGN_KEY_VIOLATION = '23503';
-const UNIQUE_VIOLATION = '23505';
 /**
- * A guarded change that found nothing wrong with the pet afterwards raced with another change of it;
- * it is tried again this many times (each race needs another change to win it).
+ * Tries of a guarded change whose guard failed though nothing was wrong with the pet afterwards, and of a
+ * create by external id that lost the race for the id to another request.
  */
 const CHANGE_ATTEMPTS = 5;
-
-/** The fields of a search that the batched page read serves as well (statuses, when one at most). */
-const BATCHABLE_FIELDS = new Set(['statuses', 'radiusKm', 'sort', 'after', 'limit']);
 
 /** The catalogue's rules; PetsRepository holds its SQL. */
 @Injectable()
@@ -45,8 +40,7 @@ export class PetsService {
    */
   async search(search: PetSearch): Promise<SearchPage> {
     const { statuses = [], limit, after } = search;
-    const filtered = Object.entries(search).some(([name, value]) => !BATCHABLE_FIELDS.has(name) && value !== undefined);
-    if (search.sort === 'id' && !filtered && statuses.length <= 1) {
+    if (readsInBatches(search)) {
       const page = await this.pets.readPage({ status: statuses[0], afterId: after?.id ?? 0, limit });
       return { pets: [...page.pets], next: page.lastId === undefined ? undefined : { id: page.lastId } };
     }
@@ -62,7 +56,7 @@ export class PetsService {
 
   /** Adds the pet; its lister receives its `pet.created` event (recorded with the batched INSERT). */
   async create(pet: NewPet): Promise<StoredPet> {
-    const created = await this.withChecks(pet, () => this.pets.insert(pet));
+    const created = await withChecks(pet, () => this.pets.insert(pet));
     if (created) return created;
     throw new UnknownCategoryError(pet.categoryId);
   }
@@ -127,23 +121,35 @@ export class PetsService {
   }
 
   /**
-   * Applies the change `prepare` makes of `request` (again, should a concurrent change make its guard fail),
-   * or throws why it cannot apply.
+   * Applies the change `prepare` makes of `request` (prepared again, should a concurrent change make its
+   * guard fail), or throws why it cannot apply.
    */
-  private async applyChange(request: Omit<PetChange, 'patch'>, prepare: () => Promise<PetChange>): Promise<StoredPet> {
-    for (let attempt = 1; ; attempt++) {
-      const change = await prepare();
-      const updated = await this.withChecks(change.patch, () => this.pets.update(change));
-      if (updated) return updated;
-      await this.refusal(request, change.patch, attempt);
-    }
+  private applyChange(request: Omit<PetChange, 'patch'>, prepare: () => Promise<PetChange>): Promise<StoredPet> {
+    return retryOnConflict(
+      CHANGE_ATTEMPTS,
+      async () => {
+        const change = await prepare();
+        const updated = await withChecks(change.patch, () => this.pets.update(change));
+        if (updated) return updated;
+        await this.assertApplicable(request, change.patch);
+        return RACED;
+      },
+      () => new PreconditionFailedError(request.petId),
+    );
   }
 
   /** Removes a pet at the request of its lister, if it is at one of `versions` (If-Match). */
   async delete(removal: Omit<PetChange, 'patch'>): Promise<void> {
-    for (let attempt = 1; !(await this.withEvent('pet.deleted', () => this.pets.delete(removal))); attempt++) {
-      await this.refusal(removal, undefined, attempt);
-    }
+    await retryOnConflict(
+      CHANGE_ATTEMPTS,
+      async () => {
+        const removed = await this.withEvent('pet.deleted', () => this.pets.delete(removal));
+        if (removed) return removed;
+        await this.assertApplicable(removal, undefined);
+        return RACED;
+      },
+      () => new PreconditionFailedError(removal.petId),
+    );
   }
 
   /** Refuses a category that does not exist, as a search naming it is refused. */
@@ -161,21 +167,14 @@ export class PetsService {
   }
 
   /**
-   * Why a guarded change of the pet (a removal, when `patch` is undefined) did not apply, read after the
-   * fact: thrown as the error the client gets (the precondition before the rest, RFC 9110 13.2.2, and the
-   * pet before the category it names). When nothing is wrong any more, a concurrent change made the guard
-   * fail and has since gone: the caller tries again.
+   * Throws why a guarded change of the pet (a removal, when `patch` is undefined) that did not apply cannot
+   * apply, read after the fact: the pet before the category it names. Returns when nothing is wrong with
+   * the pet: a concurrent change made the guard fail.
    */
-  private async refusal(change: Omit<PetChange, 'patch'>, patch: PetPatch | undefined, attempt: number): Promise<void> {
-    const current = await this.changeable(change);
-    // An open order stops a removal as it stops a change of status. (A validated patch holds every field,
-    // those it does not set undefined.)
-    if ((!patch || patch.status !== undefined) && current.hasOpenOrder) throw new PetHasOpenOrderError(change.petId);
+  private async assertApplicable(change: Omit<PetChange, 'patch'>, patch: PetPatch | undefined): Promise<void> {
+    assertNotHeld(await this.changeable(change), patch);
     const categoryId = patch?.categoryId;
-    if (typeof categoryId === 'number' && !(await this.finder.categoryExists(categoryId))) {
-      throw new UnknownCategoryError(categoryId);
-    }
-    if (attempt >= CHANGE_ATTEMPTS) throw new PreconditionFailedError(change.petId);
+    if (typeof categoryId === 'number') await this.assertCategoryExists(categoryId);
   }
 
   /**
@@ -190,70 +189,8 @@ export class PetsService {
     });
   }
 
-  /** The pet as it is, if `change` may apply to it: it exists, the caller listed it, and it is at `versions`. */
+  /** The pet as it is, if `change` may apply to it (assertChangeable). */
   private async changeable(change: Omit<PetChange, 'patch'>): Promise<StoredPet> {
-    const current = await this.pets.findById(change.petId);
-    if (!current) throw new PetNotFoundError(change.petId);
-    if (current.listerAccountId !== change.listerAccountId) throw new NotListerError(change.petId);
-    if (change.versions && !change.versions.includes(current.version)) {
-      throw new PreconditionFailedError(change.petId);
-    }
-    return current;
+    return assertChangeable(await this.pets.findById(change.petId), change);
   }
-
-  /**
-   * Runs a write of `fields`, refusing a category that does not exist (or was removed meanwhile) and an
-   * external id another of the lister's pets has.
-   */
-  private async withChecks<T>(fields: PetPatch, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      const state = sqlState(error);
-      if (state === FOREIGN_KEY_VIOLATION) throw new UnknownCategoryError(fields.categoryId ?? 0);
-      if (state === UNIQUE_VIOLATION && fields.externalId) throw new ExternalIdTakenError(fields.externalId);
-      throw error;
-    }
-  }
-}
-
-/** Every field a replacement writes: those absent from the record are cleared. */
-const RECORD_FIELDS = [
-  'name',
-  'categoryId',
-  'description',
-  'breed',
-  'sex',
-  'ageGroup',
-  'size',
-  'tags',
-  'photoUrls',
-  'location',
-  'specialNeedsNotes',
-  'coat',
-  'colors',
-  'secondaryBreed',
-  'mixedBreed',
-] as const satisfies ReadonlyArray<keyof PetRecordDto>;
-
-/**
- * The change that replaces `current`'s record with `record`: every field set or cleared, the members of
- * `attributes` and `environment` too; the status only when the record names another.
- */
-function replacement(record: PetRecordDto, current: StoredPet): PetPatch {
-  const patch: PetPatch = Object.fromEntries(RECORD_FIELDS.map((field) => [field, record[field] ?? null]));
-  patch.attributes = {
-    spayedNeutered: record.attributes?.spayedNeutered ?? null,
-    houseTrained: record.attributes?.houseTrained ?? null,
-    declawed: record.attributes?.declawed ?? null,
-    specialNeeds: record.attributes?.specialNeeds ?? null,
-    shotsCurrent: record.attributes?.shotsCurrent ?? null,
-  };
-  patch.environment = {
-    children: record.environment?.children ?? null,
-    dogs: record.environment?.dogs ?? null,
-    cats: record.environment?.cats ?? null,
-  };
-  if (record.status !== undefined && record.status !== current.pet.status) patch.status = record.status;
-  return patch;
 }

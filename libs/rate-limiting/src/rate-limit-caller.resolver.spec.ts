@@ -1,3 +1,4 @@
+import { double } from '../../../test/support/doubles';
 import type { ApiKeyAuthenticator } from '@app/accounts';
 import { AuthenticatedRequest, Principal } from '@app/core';
 import { Public } from '@app/http';
@@ -54,9 +55,9 @@ function setUp({
   } satisfies Partial<RateLimitCounter>;
   const policy = new RateLimitPolicy(new Reflector(), new RateLimitSettings());
   const resolver = new RateLimitCallerResolver(
-    authenticator as unknown as ApiKeyAuthenticator,
+    double<ApiKeyAuthenticator>(authenticator),
     policy,
-    counter as unknown as RateLimitCounter,
+    double<RateLimitCounter>(counter),
   );
   const request = {
     ip: '::ffff:10.0.0.1',

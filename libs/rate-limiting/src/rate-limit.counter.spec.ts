@@ -1,3 +1,4 @@
+import { double } from '../../../test/support/doubles';
 import { Principal, ServiceUnavailableError } from '@app/core';
 import { Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -24,11 +25,7 @@ const redisDown = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECON
 function setUp(onRedisFailure: 'open' | 'closed' = 'open', consume = jest.fn(async () => paid(true))) {
   const settings = Object.assign(new RateLimitSettings(), { RATE_LIMIT_ON_REDIS_FAILURE: onRedisFailure });
   const policy = new RateLimitPolicy(new Reflector(), settings);
-  const counter = new RateLimitCounter(
-    policy,
-    { consume } satisfies Partial<RateLimitStore> as unknown as RateLimitStore,
-    settings,
-  );
+  const counter = new RateLimitCounter(policy, double<RateLimitStore>({ consume }), settings);
   const windowKeys = () => consume.mock.calls.map(([windows]: WindowSpec[][]) => windows.map((window) => window.key));
   return { counter, consume, windowKeys };
 }

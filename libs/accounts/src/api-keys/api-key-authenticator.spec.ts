@@ -1,3 +1,4 @@
+import { double } from '../../../../test/support/doubles';
 import { AppEnv, AuthenticatedRequest, RedisEvents } from '@app/core';
 import type { AccountEvent, AccountEvents } from '../account-events';
 import { generateApiKey, hashApiKey } from './api-key-secret';
@@ -31,10 +32,10 @@ function setUp(expiresAt: Date | null = null) {
   } satisfies Partial<AccountEvents>;
   const lastUsed = { record: jest.fn() } satisfies Partial<LastUsedRecorder>;
   const authenticator = new ApiKeyAuthenticator(
-    { findGrant } satisfies Partial<ApiKeysRepository> as unknown as ApiKeysRepository,
-    events as unknown as AccountEvents,
-    redisEvents as unknown as RedisEvents,
-    lastUsed as unknown as LastUsedRecorder,
+    double<ApiKeysRepository>({ findGrant }),
+    double<AccountEvents>(events),
+    double<RedisEvents>(redisEvents),
+    double<LastUsedRecorder>(lastUsed),
     { API_KEY_CACHE_TTL_MS: 60000 } as ApiKeySettings,
   );
   authenticator.onModuleInit();

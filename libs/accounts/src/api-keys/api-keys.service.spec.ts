@@ -1,3 +1,4 @@
+import { double } from '../../../../test/support/doubles';
 import { AppEnv, type Clock, type CoreSettings, type Principal, ValidationFailedError } from '@app/core';
 import type { AccountEvents } from '../account-events';
 import { ApiKeyNotFoundError, InsufficientScopeError } from '../accounts.errors';
@@ -27,8 +28,8 @@ function setUp() {
   } satisfies Partial<ApiKeysRepository>;
   const events = { announce: jest.fn().mockResolvedValue(undefined) } satisfies Partial<AccountEvents>;
   const service = new ApiKeysService(
-    keys as unknown as ApiKeysRepository,
-    events as unknown as AccountEvents,
+    double<ApiKeysRepository>(keys),
+    double<AccountEvents>(events),
     { APP_ENV: AppEnv.Development } as CoreSettings,
     { now: () => NOW } satisfies Partial<Clock> as Clock,
   );

@@ -1,10 +1,11 @@
+import { double } from '../../../../test/support/doubles';
 import type { Logger } from '@nestjs/common';
 import { MAX_FAILURE_BACKOFF_MS, ContinuousPoller } from './continuous-poller';
 
 /** Starts a task whose runs follow `outcomes` (true: succeeds), and records when each run started. */
 function started(outcomes: boolean[], intervalMs: number) {
   const starts: number[] = [];
-  const logger = { warn: jest.fn() } satisfies Partial<Logger> as unknown as Logger;
+  const logger = double<Logger>({ warn: jest.fn() });
   const task = new ContinuousPoller('test', logger, async () => {
     starts.push(Date.now());
     if (!(outcomes.shift() ?? true)) throw new Error('connect ECONNREFUSED');

@@ -1,3 +1,4 @@
+import { double } from '../../../../test/support/doubles';
 import type { Clock } from '@app/core';
 import type { EndpointTarget, WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
 import { ENDPOINT_TARGET_TTL_MS, EndpointTargetsCache } from './endpoint-targets.cache';
@@ -21,10 +22,7 @@ function setUp() {
     targets: jest.fn(async (ids: number[]) => ids.flatMap((id) => stored.get(id) ?? [])),
   } satisfies Partial<WebhookEndpointsRepository>;
   const clock = { now: () => new Date(now) } satisfies Partial<Clock>;
-  const targets = new EndpointTargetsCache(
-    endpoints as unknown as WebhookEndpointsRepository,
-    clock as unknown as Clock,
-  );
+  const targets = new EndpointTargetsCache(double<WebhookEndpointsRepository>(endpoints), double<Clock>(clock));
   return { targets, endpoints, stored, advance: (ms: number) => (now += ms) };
 }
 

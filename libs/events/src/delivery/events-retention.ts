@@ -42,7 +42,11 @@ export class EventsRetention extends PeriodicJob {
   /** Runs `deleteBatch` until a batch deletes fewer than BATCH rows, or the job stops: how many in all. */
   private async inBatches(deleteBatch: (limit: number) => Promise<number>): Promise<number> {
     let total = 0;
-    for (let deleted = BATCH; deleted === BATCH && !this.stopped; total += deleted) deleted = await deleteBatch(BATCH);
+    let deleted: number;
+    do {
+      deleted = await deleteBatch(BATCH);
+      total += deleted;
+    } while (deleted === BATCH && !this.stopped);
     return total;
   }
 }

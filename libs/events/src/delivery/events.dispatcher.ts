@@ -3,23 +3,26 @@ import { Sql } from '@app/database';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { EventType, subscribes } from '../event-types';
 import type { DeliverEventJobData } from '../events.queue';
-import { EventsRepository } from '../events.repository';
+import { EventsRepository, type UndispatchedEvent } from '../events.repository';
 import { EventsSettings } from '../events.settings';
-import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
-import { WebhookAttemptsRepository } from './webhook-attempts.repository';
+import { type Subscriber, WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository';
+import { type AttemptKey, WebhookAttemptsRepository } from './webhook-attempts.repository';
 import { WebhookJobsProducer } from './webhook-jobs.producer';
 
 /**
  * Events claimed per transaction: a larger batch costs less per event, and holds its events' locks for its
  * claim's length (docs/performance.md compares 500 with 1,000).
  */
-export const DISPATCH_BATCH = 1000;
+const DISPATCH_BATCH = 1000;
 
 /** A batch of claimed events, and the jobs of their deliveries. */
 interface DispatchedBatch {
   claimed: number;
   jobs: DeliverEventJobData[];
 }
+
+/** A delivery whose first attempt is to be opened. */
+type FirstDelivery = DeliverEventJobData & { eventType: EventType };
 
 /** Events a delivery job may carry: all but messages', whose object holds the message's text. */
 const carried = (type: EventType) => !type.startsWith('message.');
@@ -57,18 +60,12 @@ export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy
    * claim waits for PostgreSQL and the enqueue for Redis, and one after the other they would bound how
    * fast any number of deliveries can start.
    */
-  async dispatchAll(): Promise<void> {
-    let enqueuing: Promise<unknown> = Promise.resolve();
-    try {
-      let batch: DispatchedBatch;
-      do {
-        batch = await this.claimBatch();
-        await enqueuing;
-        enqueuing = this.enqueue(batch);
-      } while (batch.claimed === DISPATCH_BATCH && !this.task.stopped);
-    } finally {
-      await enqueuing;
-    }
+  dispatchAll(): Promise<void> {
+    return claimWhileSending(
+      () => this.claimBatch(),
+      (batch) => this.enqueue(batch),
+      (batch) => batch.claimed === DISPATCH_BATCH && !this.task.stopped,
+    );
   }
 
   /** Claims a batch of events and opens the first attempt of each of their deliveries, in one transaction. */
@@ -77,20 +74,8 @@ export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy
       const claimed = await this.events.claimUndispatched(DISPATCH_BATCH);
       if (claimed.length === 0) return { claimed: 0, jobs: [] };
       const subscribers = await this.endpoints.subscribers([...new Set(claimed.map(({ accountId }) => accountId))]);
-      const deliveries = claimed.flatMap(({ accountId, event }) =>
-        subscribers
-          .filter((endpoint) => endpoint.accountId === accountId && subscribes(endpoint.eventTypes, event.type))
-          .map((endpoint) => ({ eventId: event.id, endpointId: endpoint.id, eventType: event.type })),
-      );
-      const opened = await this.attempts.openFirstAttempts(deliveries);
-      const events = new Map(claimed.map(({ event }) => [event.id, event]));
-      // Each job carries its first attempt and the event, so that its first run reads neither; a message's
-      // text stays out of Redis, as the messages' own jobs keep it.
-      const jobs: DeliverEventJobData[] = opened.map(({ attemptId, eventId, endpointId }) => {
-        const event = events.get(eventId)!;
-        return { eventId, endpointId, ...(carried(event.type) && { first: { attemptId, event } }) };
-      });
-      return { claimed: claimed.length, jobs };
+      const opened = await this.attempts.openFirstAttempts(deliveriesOf(claimed, subscribers));
+      return { claimed: claimed.length, jobs: jobsOf(opened, claimed) };
     });
   }
 
@@ -98,4 +83,48 @@ export class EventsDispatcher implements OnApplicationBootstrap, OnModuleDestroy
   private async enqueue({ jobs }: DispatchedBatch): Promise<void> {
     if (jobs.length > 0) await this.producer.enqueue(jobs);
   }
+}
+
+/**
+ * Claims batches until `more` says no more of a batch, sending each while the next is claimed. Ends once
+ * every send has; a failed claim or send fails it, once the send under way has ended.
+ */
+export async function claimWhileSending<B>(
+  claim: () => Promise<B>,
+  send: (batch: B) => Promise<void>,
+  more: (batch: B) => boolean,
+): Promise<void> {
+  let sending: Promise<void> = Promise.resolve();
+  try {
+    let batch: B;
+    do {
+      batch = await claim();
+      await sending;
+      sending = send(batch);
+    } while (more(batch));
+  } finally {
+    await sending;
+  }
+}
+
+/** One delivery of each claimed event to each enabled endpoint of its recipient that subscribes to its type. */
+export function deliveriesOf(claimed: UndispatchedEvent[], subscribers: Subscriber[]): FirstDelivery[] {
+  return claimed.flatMap(({ accountId, event }) =>
+    subscribers
+      .filter((endpoint) => endpoint.accountId === accountId && subscribes(endpoint.eventTypes, event.type))
+      .map((endpoint) => ({ eventId: event.id, endpointId: endpoint.id, eventType: event.type })),
+  );
+}
+
+/**
+ * The jobs of the deliveries whose first attempts were opened. Each carries its first attempt and the
+ * event, so that its first run reads neither; a message's text stays out of Redis, as the messages' own
+ * jobs keep it.
+ */
+export function jobsOf(opened: AttemptKey[], claimed: UndispatchedEvent[]): DeliverEventJobData[] {
+  const events = new Map(claimed.map(({ event }) => [event.id, event]));
+  return opened.map(({ attemptId, eventId, endpointId }) => {
+    const event = events.get(eventId)!;
+    return { eventId, endpointId, ...(carried(event.type) && { first: { attemptId, event } }) };
+  });
 }

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { jobDouble } from '../../../../test/support/doubles';
+import { double, jobDouble } from '../../../../test/support/doubles';
 import type { DeliverEventJobData, DeliveredAttempt } from '../events.queue';
 import type { EventsSettings } from '../events.settings';
 import { EventsReconciler, JOB_ENDED_UNHEARD } from './events.reconciler';
@@ -36,9 +36,9 @@ function setUp(pages: AttemptKey[][], jobs: Record<string, JobState>) {
     }),
   } satisfies Partial<Queue<DeliverEventJobData>>;
   const reconciler = new EventsReconciler(
-    attempts as unknown as WebhookAttemptsRepository,
-    producer as unknown as WebhookJobsProducer,
-    queue as unknown as Queue<DeliverEventJobData>,
+    double<WebhookAttemptsRepository>(attempts),
+    double<WebhookJobsProducer>(producer),
+    double<Queue<DeliverEventJobData>>(queue),
     { EVENTS_RECONCILE_INTERVAL_MS: 10000 } as EventsSettings,
   );
   return { reconciler, attempts, producer, removed };

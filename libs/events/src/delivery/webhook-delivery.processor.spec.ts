@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError } from 'bullmq';
-import { jobDouble } from '../../../../test/support/doubles';
+import { double, jobDouble } from '../../../../test/support/doubles';
 import type { DeliverEventJobData } from '../events.queue';
 import { WebhookAttemptFailedError, WebhookDeliveryService } from './webhook-delivery.service';
 import { EventsSettings } from '../events.settings';
@@ -7,7 +7,7 @@ import { WebhookDeliveryProcessor, webhookWorkerOptions } from './webhook-delive
 
 describe('WebhookDeliveryProcessor', () => {
   const delivery = { attempt: jest.fn() } satisfies Partial<WebhookDeliveryService>;
-  const processor = new WebhookDeliveryProcessor(delivery as unknown as WebhookDeliveryService, 5000);
+  const processor = new WebhookDeliveryProcessor(double<WebhookDeliveryService>(delivery), 5000);
   const data: DeliverEventJobData = { eventId: 'evt_1', endpointId: 7 };
   const job = (attemptsStarted: number, attemptsMade: number) =>
     jobDouble<DeliverEventJobData>({

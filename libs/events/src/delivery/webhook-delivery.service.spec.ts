@@ -1,3 +1,4 @@
+import { double } from '../../../../test/support/doubles';
 import { once } from 'node:events';
 import { createSecretKey } from 'node:crypto';
 import { createServer, Server } from 'node:http';
@@ -55,9 +56,9 @@ function setUp(url: string, attempt: number, enabled = true, manual = false) {
     get: jest.fn().mockResolvedValue({ id: 7, url, secretCiphertext: 'v1.sealed', enabled }),
   } satisfies Partial<EndpointTargetsCache>;
   const delivery = new WebhookDeliveryService(
-    attempts as unknown as WebhookAttemptsRepository,
-    endpoints as unknown as EndpointTargetsCache,
-    secrets as unknown as WebhookSecrets,
+    double<WebhookAttemptsRepository>(attempts),
+    double<EndpointTargetsCache>(endpoints),
+    double<WebhookSecrets>(secrets),
     { WEBHOOK_TIMEOUT_MS: 2000, WEBHOOK_MAX_ATTEMPTS: 3 } as EventsSettings,
     new (class extends EventObjects {
       served = (_type: unknown, object: Record<string, unknown>) => object;

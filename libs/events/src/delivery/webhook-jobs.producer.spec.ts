@@ -1,3 +1,4 @@
+import { double } from '../../../../test/support/doubles';
 import type { CoreSettings } from '@app/core';
 import type { Job, Queue } from 'bullmq';
 import type { DeliverEventJobData } from '../events.queue';
@@ -17,12 +18,9 @@ function setUp() {
         ),
     ),
   } satisfies Partial<Queue<DeliverEventJobData>>;
-  const producer = new WebhookJobsProducer(
-    queue as unknown as Queue<DeliverEventJobData>,
-    {
-      REDIS_COMMAND_TIMEOUT_MS: 1000,
-    } as CoreSettings,
-  );
+  const producer = new WebhookJobsProducer(double<Queue<DeliverEventJobData>>(queue), {
+    REDIS_COMMAND_TIMEOUT_MS: 1000,
+  } as CoreSettings);
   return { producer, queue, answers };
 }
 

@@ -1,3 +1,4 @@
+import { double } from '../../../../test/support/doubles';
 import type { MessageDto } from '../dto/message.dto';
 import type { MessagesService } from '../messages.service';
 import { MessageDelivery } from './message-delivery.service';
@@ -21,10 +22,7 @@ function setUp({ finished = false } = {}) {
     markFailed: jest.fn().mockResolvedValue(undefined),
   } satisfies Partial<MessagesService>;
   const transport = { send: jest.fn().mockResolvedValue(undefined) } satisfies Partial<MessageTransport>;
-  const delivery = new MessageDelivery(
-    messages as unknown as MessagesService,
-    transport as unknown as MessageTransport,
-  );
+  const delivery = new MessageDelivery(double<MessagesService>(messages), double<MessageTransport>(transport));
   return { delivery, messages, transport };
 }
 

@@ -1,5 +1,5 @@
 import { DelayedError } from 'bullmq';
-import { jobDouble } from '../../../../test/support/doubles';
+import { double, jobDouble } from '../../../../test/support/doubles';
 import { DeliveryError } from '../messages.errors';
 import type { MessagingSettings } from '../messaging.settings';
 import type { DeliverMessageJobData } from '../messages.queue';
@@ -8,10 +8,9 @@ import { MessagesProcessor } from './messages.processor';
 
 describe('MessagesProcessor', () => {
   const delivery = { attempt: jest.fn() } satisfies Partial<MessageDelivery>;
-  const processor = new MessagesProcessor(
-    delivery as unknown as MessageDelivery,
-    { MESSAGES_BACKOFF_MS: 1000 } as MessagingSettings,
-  );
+  const processor = new MessagesProcessor(double<MessageDelivery>(delivery), {
+    MESSAGES_BACKOFF_MS: 1000,
+  } as MessagingSettings);
   const job = (attemptsMade: number) =>
     jobDouble<DeliverMessageJobData>({
       data: { messageId: 'msg_a' },

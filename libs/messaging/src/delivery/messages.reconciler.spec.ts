@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { jobDouble } from '../../../../test/support/doubles';
+import { double, jobDouble } from '../../../../test/support/doubles';
 import type { DeliverMessageJobData } from '../messages.queue';
 import type { MessagesService } from '../messages.service';
 import type { MessagingSettings } from '../messaging.settings';
@@ -22,11 +22,9 @@ function setUp() {
       );
     }),
   } satisfies Partial<Queue>;
-  const reconciler = new MessagesReconciler(
-    messages as unknown as MessagesService,
-    queue as unknown as Queue,
-    { MESSAGES_RECONCILE_INTERVAL_MS: 10000 } as MessagingSettings,
-  );
+  const reconciler = new MessagesReconciler(double<MessagesService>(messages), double<Queue>(queue), {
+    MESSAGES_RECONCILE_INTERVAL_MS: 10000,
+  } as MessagingSettings);
   return { reconciler, messages, jobs };
 }
 

@@ -1,17 +1,6 @@
 -- Written by `npm run sql` from libs/pets/src/pet-holds.repository.ts: do not edit.
 
--- PetHoldsRepository.findMany
-SELECT
-  id,
-  status,
-  lister_account_id,
-  open_order_id
-FROM
-  pets
-WHERE
-  id = ANY ($1::bigint[])
-
--- PetHoldsRepository.holdMany
+-- PetHoldsRepository.hold
 WITH
   pet_change AS (
     UPDATE pet_change_clock
@@ -38,6 +27,17 @@ WHERE
   AND pets.lister_account_id = hold.lister_account_id
 RETURNING
   pets.id
+
+-- PetHoldsRepository.petsForOrders
+SELECT
+  id,
+  status,
+  lister_account_id,
+  open_order_id
+FROM
+  pets
+WHERE
+  id = ANY ($1::bigint[])
 
 -- PetHoldsRepository.setHeldStatus
 WITH

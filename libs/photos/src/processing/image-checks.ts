@@ -8,7 +8,7 @@ export const MAX_PIXELS = 50_000_000;
 export type ImageFormat = 'jpeg' | 'png' | 'webp';
 
 /** The format the first bytes announce, whatever the declared type says. */
-function sniffFormat(head: Buffer): ImageFormat | undefined {
+export function sniffFormat(head: Buffer): ImageFormat | undefined {
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
   if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return 'webp';

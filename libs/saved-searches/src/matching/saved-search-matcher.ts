@@ -1,6 +1,6 @@
 import { ContinuousPoller } from '@app/core';
 import { Sql } from '@app/database';
-import { EventsRecorder, EventsRepository } from '@app/events';
+import { EventsRecorder, PetChangeFeed } from '@app/events';
 import type { PetDto } from '@app/pets';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { SavedSearchMatchDto } from '../dto/saved-search.dto';
@@ -38,7 +38,7 @@ export class SavedSearchMatcher implements OnApplicationBootstrap, OnModuleDestr
 
   constructor(
     private readonly sql: Sql,
-    private readonly events: EventsRepository,
+    private readonly events: PetChangeFeed,
     private readonly recorder: EventsRecorder,
     private readonly matching: SavedSearchMatchingRepository,
     private readonly settings: SavedSearchesSettings,

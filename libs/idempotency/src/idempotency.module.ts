@@ -1,0 +1,16 @@
+import { settingsModule } from '@app/core';
+import { Global, Module } from '@nestjs/common';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
+import { IdempotencySettings } from './idempotency.settings';
+
+/**
+ * Global, so that every module whose routes are `@Idempotent()` can build the interceptor, and the
+ * worker its purger. The index leaves the repository out: only the interceptor and the purger use it.
+ */
+@Global()
+@Module({
+  imports: [settingsModule(IdempotencySettings)],
+  providers: [IdempotencyKeysRepository],
+  exports: [IdempotencyKeysRepository, settingsModule(IdempotencySettings)],
+})
+export class IdempotencyModule {}
