@@ -1,4 +1,4 @@
-import { Sql, sql } from '@app/database';
+import { columnList, Sql, sql, type TableRow } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { Plan } from './plans';
 
@@ -17,17 +17,19 @@ export interface Account {
   createdAt: Date;
 }
 
-interface AccountRow {
-  id: string;
-  email: string;
-  email_canonical: string | null;
-  plan: Plan;
-  custom_per_minute: number | null;
-  custom_per_day: number | null;
-  created_at: Date;
-}
+const ACCOUNT_COLUMNS = [
+  'id',
+  'email',
+  'email_canonical',
+  'plan',
+  'custom_per_minute',
+  'custom_per_day',
+  'created_at',
+] as const;
 
-const COLUMNS = sql`id, email, email_canonical, plan, custom_per_minute, custom_per_day, created_at`;
+type AccountRow = Pick<TableRow<'accounts', { plan: Plan }>, (typeof ACCOUNT_COLUMNS)[number]>;
+
+const COLUMNS = columnList('accounts', ACCOUNT_COLUMNS);
 
 function toAccount(row: AccountRow): Account {
   return {

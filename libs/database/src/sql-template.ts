@@ -1,4 +1,4 @@
-import { escapeIdentifier } from 'pg';
+import { escapeIdentifier, escapeLiteral } from 'pg';
 
 /**
  * A piece of SQL with the values it carries, written with the `sql` tag. Values never become text: each
@@ -80,6 +80,9 @@ sql.join = (fragments: readonly SqlFragment[], separator: SqlFragment = sql`, `)
 
 /** A table or column name chosen by the code (never by a client), quoted as PostgreSQL wants it. */
 sql.identifier = (name: string): SqlFragment => SqlFragment.of([escapeIdentifier(name)], []);
+
+/** A string chosen by the code (never by a client), as an SQL literal: a key of a `jsonb_build_object`. */
+sql.literal = (text: string): SqlFragment => SqlFragment.of([escapeLiteral(text)], []);
 
 /** Nothing: the fragment an absent optional part of a statement contributes. */
 sql.empty = SqlFragment.of([''], []);

@@ -1,4 +1,4 @@
-import { GenerateSql, sql, Sql, SqlFragment } from '@app/database';
+import { columnList, GenerateSql, sql, Sql, SqlFragment, type TableRow } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { OrderRole, OrderStatus, OrderTransition } from './order-transitions';
 
@@ -23,21 +23,22 @@ export interface StoredOrder {
   updatedAt: Date;
 }
 
-interface OrderRow {
-  id: string;
-  pet_id: string;
-  adopter_account_id: string;
-  lister_account_id: string;
-  status: OrderStatus;
-  note: string | null;
-  cancellation_reason: string | null;
-  expires_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+const ORDER_COLUMNS = [
+  'id',
+  'pet_id',
+  'adopter_account_id',
+  'lister_account_id',
+  'status',
+  'note',
+  'cancellation_reason',
+  'expires_at',
+  'created_at',
+  'updated_at',
+] as const;
 
-const COLUMNS = sql`id, pet_id, adopter_account_id, lister_account_id, status, note, cancellation_reason, expires_at,
-  created_at, updated_at`;
+type OrderRow = Pick<TableRow<'orders', { status: OrderStatus }>, (typeof ORDER_COLUMNS)[number]>;
+
+const COLUMNS = columnList('orders', ORDER_COLUMNS);
 
 function toOrder(row: OrderRow): StoredOrder {
   return {

@@ -8,6 +8,7 @@ import {
   PreconditionFailedError,
   UnknownCategoryError,
 } from './pet.errors';
+import { REPLACED_FIELDS } from './pet-columns';
 import type { StoredPet } from './pet-row';
 import type { PetSearch } from './pet-search.repository';
 import type { PetChange, PetPatch } from './pets.repository';
@@ -59,43 +60,12 @@ export async function withChecks<T>(fields: PetPatch, write: () => Promise<T>): 
   }
 }
 
-/** Every field a replacement writes: those absent from the record are cleared. */
-const RECORD_FIELDS = [
-  'name',
-  'categoryId',
-  'description',
-  'breed',
-  'sex',
-  'ageGroup',
-  'size',
-  'tags',
-  'photoUrls',
-  'location',
-  'specialNeedsNotes',
-  'coat',
-  'colors',
-  'secondaryBreed',
-  'mixedBreed',
-] as const satisfies ReadonlyArray<keyof PetRecordDto>;
-
 /**
- * The change that replaces `current`'s record with `record`: every field set or cleared, the members of
- * `attributes` and `environment` too; the status only when the record names another.
+ * The change that replaces `current`'s record with `record`: every field set or cleared (a nested object
+ * whole, its members the record leaves out cleared), the status only when the record names another.
  */
 export function replacement(record: PetRecordDto, current: StoredPet): PetPatch {
-  const patch: PetPatch = Object.fromEntries(RECORD_FIELDS.map((field) => [field, record[field] ?? null]));
-  patch.attributes = {
-    spayedNeutered: record.attributes?.spayedNeutered ?? null,
-    houseTrained: record.attributes?.houseTrained ?? null,
-    declawed: record.attributes?.declawed ?? null,
-    specialNeeds: record.attributes?.specialNeeds ?? null,
-    shotsCurrent: record.attributes?.shotsCurrent ?? null,
-  };
-  patch.environment = {
-    children: record.environment?.children ?? null,
-    dogs: record.environment?.dogs ?? null,
-    cats: record.environment?.cats ?? null,
-  };
+  const patch: PetPatch = Object.fromEntries(REPLACED_FIELDS.map((field) => [field, record[field] ?? null]));
   if (record.status !== undefined && record.status !== current.pet.status) patch.status = record.status;
   return patch;
 }

@@ -6,6 +6,7 @@ import type { CreatePetDto } from './dto/pet.dto';
 import type { PetAsStored } from './pet-photo-urls';
 import { HOLD_PET_CHANGES, PET_CHANGE } from './pet-changes';
 import { petEventRows, petEvents } from './pet-events';
+import { WRITABLE_COLUMNS, WRITABLE_FIELDS } from './pet-columns';
 import { PET_COLUMNS, PET_VERSION, PetRow, StoredPet, toPet, toStoredPet } from './pet-row';
 import type { PetStatus } from './pet-status';
 
@@ -19,59 +20,23 @@ export type PetPatch = {
   [Field in keyof CreatePetDto]?: CreatePetDto[Field] | null;
 };
 
-/** The column of each writable field stored as it is written. */
-const FIELD_COLUMNS = {
-  name: 'name',
-  categoryId: 'category_id',
-  status: 'status',
-  description: 'description',
-  breed: 'breed',
-  ageGroup: 'age_group',
-  size: 'size',
-  tags: 'tags',
-  photoUrls: 'photo_urls',
-  specialNeedsNotes: 'special_needs_notes',
-  coat: 'coat',
-  colors: 'colors',
-  secondaryBreed: 'secondary_breed',
-  mixedBreed: 'mixed_breed',
-  externalId: 'external_id',
-} as const satisfies Partial<Record<keyof CreatePetDto, string>>;
-
-/** The column of each member of `attributes` and `environment`: each member is a column of its own. */
-const MEMBER_COLUMNS = {
-  attributes: {
-    spayedNeutered: 'spayed_neutered',
-    houseTrained: 'house_trained',
-    declawed: 'declawed',
-    specialNeeds: 'special_needs',
-    shotsCurrent: 'shots_current',
-  },
-  environment: { children: 'good_with_children', dogs: 'good_with_dogs', cats: 'good_with_cats' },
-} as const;
-
 /**
- * The patch as the UPDATE merges it over the row (jsonb_populate_record): keys present are set. A nested
- * object arrives whole (merged over the pet's, RFC 7396, before validation: PetsService.update), and sets
- * each of its members' columns, a member it lacks cleared; a null object clears every member.
+ * The patch as the UPDATE merges it over the row (jsonb_populate_record): keys present are set, a field
+ * cleared that has a default set back to it (`sex` to `unknown`). A nested object arrives whole (merged over
+ * the pet's, RFC 7396, before validation: PetsService.update), and sets each of its members' columns, a member
+ * it lacks cleared; a null object clears every member.
  */
 function toPatchRow(patch: PetPatch): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
-  const set = (column: string, value: unknown) => {
-    if (value !== undefined) columns[column] = value;
-  };
-  for (const [field, column] of Object.entries(FIELD_COLUMNS)) set(column, patch[field as keyof typeof FIELD_COLUMNS]);
-  // Clearing the sex sets it back to its default.
-  set('sex', patch.sex === null ? 'unknown' : patch.sex);
-  if (patch.location !== undefined) {
-    set('latitude', patch.location?.latitude ?? null);
-    set('longitude', patch.location?.longitude ?? null);
-  }
-  for (const [object, members] of Object.entries(MEMBER_COLUMNS)) {
-    const value = patch[object as keyof typeof MEMBER_COLUMNS];
+  for (const [field, declaration] of WRITABLE_FIELDS) {
+    const value = patch[field];
     if (value === undefined) continue;
-    for (const [member, column] of Object.entries(members)) {
-      set(column, value?.[member as keyof typeof value] ?? null);
+    if ('members' in declaration) {
+      // The field's value: its declaration has members.
+      const members = value as Record<string, unknown> | null;
+      for (const [member, column] of Object.entries(declaration.members)) columns[column] = members?.[member] ?? null;
+    } else {
+      columns[declaration.column] = value ?? declaration.default ?? null;
     }
   }
   return columns;
@@ -79,18 +44,12 @@ function toPatchRow(patch: PetPatch): Record<string, unknown> {
 
 /** The row the INSERT reads from its JSON batch, with the defaults of omitted fields. */
 function toInsertedRow(pet: NewPet) {
-  return {
-    ...toPatchRow(pet),
-    status: pet.status ?? 'available',
-    sex: pet.sex ?? 'unknown',
-    lister_account_id: pet.listerAccountId,
-  };
+  const row = toPatchRow(pet);
+  for (const [, declaration] of WRITABLE_FIELDS) {
+    if ('column' in declaration && declaration.default !== undefined) row[declaration.column] ??= declaration.default;
+  }
+  return { ...row, lister_account_id: pet.listerAccountId };
 }
-
-/** The row's writable columns, set from the patch merged over the row. */
-const WRITABLE = sql`name, category_id, status, description, breed, sex, age_group, size, tags, photo_urls, latitude,
-  longitude, spayed_neutered, house_trained, declawed, special_needs, shots_current, special_needs_notes,
-  good_with_children, good_with_dogs, good_with_cats, coat, colors, secondary_breed, mixed_breed, external_id`;
 
 /** A change of one pet by an account, if the pet is at one of `versions` (any, when absent). */
 export interface PetChange {
@@ -126,7 +85,7 @@ const updatePets = (changes: PetChange[], events: EventsRecorder, eventIds: stri
       WITH ORDINALITY AS c (pet_id, patch, lister, versions, position)
   ), updated AS (
     UPDATE pets p
-       SET (${WRITABLE}) = (SELECT ${WRITABLE} FROM jsonb_populate_record(p, change.patch)),
+       SET (${WRITABLE_COLUMNS}) = (SELECT ${WRITABLE_COLUMNS} FROM jsonb_populate_record(p, change.patch)),
            updated_at = pet_change.changed_at
       FROM pet_change, change
      WHERE p.id = change.pet_id AND p.lister_account_id = change.lister
@@ -221,13 +180,13 @@ export function readPagesStatement(pages: PageRead[]): SqlFragment {
 const insertPets = (batch: NewPet[], events: EventsRecorder, eventIds: string[]) => sql`
   WITH ${PET_CHANGE}, batch AS (
     SELECT nextval('pets_id_seq') AS id, t.ordinality AS position, pet_change.changed_at, t.lister_account_id,
-           ${WRITABLE}
+           ${WRITABLE_COLUMNS}
       FROM pet_change,
            ROWS FROM (jsonb_populate_recordset(NULL::pets, ${JSON.stringify(batch.map(toInsertedRow))}::jsonb))
              WITH ORDINALITY AS t
   ), inserted AS (
-    INSERT INTO pets (id, ${WRITABLE}, lister_account_id, organization_id, created_at, updated_at)
-    SELECT id, ${WRITABLE}, lister_account_id, lister_organization_id(lister_account_id), changed_at, changed_at
+    INSERT INTO pets (id, ${WRITABLE_COLUMNS}, lister_account_id, organization_id, created_at, updated_at)
+    SELECT id, ${WRITABLE_COLUMNS}, lister_account_id, lister_organization_id(lister_account_id), changed_at, changed_at
       FROM batch
      WHERE EXISTS (SELECT FROM categories c WHERE c.id = batch.category_id)
     RETURNING ${PET_COLUMNS}

@@ -1,4 +1,4 @@
-import { GenerateSql, Sql, sql } from '@app/database';
+import { columnList, GenerateSql, Sql, sql, type TableRow } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { SavedSearchFilters, SearchClauses } from './saved-search-filters';
 import { HOLD_MATCHER } from './matching/saved-search-matching.repository';
@@ -26,15 +26,11 @@ export interface NewSavedSearch {
   clauses: SearchClauses;
 }
 
-interface SavedSearchRow {
-  id: string;
-  account_id: string;
-  name: string | null;
-  query: string;
-  created_at: Date;
-}
+const SAVED_SEARCH_COLUMNS = ['id', 'account_id', 'name', 'query', 'created_at'] as const;
 
-const COLUMNS = sql`id, account_id, name, query, created_at`;
+type SavedSearchRow = Pick<TableRow<'saved_searches'>, (typeof SAVED_SEARCH_COLUMNS)[number]>;
+
+const COLUMNS = columnList('saved_searches', SAVED_SEARCH_COLUMNS);
 
 function toSavedSearch(row: SavedSearchRow): SavedSearch {
   return {

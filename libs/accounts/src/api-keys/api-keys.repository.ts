@@ -1,4 +1,4 @@
-import { lockInIdOrder, sql, Sql } from '@app/database';
+import { columnList, lockInIdOrder, sql, Sql, type TableRow } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { Plan } from '../plans';
 import type { GrantedScope, KeyKind } from './scopes';
@@ -36,34 +36,30 @@ export interface KeyGrant {
   expiresAt: Date | null;
 }
 
-interface ApiKeyRow {
-  id: string;
-  account_id: string;
-  name: string;
-  prefix: string;
-  kind: KeyKind;
-  scopes: GrantedScope[];
-  expires_at: Date | null;
-  allowed_origins: string[] | null;
-  publishable_key: string | null;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-}
+type KeysRow = TableRow<'api_keys', { kind: KeyKind; scopes: GrantedScope[] }>;
 
-interface GrantRow {
-  key_id: string;
-  account_id: string;
-  plan: Plan;
-  custom_per_minute: number | null;
-  custom_per_day: number | null;
-  scopes: GrantedScope[];
-  allowed_origins: string[] | null;
-  expires_at: Date | null;
-}
+const API_KEY_COLUMNS = [
+  'id',
+  'account_id',
+  'name',
+  'prefix',
+  'kind',
+  'scopes',
+  'expires_at',
+  'allowed_origins',
+  'publishable_key',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+] as const;
 
-const COLUMNS = sql`id, account_id, name, prefix, kind, scopes, expires_at, allowed_origins, publishable_key,
-  created_at, last_used_at, revoked_at`;
+type ApiKeyRow = Pick<KeysRow, (typeof API_KEY_COLUMNS)[number]>;
+
+/** A key's grant: its columns and its account's (`findGrant`). */
+type GrantRow = { key_id: KeysRow['id'] } & Pick<KeysRow, 'account_id' | 'scopes' | 'allowed_origins' | 'expires_at'> &
+  Pick<TableRow<'accounts', { plan: Plan }>, 'plan' | 'custom_per_minute' | 'custom_per_day'>;
+
+const COLUMNS = columnList('api_keys', API_KEY_COLUMNS);
 
 function toApiKey(row: ApiKeyRow): ApiKey {
   return {
