@@ -32,10 +32,9 @@ type PetField = Exclude<keyof PetDto, 'photos' | 'distanceKm'>;
  * member, and is left out when none of them is set.
  */
 type Storage<V> = [V] extends [Array<unknown> | string | number | boolean]
-  ?
-      | { column: ColumnHolding<V>; type: 'value' }
-      | ([V] extends [number] ? { column: ColumnHolding<string>; type: 'id' } : never)
-      | ([V] extends [string] ? { column: ColumnHolding<Date>; type: 'time' } : never)
+  ? | { column: ColumnHolding<V>; type: 'value' }
+    | ([V] extends [number] ? { column: ColumnHolding<string>; type: 'id' } : never)
+    | ([V] extends [string] ? { column: ColumnHolding<Date>; type: 'time' } : never)
   : { members: { [Member in keyof V]-?: ColumnHolding<NonNullable<V[Member]>> } };
 
 /** A flag the declaration states, as the bodies decide it: required when true, left out when false. */
@@ -129,7 +128,11 @@ const OTHER_COLUMNS = {
   colors_lowered: false,
 } as const satisfies { [C in Exclude<PetColumn, FieldColumn>]: boolean };
 
-type ReadColumn = FieldColumn | { [C in keyof typeof OTHER_COLUMNS]: (typeof OTHER_COLUMNS)[C] extends true ? C : never }[keyof typeof OTHER_COLUMNS];
+type ReadColumn =
+  | FieldColumn
+  | {
+      [C in keyof typeof OTHER_COLUMNS]: (typeof OTHER_COLUMNS)[C] extends true ? C : never;
+    }[keyof typeof OTHER_COLUMNS];
 
 /** The columns of a pet every read selects, by name. */
 export type PetColumnsRow = Pick<PetsRow, ReadColumn>;
@@ -137,8 +140,7 @@ export type PetColumnsRow = Pick<PetsRow, ReadColumn>;
 export type FieldName = keyof Fields;
 /** A field's declaration, as the code that goes through them all sees it. */
 type Declaration = { writable?: boolean; replaced?: boolean; default?: string } & (
-  | { column: PetColumn; type: 'value' | 'id' | 'time' }
-  | { members: Record<string, PetColumn> }
+  { column: PetColumn; type: 'value' | 'id' | 'time' } | { members: Record<string, PetColumn> }
 );
 
 /** Each field with its declaration, in the declaration's order (the Pet's). */
