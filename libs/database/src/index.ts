@@ -12,4 +12,4 @@ export * from './start-up';
 export * from './read-replicas';
 export * from './read-your-writes.interceptor';
 export type * from './schema';
-export * from './table-row';
+export * from './table-columns';

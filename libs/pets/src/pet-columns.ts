@@ -67,7 +67,7 @@ type Undeclared = { [F in Exclude<keyof CreatePetDto | keyof UpdatePetDto, keyof
  * write, what a PUT replaces, the Pet that reads and events show (pet-row.ts) derive from it. The types make
  * it name every field of the Pet and every property of the bodies, each stored in a column whose type fits.
  */
-export const PET_FIELDS = {
+const PET_FIELDS = {
   id: { column: 'id', type: 'id' },
   name: { column: 'name', type: 'value', writable: true, replaced: true },
   categoryId: { column: 'category_id', type: 'id', writable: true, replaced: true },
@@ -137,7 +137,7 @@ type ReadColumn =
 /** The columns of a pet every read selects, by name. */
 export type PetColumnsRow = Pick<PetsRow, ReadColumn>;
 
-export type FieldName = keyof Fields;
+type FieldName = keyof Fields;
 /** A field's declaration, as the code that goes through them all sees it. */
 type Declaration = { writable?: boolean; replaced?: boolean; default?: string } & (
   { column: PetColumn; type: 'value' | 'id' | 'time' } | { members: Record<string, PetColumn> }
@@ -156,7 +156,7 @@ export const READ_COLUMNS = columnList('pets', [
 ]);
 
 /** The fields listers write (the bodies' properties). */
-export type WritableField = { [F in FieldName]: Fields[F] extends { writable: true } ? F : never }[FieldName];
+type WritableField = { [F in FieldName]: Fields[F] extends { writable: true } ? F : never }[FieldName];
 export const WRITABLE_FIELDS = FIELDS.filter(([, declaration]) => declaration.writable) as Array<
   [WritableField, Declaration]
 >;
