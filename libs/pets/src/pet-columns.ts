@@ -1,7 +1,8 @@
 import { columnList, type ColumnOf, type TableRow } from '@app/database';
 import type { StoredPetPhoto } from './dto/pet-photo.dto';
-import type { CreatePetDto, PetDto, PetRecordDto } from './dto/pet.dto';
+import type { CreatePetDto, PetRecordDto } from './dto/pet.dto';
 import type { UpdatePetDto } from './dto/update-pet.dto';
+import type { PetAsStored } from './pet-photo-urls';
 import type { PetAgeGroup, PetCoat, PetSex, PetSize, PetStatus } from './pet-status';
 
 /** A `pets` row as pg returns it, its words and photos narrowed to what the code writes there. */
@@ -20,19 +21,22 @@ type PetsRow = TableRow<
 
 type PetColumn = ColumnOf<'pets'>;
 
+/** How a scalar field's column is shown (`Storage`). */
+export type FieldType = 'value' | 'id' | 'time' | 'document';
+
 /** The columns whose values, once not null, are of type `V`. */
 type ColumnHolding<V> = { [C in PetColumn]: [NonNullable<PetsRow[C]>] extends [V] ? C : never }[PetColumn];
 
-/** The Pet's fields that are the record's: libs/photos keeps `photos`, and a search adds `distanceKm`. */
-type PetField = Exclude<keyof PetDto, 'photos' | 'distanceKm'>;
+/** The fields of the Pet as stored (its photos by their keys) but `distanceKm`, which a search adds. */
+type PetField = Exclude<keyof PetAsStored, 'distanceKm'>;
 
 /**
  * How a field is stored. A scalar is one column: `value` as pg returns it, `id` a bigint (text) shown as a
- * number, `time` a timestamp shown as ISO 8601. An object (`location`, `attributes`) is a column per
- * member, and is left out when none of them is set.
+ * number, `time` a timestamp shown as ISO 8601, `document` a jsonb value shown whole, its null members kept.
+ * An object (`location`, `attributes`) is a column per member, and is left out when none of them is set.
  */
 type Storage<V> = [V] extends [Array<unknown> | string | number | boolean]
-  ? | { column: ColumnHolding<V>; type: 'value' }
+  ? | { column: ColumnHolding<V>; type: Extract<FieldType, 'value' | 'document'> }
     | ([V] extends [number] ? { column: ColumnHolding<string>; type: 'id' } : never)
     | ([V] extends [string] ? { column: ColumnHolding<Date>; type: 'time' } : never)
   : { members: { [Member in keyof V]-?: ColumnHolding<NonNullable<V[Member]>> } };
@@ -52,15 +56,15 @@ type Writable<F> = F extends keyof CreatePetDto
 /** Cleared by a PUT that leaves it out: a property of the record, but the status (kept unless named). */
 type Replaced<F> = F extends Exclude<keyof PetRecordDto, 'status'> ? true : false;
 
-type PetFieldDeclaration<F extends PetField> = Storage<NonNullable<PetDto[F]>> &
+type PetFieldDeclaration<F extends PetField> = Storage<NonNullable<PetAsStored[F]>> &
   Flag<'writable', Writable<F>> &
   Flag<'replaced', Replaced<F>> & {
     /** Stored when a new pet leaves it out, and when a change clears it. */
-    default?: NonNullable<PetDto[F]>;
+    default?: NonNullable<PetAsStored[F]>;
   };
 
 /** Every body's property is a field of the Pet: a property missing from PetDto is one here, to declare there. */
-type Undeclared = { [F in Exclude<keyof CreatePetDto | keyof UpdatePetDto, keyof PetDto>]: never };
+type Undeclared = { [F in Exclude<keyof CreatePetDto | keyof UpdatePetDto, PetField>]: never };
 
 /**
  * The pet record's fields, each declared once: the columns every read selects, what creates and changes
@@ -73,6 +77,8 @@ const PET_FIELDS = {
   categoryId: { column: 'category_id', type: 'id', writable: true, replaced: true },
   status: { column: 'status', type: 'value', writable: true, default: 'available' },
   sex: { column: 'sex', type: 'value', writable: true, replaced: true, default: 'unknown' },
+  // Kept by libs/photos (PetPhotoChanges).
+  photos: { column: 'photos', type: 'document' },
   createdAt: { column: 'created_at', type: 'time' },
   updatedAt: { column: 'updated_at', type: 'time' },
   description: { column: 'description', type: 'value', writable: true, replaced: true },
@@ -119,7 +125,6 @@ type FieldColumn = ColumnsOf<Fields[keyof Fields]>;
  * it name every column of the table that PET_FIELDS does not, so that a new column is decided on here.
  */
 const OTHER_COLUMNS = {
-  photos: true,
   lister_account_id: true,
   // Read as `has_open_order` (pet-row.ts).
   open_order_id: false,
@@ -140,7 +145,7 @@ export type PetColumnsRow = Pick<PetsRow, ReadColumn>;
 type FieldName = keyof Fields;
 /** A field's declaration, as the code that goes through them all sees it. */
 type Declaration = { writable?: boolean; replaced?: boolean; default?: string } & (
-  { column: PetColumn; type: 'value' | 'id' | 'time' } | { members: Record<string, PetColumn> }
+  { column: PetColumn; type: FieldType } | { members: Record<string, PetColumn> }
 );
 
 /** Each field with its declaration, in the declaration's order (the Pet's). */

@@ -1,5 +1,5 @@
 import { columnList, sql, type ColumnOf, type SqlFragment } from '@app/database';
-import { FIELDS, type PetColumnsRow, READ_COLUMNS } from './pet-columns';
+import { FIELDS, type FieldType, type PetColumnsRow, READ_COLUMNS } from './pet-columns';
 import type { PetAsStored } from './pet-photo-urls';
 
 /**
@@ -14,7 +14,7 @@ export const PET_COLUMNS = sql`${READ_COLUMNS}, open_order_id IS NOT NULL AS has
 export type PetRow = PetColumnsRow & { has_open_order: boolean; version: string };
 
 /** A field's value as the Pet shows it, from its column's (not null). */
-function shown(type: 'value' | 'id' | 'time', value: unknown): unknown {
+function shown(type: FieldType, value: unknown): unknown {
   if (type === 'id') return Number(value);
   return type === 'time' ? (value as Date).toISOString() : value;
 }
@@ -34,7 +34,6 @@ export function toPet(row: PetRow): PetAsStored {
       pet[field] = shown(declaration.type, columns[declaration.column]);
     }
   }
-  pet.photos = row.photos;
   // PET_FIELDS names every field of the Pet, each in a column whose type fits.
   return pet as PetAsStored;
 }
@@ -51,26 +50,33 @@ const jsonMembers = (members: Array<[string, SqlFragment]>) =>
 
 const column = (name: ColumnOf<'pets'>) => columnList('pets', [name]);
 
+type Field = (typeof FIELDS)[number];
+
+/** A field's key and value in the events' object. */
+function jsonMember([field, declaration]: Field): [string, SqlFragment] {
+  if (!('members' in declaration)) {
+    const value = column(declaration.column);
+    return [field, declaration.type === 'time' ? isoTime(value) : value];
+  }
+  const members = Object.entries(declaration.members).map(([member, name]): [string, SqlFragment] => [
+    member,
+    column(name),
+  ]);
+  return [field, knownObject(jsonMembers(members))];
+}
+
+const isDocument = ([, declaration]: Field) => 'type' in declaration && declaration.type === 'document';
+
 /**
  * The Pet as `toPet` makes it, built by PostgreSQL from the columns of `PET_COLUMNS`: the object of the events
  * that a pet's insert or change records in its own statement (pets.repository.ts), where the change holds
  * the write order and a round trip to build it in the process would lengthen that. NULLs are left out, as
- * `toPet` leaves out unset fields; `photos` is added after, its members kept whatever they hold.
+ * `toPet` leaves out unset fields; a document (`photos`) is added after, its members kept whatever they hold.
  * test/events-emitted.e2e-spec.ts keeps the two equal.
  */
 export const PET_OBJECT = sql`jsonb_strip_nulls(jsonb_build_object(${jsonMembers(
-  FIELDS.map(([field, declaration]) => {
-    if ('members' in declaration) {
-      const members = Object.entries(declaration.members).map(([member, name]): [string, SqlFragment] => [
-        member,
-        column(name),
-      ]);
-      return [field, knownObject(jsonMembers(members))];
-    }
-    const value = column(declaration.column);
-    return [field, declaration.type === 'time' ? isoTime(value) : value];
-  }),
-)})) || jsonb_build_object('photos', photos)`;
+  FIELDS.filter((field) => !isDocument(field)).map(jsonMember),
+)})) || jsonb_build_object(${jsonMembers(FIELDS.filter(isDocument).map(jsonMember))})`;
 
 /** A pet with what the service needs to guard a change of it, none of which clients see. */
 export interface StoredPet {
