@@ -1,6 +1,6 @@
 // `npm run db:types`: writes libs/database/src/schema.ts, the tables' row types, from a scratch database
 // (`<DATABASE_URL's database>_db_types`, created and dropped here) migrated with the project's migrations.
-// test/database-schema.e2e-spec.ts fails when the committed file differs. Model: immich's `server/src/schema`.
+// test/database/database-schema.e2e-spec.ts fails when the committed file differs. Model: immich's `server/src/schema`.
 import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

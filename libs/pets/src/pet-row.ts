@@ -72,7 +72,7 @@ const isDocument = ([, declaration]: Field) => 'type' in declaration && declarat
  * that a pet's insert or change records in its own statement (pets.repository.ts), where the change holds
  * the write order and a round trip to build it in the process would lengthen that. NULLs are left out, as
  * `toPet` leaves out unset fields; a document (`photos`) is added after, its members kept whatever they hold.
- * test/events-emitted.e2e-spec.ts keeps the two equal.
+ * test/events/events-emitted.e2e-spec.ts keeps the two equal.
  */
 export const PET_OBJECT = sql`jsonb_strip_nulls(jsonb_build_object(${jsonMembers(
   FIELDS.filter((field) => !isDocument(field)).map(jsonMember),

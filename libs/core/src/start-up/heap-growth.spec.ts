@@ -3,7 +3,7 @@ import { limitHeapGrowth } from './heap-growth';
 
 jest.mock('node:v8', () => ({ setFlagsFromString: jest.fn() }));
 
-// What the flag does to V8 is checked on a real process in test/start-up.e2e-spec.ts.
+// What the flag does to V8 is checked on a real process in test/operations/start-up.e2e-spec.ts.
 describe('limitHeapGrowth', () => {
   beforeEach(() => jest.mocked(setFlagsFromString).mockClear());
 
