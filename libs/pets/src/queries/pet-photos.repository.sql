@@ -50,6 +50,7 @@ RETURNING
   category_id,
   status,
   sex,
+  photos,
   created_at,
   updated_at,
   description,
@@ -75,7 +76,6 @@ RETURNING
   mixed_breed,
   external_id,
   organization_id,
-  photos,
   lister_account_id,
   open_order_id IS NOT NULL AS has_open_order,
   (
