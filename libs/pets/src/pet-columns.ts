@@ -5,7 +5,7 @@ import type { UpdatePetDto } from './dto/update-pet.dto';
 import type { PetAsStored } from './pet-photo-urls';
 import type { PetAgeGroup, PetCoat, PetSex, PetSize, PetStatus } from './pet-status';
 
-/** A `pets` row as pg returns it, its words and photos narrowed to what the code writes there. */
+/** A `pets` row as pg returns it, its columns of words and its photos narrowed to what the code writes there. */
 type PetsRow = TableRow<
   'pets',
   {
@@ -125,6 +125,7 @@ type FieldColumn = ColumnsOf<Fields[keyof Fields]>;
  * it name every column of the table that PET_FIELDS does not, so that a new column is decided on here.
  */
 const OTHER_COLUMNS = {
+  // Guards changes, never shown (StoredPet).
   lister_account_id: true,
   // Read as `has_open_order` (pet-row.ts).
   open_order_id: false,
