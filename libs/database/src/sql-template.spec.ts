@@ -36,6 +36,13 @@ describe('sql', () => {
     expect(sql`SELECT ${columns} FROM pets`.text).toBe('SELECT "id", "weird""name" FROM pets');
   });
 
+  it('writes a literal into the text, not as a parameter, quoted as PostgreSQL wants it', () => {
+    const statement = sql`SELECT jsonb_build_object(${sql.literal("it's")}, ${1})`;
+
+    expect(statement.text).toBe("SELECT jsonb_build_object('it''s', $1)");
+    expect(statement.values).toEqual([1]);
+  });
+
   it('numbers a fragment used twice where each use stands, whether or not it was read before', () => {
     const byCategory = sql`category_id = ${3}`;
     expect(byCategory.text).toBe('category_id = $1');
