@@ -1863,10 +1863,7 @@ export interface components {
              * @example yesno
              */
             type: components["schemas"]["ApplicationFieldType"];
-            /**
-             * @description Whether an application must answer it.
-             * @default false
-             */
+            /** @description Whether an application must answer it; `false` when absent. */
             required?: boolean;
             /**
              * @description The choices, 1 to 100 characters each: required for `choice` and `multichoice`, refused otherwise.
@@ -1947,10 +1944,7 @@ export interface components {
             };
             /** @description Whom the shelter contacts: shown to it from `under_review` on. */
             contact: components["schemas"]["ApplicationContact"];
-            /**
-             * @description Whether the service may email the applicant about it.
-             * @default false
-             */
+            /** @description Whether the service may email the applicant about it; `false` when absent. */
             emailConsent?: boolean;
             /**
              * @description The conversation’s first message, trimmed.
