@@ -60,6 +60,19 @@ const REQUIRED_SCOPES: Record<string, { scope: string; publishable?: true }> = {
   listSavedSearches: { scope: 'searches:read' },
   getSavedSearch: { scope: 'searches:read' },
   deleteSavedSearch: { scope: 'searches:write' },
+  // Adoption applications.
+  putApplicationForm: { scope: 'applications:write' },
+  getApplicationForm: { scope: 'applications:read' },
+  getPetApplicationForm: { scope: 'pets:read', publishable: true },
+  submitApplication: { scope: 'applications:write' },
+  listApplications: { scope: 'applications:read' },
+  getApplication: { scope: 'applications:read' },
+  reviewApplication: { scope: 'applications:write' },
+  approveApplication: { scope: 'applications:write' },
+  declineApplication: { scope: 'applications:write' },
+  withdrawApplication: { scope: 'applications:write' },
+  sendApplicationMessage: { scope: 'applications:write' },
+  listApplicationMessages: { scope: 'applications:read' },
 };
 
 /** Every route handler of an app, as `Controller.method`, with what it declares. */

@@ -61,6 +61,7 @@ describe('the OpenAPI documents: one per base address', () => {
       'organizations',
       'saved-searches',
       'store',
+      'applications',
       'accounts',
       'keys',
       'events',
@@ -163,6 +164,7 @@ describe('the OpenAPI documents: one per base address', () => {
     const radiusOf = (path: string) =>
       `/paths/${path}/get/parameters/${apiDoc.paths[path].get.parameters.findIndex((p: Doc) => p.name === 'radiusKm')}/schema`;
     expect(numbers.sort()).toEqual([
+      '/components/schemas/ApplicationAnswer/properties/value/oneOf/1',
       '/components/schemas/Organization/properties/distanceKm',
       '/components/schemas/OrganizationChange/properties/location/properties/latitude',
       '/components/schemas/OrganizationChange/properties/location/properties/longitude',

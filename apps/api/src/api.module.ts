@@ -1,4 +1,5 @@
 import { AccountsHttpModule, ApiKeyGuard } from '@app/accounts';
+import { ApplicationsHttpModule } from '@app/applications';
 import { CoreModule } from '@app/core';
 import { DatabaseModule, ReadYourWritesInterceptor } from '@app/database';
 import { EventsHttpModule } from '@app/events';
@@ -16,8 +17,8 @@ import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { QueueDashboardModule } from './queue-dashboard.module';
 
 /**
- * The catalogue app: pets, categories, organisations, the store, accounts and keys, events, webhook
- * endpoints and saved searches under `/v1`, Swagger UI, health, queue dashboard, the website widget.
+ * The catalogue app: pets, categories, organisations, the store, adoption applications, accounts and keys,
+ * events, webhook endpoints and saved searches under `/v1`, Swagger UI, health, queue dashboard, the website widget.
  */
 @Module({
   imports: [
@@ -29,6 +30,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     PetsHttpModule,
     PhotosHttpModule,
     OrdersHttpModule,
+    ApplicationsHttpModule,
     OrganizationsHttpModule,
     EventsHttpModule,
     SavedSearchesHttpModule,

@@ -1,4 +1,5 @@
 import { ACCOUNTS_API_TAG, KEYS_API_TAG } from '@app/accounts';
+import { APPLICATIONS_API_TAG } from '@app/applications';
 import { EVENTS_API_TAG, WEBHOOKS_API_TAG } from '@app/events';
 import { createOpenApiDocument, type PublicAddresses } from '@app/http';
 import { STORE_API_TAG } from '@app/orders';
@@ -14,6 +15,7 @@ const API_TAGS = [
   ORGANIZATIONS_API_TAG,
   SAVED_SEARCHES_API_TAG,
   STORE_API_TAG,
+  APPLICATIONS_API_TAG,
   ACCOUNTS_API_TAG,
   KEYS_API_TAG,
   EVENTS_API_TAG,

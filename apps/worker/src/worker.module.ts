@@ -1,3 +1,4 @@
+import { ApplicationFollowersModule } from '@app/applications';
 import { CoreModule, PeriodicJobsModule, settingsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { EventsWorkerModule } from '@app/events';
@@ -22,6 +23,7 @@ import { WorkerSettings } from './worker.settings';
     IdempotencyModule,
     MessagingWorkerModule,
     OrdersWorkerModule,
+    ApplicationFollowersModule,
     EventsWorkerModule,
     PhotosWorkerModule,
     SavedSearchesWorkerModule,

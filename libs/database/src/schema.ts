@@ -48,6 +48,43 @@ export interface ApiKeys {
   scopes: Generated<string[]>;
 }
 
+export interface ApplicationForms {
+  account_id: Int8;
+  fields: Json;
+  notify_email: string | null;
+  updated_at: Generated<Timestamp>;
+  version: number;
+}
+
+export interface ApplicationMessages {
+  application_id: string;
+  body: string | null;
+  created_at: Generated<Timestamp>;
+  id: string;
+  sender: string;
+  seq: Generated<Int8>;
+}
+
+export interface Applications {
+  answers: Json;
+  applicant_account_id: Int8;
+  closed_reason: string | null;
+  contact: Json | null;
+  contact_email_canonical: string | null;
+  created_at: Generated<Timestamp>;
+  email_consent: Generated<boolean>;
+  ended_at: Timestamp | null;
+  form_version: number;
+  history: Json;
+  id: string;
+  lister_account_id: Int8;
+  order_id: Int8 | null;
+  pet_id: Int8;
+  seq: Generated<Int8>;
+  status: Generated<string>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Categories {
   id: Int8;
   name: string;
@@ -76,6 +113,18 @@ export interface IdempotencyKeys {
   response_status: number | null;
 }
 
+export interface Meetings {
+  application_id: string;
+  created_at: Generated<Timestamp>;
+  ends_at: Timestamp;
+  id: string;
+  location: string | null;
+  reminded_at: Timestamp | null;
+  starts_at: Timestamp;
+  status: Generated<string>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Messages {
   account_id: Int8;
   attempts: Generated<number>;
@@ -100,6 +149,7 @@ export interface Orders {
   lister_account_id: Int8;
   note: string | null;
   pet_id: Int8;
+  placed_by_application: Generated<boolean>;
   return_reason: string | null;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
@@ -261,9 +311,13 @@ export interface WebhookEndpoints {
 export interface DB {
   accounts: Accounts;
   api_keys: ApiKeys;
+  application_forms: ApplicationForms;
+  application_messages: ApplicationMessages;
+  applications: Applications;
   categories: Categories;
   events: Events;
   idempotency_keys: IdempotencyKeys;
+  meetings: Meetings;
   messages: Messages;
   orders: Orders;
   organization_animal_counts: OrganizationAnimalCounts;

@@ -13,6 +13,9 @@ export const EVENT_TYPES = [
   'message.sent',
   'message.failed',
   'saved_search.matched',
+  'application.submitted',
+  'application.updated',
+  'application.message',
   'webhook_endpoint.test',
 ] as const;
 

@@ -1,5 +1,6 @@
 export * from './dto/order.dto';
 export * from './expiry/orders-worker.module';
+export * from './order-follower';
 export * from './order-transitions';
 export * from './order-view';
 export * from './orders.errors';

@@ -14,6 +14,8 @@ export interface Placing {
   adopterAccountId: number;
   petId: number;
   note?: string;
+  /** Not counted against the open-orders cap, nor counting in it: the order an approved application places. */
+  uncapped?: boolean;
 }
 
 type Decision = { listerAccountId: number } | { error: AppError };

@@ -61,6 +61,8 @@ export interface NewOrder {
   adopterAccountId: number;
   listerAccountId: number;
   note?: string;
+  /** Outside the open-orders cap (`placed_by_application`). */
+  uncapped?: boolean;
 }
 
 export interface OrderListing {
@@ -91,14 +93,17 @@ export class OrdersRepository {
 
   /**
    * Inserts the orders, placed and holding for `holdSeconds`, those that keep their adopters within
-   * `maxPlaced` orders placed; returns them in the same places, undefined for an order over the cap.
+   * `maxPlaced` orders placed; returns them in the same places, undefined for an order over the cap. An
+   * `uncapped` order always goes in, and neither it nor the adopter's other uncapped orders count.
    *
    * Each order goes in only while its adopter stays within the cap: the adopter's orders already placed
    * plus the batch's earlier ones (by position) must not exceed `maxPlaced`. Run after the adopters'
    * placing locks, so its snapshot counts every placing that committed before. RETURNING promises no
    * order, so each row's id is drawn first and the rows are matched to positions by it.
    */
-  @GenerateSql({ params: [[{ petId: 1, adopterAccountId: 2, listerAccountId: 3, note: 'Hello' }], 900, 5] })
+  @GenerateSql({
+    params: [[{ petId: 1, adopterAccountId: 2, listerAccountId: 3, note: 'Hello', uncapped: false }], 900, 5],
+  })
   async insertPlaced(
     orders: NewOrder[],
     holdSeconds: number,
@@ -107,24 +112,28 @@ export class OrdersRepository {
     const adopters = orders.map((order) => order.adopterAccountId);
     const rows = await this.sql.rows<OrderRow & { position: string }>(
       sql`WITH batch AS (
-            SELECT pet_id, adopter_account_id, lister_account_id, note, position
+            SELECT pet_id, adopter_account_id, lister_account_id, note, uncapped, position
               FROM unnest(${orders.map((order) => order.petId)}::bigint[], ${adopters}::bigint[],
                           ${orders.map((order) => order.listerAccountId)}::bigint[],
-                          ${orders.map((order) => order.note ?? null)}::text[]) WITH ORDINALITY
-                   AS o (pet_id, adopter_account_id, lister_account_id, note, position)
+                          ${orders.map((order) => order.note ?? null)}::text[],
+                          ${orders.map((order) => order.uncapped === true)}::boolean[]) WITH ORDINALITY
+                   AS o (pet_id, adopter_account_id, lister_account_id, note, uncapped, position)
           ), placed AS (
             SELECT adopter_account_id, count(*) AS placed FROM orders
-             WHERE adopter_account_id = ANY(${adopters}::bigint[]) AND status = 'placed' GROUP BY adopter_account_id
+             WHERE adopter_account_id = ANY(${adopters}::bigint[]) AND status = 'placed' AND NOT placed_by_application
+             GROUP BY adopter_account_id
           ), going AS (
             SELECT nextval('orders_id_seq') AS id, b.* FROM (
               SELECT batch.*, coalesce(placed.placed, 0)
-                       + row_number() OVER (PARTITION BY batch.adopter_account_id ORDER BY batch.position) AS nth
+                       + count(*) FILTER (WHERE NOT batch.uncapped)
+                           OVER (PARTITION BY batch.adopter_account_id ORDER BY batch.position) AS nth
                 FROM batch LEFT JOIN placed USING (adopter_account_id)
             ) b
-             WHERE nth <= ${maxPlaced}
+             WHERE uncapped OR nth <= ${maxPlaced}
           ), inserted AS (
-            INSERT INTO orders (id, pet_id, adopter_account_id, lister_account_id, note, expires_at)
-            SELECT id, pet_id, adopter_account_id, lister_account_id, note, now() + make_interval(secs => ${holdSeconds})
+            INSERT INTO orders (id, pet_id, adopter_account_id, lister_account_id, note, placed_by_application, expires_at)
+            SELECT id, pet_id, adopter_account_id, lister_account_id, note, uncapped,
+                   now() + make_interval(secs => ${holdSeconds})
               FROM going
             RETURNING ${COLUMNS}
           )

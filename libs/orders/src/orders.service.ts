@@ -1,11 +1,12 @@
 import { Sql } from '@app/database';
 import { EventsRecorder } from '@app/events';
 import { PetHolds } from '@app/pets';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import type { NewOrderDto, OrderDto } from './dto/order.dto';
 import { Inventory, InventoryRepository } from './inventory.repository';
 import { orderEvents } from './order-events';
 import { OrderExpiryScheduler } from './order-expiry.scheduler';
+import { OrderFollower } from './order-follower';
 import { OrderPlacingService } from './order-placing.service';
 import { decideTransition, ORDER_TRANSITIONS, OrderOperation, OrderRole, PetChange } from './order-transitions';
 import { roleOf, toOrderDto } from './order-view';
@@ -34,12 +35,23 @@ export class OrdersService {
     private readonly placements: OrderPlacingService,
     private readonly expiry: OrderExpiryScheduler,
     private readonly events: EventsRecorder,
+    @Optional() private readonly follower?: OrderFollower,
   ) {}
 
   async place(adopterAccountId: number, order: NewOrderDto): Promise<OrderDto> {
     const placed = await this.placements.place({ adopterAccountId, petId: order.petId, note: order.note });
-    // The answer does not wait for Redis: a hold whose job is late or lost is the sweep's.
-    void this.expiry.schedule(placed.id, placed.expiresAt!);
+    this.scheduleExpiry(placed);
+    return toOrderDto(placed, 'adopter');
+  }
+
+  /**
+   * Places the order an approved application asks for its applicant, in the caller's transaction: no
+   * note, and outside the adopter's open-orders cap. Refused as any placing is when the pet is not
+   * available (`pet_not_available`).
+   */
+  async placeForApplication(adopterAccountId: number, petId: number): Promise<OrderDto> {
+    const placed = await this.placements.place({ adopterAccountId, petId, uncapped: true });
+    this.scheduleExpiry(placed);
     return toOrderDto(placed, 'adopter');
   }
 
@@ -69,8 +81,7 @@ export class OrdersService {
       const cancelReason = transition.to === 'cancelled' ? (reason ?? 'requested') : reason;
       const changed = await this.orders.transition(orderId, accountId, transition, cancelReason);
       if (changed) {
-        await this.events.recordAll(orderEvents(changed));
-        await this.changePet(changed, transition.pet);
+        await this.changed(changed, transition.pet);
         return toOrderDto(changed, roleOf(changed, accountId)!);
       }
       const { order, role } = await this.findForParty(accountId, orderId);
@@ -88,8 +99,7 @@ export class OrdersService {
     return this.sql.transaction(async () => {
       const expired = await this.orders.expire(orderId);
       if (expired) {
-        await this.events.recordAll(orderEvents(expired));
-        await this.changePet(expired, ORDER_TRANSITIONS.expire.pet);
+        await this.changed(expired, ORDER_TRANSITIONS.expire.pet);
         return undefined;
       }
       const order = await this.orders.findById(orderId);
@@ -107,6 +117,18 @@ export class OrdersService {
     const role = order && roleOf(order, accountId);
     if (!order || !role) throw new OrderNotFoundError(orderId);
     return { order, role };
+  }
+
+  private scheduleExpiry(placed: StoredOrder): void {
+    // The answer does not wait for Redis: a hold whose job is late or lost is the sweep's.
+    void this.expiry.schedule(placed.id, placed.expiresAt!);
+  }
+
+  /** What follows a transition, in its transaction: its events, its pet's change, then its follower's. */
+  private async changed(order: StoredOrder, change: PetChange): Promise<void> {
+    await this.events.recordAll(orderEvents(order));
+    await this.changePet(order, change);
+    await this.follower?.orderChanged({ id: order.id, petId: order.petId, status: order.status });
   }
 
   private async changePet(order: StoredOrder, change: PetChange): Promise<void> {

@@ -9,6 +9,7 @@ export { encodePetCursor } from './pet-cursor';
 export { readFirstPetsPage } from './first-pets-page';
 export * from './get-pet-deprecation.middleware';
 export * from './pet-holds';
+export * from './pet-removal-follower';
 export * from './pet-status';
 export * from './pet.errors';
 export { degreeBounds } from './pet-search.repository';

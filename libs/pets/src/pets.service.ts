@@ -2,7 +2,7 @@ import { RACED, retryOnConflict } from '@app/core';
 import { Sql } from '@app/database';
 import { EventsRecorder } from '@app/events';
 import { MergePatch, mergePatchChange, mergesIntoObjects, PutPrecondition } from '@app/http';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { PetRecordDto } from './dto/pet.dto';
 import { UpdatePetDto } from './dto/update-pet.dto';
 import {
@@ -13,7 +13,8 @@ import {
   UnknownOrganizationError,
 } from './pet.errors';
 import { assertChangeable, assertNotHeld, readsInBatches, replacement, withChecks } from './pet-change-rules';
-import { PetEventType, petEvents } from './pet-events';
+import { petEvents } from './pet-events';
+import { PetRemovalFollower } from './pet-removal-follower';
 import type { StoredPet } from './pet-row';
 import { PetSearch, PetSearchRepository, SearchPage } from './pet-search.repository';
 import { NewPet, PetChange, PetPatch, PetsRepository } from './pets.repository';
@@ -32,6 +33,7 @@ export class PetsService {
     private readonly finder: PetSearchRepository,
     private readonly sql: Sql,
     private readonly events: EventsRecorder,
+    @Optional() private readonly removals?: PetRemovalFollower,
   ) {}
 
   /**
@@ -143,7 +145,7 @@ export class PetsService {
     await retryOnConflict(
       CHANGE_ATTEMPTS,
       async () => {
-        const removed = await this.withEvent('pet.deleted', () => this.pets.delete(removal));
+        const removed = await this.removeWithEvent(() => this.pets.delete(removal));
         if (removed) return removed;
         await this.assertApplicable(removal, undefined);
         return RACED;
@@ -178,14 +180,16 @@ export class PetsService {
   }
 
   /**
-   * Runs a guarded write of one pet and records its event in the same transaction, when the write applied
-   * (a removal: PATCHes record theirs with their batch, PetsRepository.update).
+   * Runs a guarded removal of one pet and, when it applied, records its event and lets its follower
+   * follow in the same transaction (PATCHes record theirs with their batch, PetsRepository.update).
    */
-  private withEvent(type: PetEventType, change: () => Promise<StoredPet | undefined>): Promise<StoredPet | undefined> {
+  private removeWithEvent(removal: () => Promise<StoredPet | undefined>): Promise<StoredPet | undefined> {
     return this.sql.transaction(async () => {
-      const changed = await change();
-      if (changed) await this.events.recordAll(petEvents(type, changed));
-      return changed;
+      const removed = await removal();
+      if (!removed) return undefined;
+      await this.events.recordAll(petEvents('pet.deleted', removed));
+      await this.removals?.petRemoved(removed.pet.id);
+      return removed;
     });
   }
 

@@ -13,6 +13,8 @@ const SCOPES = [
   'organization:write',
   'searches:read',
   'searches:write',
+  'applications:read',
+  'applications:write',
   'keys:read',
   'keys:write',
   'account:read',

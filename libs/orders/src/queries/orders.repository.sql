@@ -66,18 +66,21 @@ WITH
       adopter_account_id,
       lister_account_id,
       note,
+      uncapped,
       position
     FROM
       unnest(
         $1::bigint[],
         $2::bigint[],
         $3::bigint[],
-        $4::text[]
+        $4::text[],
+        $5::boolean[]
       ) WITH ORDINALITY AS o (
         pet_id,
         adopter_account_id,
         lister_account_id,
         note,
+        uncapped,
         position
       )
   ),
@@ -88,8 +91,9 @@ WITH
     FROM
       orders
     WHERE
-      adopter_account_id = ANY ($5::bigint[])
+      adopter_account_id = ANY ($6::bigint[])
       AND status = 'placed'
+      AND NOT placed_by_application
     GROUP BY
       adopter_account_id
   ),
@@ -101,7 +105,10 @@ WITH
       (
         SELECT
           batch.*,
-          coalesce(placed.placed, 0) + row_number() OVER (
+          coalesce(placed.placed, 0) + count(*) FILTER (
+            WHERE
+              NOT batch.uncapped
+          ) OVER (
             PARTITION BY
               batch.adopter_account_id
             ORDER BY
@@ -112,7 +119,8 @@ WITH
           LEFT JOIN placed USING (adopter_account_id)
       ) b
     WHERE
-      nth <= $6
+      uncapped
+      OR nth <= $7
   ),
   inserted AS (
     INSERT INTO
@@ -122,6 +130,7 @@ WITH
         adopter_account_id,
         lister_account_id,
         note,
+        placed_by_application,
         expires_at
       )
     SELECT
@@ -130,7 +139,8 @@ WITH
       adopter_account_id,
       lister_account_id,
       note,
-      now() + make_interval(secs => $7)
+      uncapped,
+      now() + make_interval(secs => $8)
     FROM
       going
     RETURNING
