@@ -1,6 +1,7 @@
 import { AccountsHttpModule, ApiKeyGuard } from '@app/accounts';
 import { CoreModule } from '@app/core';
 import { DatabaseModule, ReadYourWritesInterceptor } from '@app/database';
+import { EmailHttpModule } from '@app/email';
 import { EventsHttpModule } from '@app/events';
 import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
@@ -17,7 +18,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
 
 /**
  * The catalogue app: pets, categories, organisations, the store, accounts and keys, events, webhook
- * endpoints and saved searches under `/v1`, Swagger UI, health, queue dashboard, the website widget.
+ * endpoints, saved searches and email unsubscribe links under `/v1`, Swagger UI, health, queue dashboard, the website widget.
  */
 @Module({
   imports: [
@@ -32,6 +33,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     OrganizationsHttpModule,
     EventsHttpModule,
     SavedSearchesHttpModule,
+    EmailHttpModule,
     RateLimitingModule,
     QueueDashboardModule,
     WidgetModule,
