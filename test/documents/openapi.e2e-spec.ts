@@ -66,6 +66,7 @@ describe('the OpenAPI documents: one per base address', () => {
       'keys',
       'events',
       'webhooks',
+      'email',
     ]);
     expect(Object.keys(apiDoc.paths).filter((path) => path.startsWith('/messages'))).toEqual([]);
     expect(messagesDoc.tags.map((tag: Doc) => tag.name)).toEqual(['messages']);
@@ -178,11 +179,12 @@ describe('the OpenAPI documents: one per base address', () => {
     ]);
   });
 
-  it('marks sign-up as the one operation without a key, and lets POST /v1/keys go without a body', () => {
+  it('marks sign-up and the unsubscribe link as the operations without a key, and lets POST /v1/keys go without a body', () => {
     const unsecured = operations(apiDoc).filter(([, operation]) => operation.security?.length === 0);
-    expect(unsecured.map(([name]) => name)).toEqual(['post /accounts']);
+    const keyless = ['post /accounts', 'post /unsubscribe/{token}', 'get /unsubscribe/{token}'];
+    expect(unsecured.map(([name]) => name)).toEqual(keyless);
     for (const [, operation] of [...operations(apiDoc), ...operations(messagesDoc)].filter(
-      ([name]) => name !== 'post /accounts',
+      ([name]) => !keyless.includes(name),
     ))
       expect(operation.security).toEqual([{ bearer: [] }]);
     expect(apiDoc.paths['/keys'].post.requestBody.required).toBe(false);

@@ -21,6 +21,9 @@ const LINES = {
   PHOTO_STORAGE_DIR:
     '  PHOTO_STORAGE_DIR="data/photos": in production set PHOTO_STORAGE_DIR to an absolute path on storage the api and ' +
     'the worker share, or PHOTO_STORAGE=s3',
+  EMAIL_TRANSPORT:
+    '  EMAIL_TRANSPORT is not set: in production set EMAIL_TRANSPORT=smtp and SMTP_URL, such as ' +
+    'smtp://user:pass@mail.example:587, so that emails reach people',
   PHOTO_PUBLIC_BASE_URL:
     '  PHOTO_PUBLIC_BASE_URL is not set: in production set it to where clients fetch renditions, such as ' +
     'https://pets.example/media (the api serves them at /media) or a CDN',
@@ -47,12 +50,22 @@ describe('an app started with APP_ENV=production and what production must set le
         LINES.PHOTO_PUBLIC_BASE_URL,
         LINES.PUBLIC_BASE_URL_PRODUCTION,
         LINES.PUBLIC_MESSAGES_URL,
+        LINES.EMAIL_TRANSPORT,
       ],
     ],
   ])('refuses to start the %s, with one line naming each setting', async (app, lines) => {
     const { code, lines: written } = await exitOf(app, unset);
     expect(code).toBe(1);
     expect(written).toEqual(['Invalid configuration:', ...lines]);
+  });
+
+  it('refuses the worker with an SMTP_URL that is not one, naming it', async () => {
+    const { code, lines } = await exitOf('worker', { ...PRODUCTION_ENV, SMTP_URL: 'mail.example:587' });
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      'Invalid configuration:',
+      '  SMTP_URL="mail.example:587": SMTP_URL must be a smtp:// or smtps:// URL such as smtp://user:pass@mail.example:587',
+    ]);
   });
 
   it('refuses the worker without WEBHOOK_SECRETS_KEY, whatever else is set', async () => {

@@ -52,15 +52,18 @@ Object.assign(process.env, {
   PHOTO_STORAGE_DIR: join(tmpdir(), 'pet-adoption-test-photos'),
   // Processes the suites start with APP_ENV=production need one.
   WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 'test').toString('base64'),
+  EMAIL_UNSUBSCRIBE_KEY: Buffer.alloc(32, 'unsubscribe').toString('base64'),
 });
 
 /**
  * What a process started with APP_ENV=production needs beyond the test environment (docs/operations.md's
- * checklist): public addresses that production refuses to leave on localhost.
+ * checklist): public addresses that production refuses to leave on localhost, and a mail server.
  */
 export const PRODUCTION_ENV = {
   APP_ENV: 'production',
   PUBLIC_BASE_URL_PRODUCTION: 'https://pets.test/v1',
   PUBLIC_MESSAGES_URL: 'https://messages.pets.test',
   PHOTO_PUBLIC_BASE_URL: 'https://pets.test/media',
+  EMAIL_TRANSPORT: 'smtp',
+  SMTP_URL: 'smtp://127.0.0.1:2525',
 };

@@ -2,6 +2,7 @@ import { AccountsHttpModule, ApiKeyGuard } from '@app/accounts';
 import { ApplicationsHttpModule } from '@app/applications';
 import { CoreModule } from '@app/core';
 import { DatabaseModule, ReadYourWritesInterceptor } from '@app/database';
+import { EmailHttpModule } from '@app/email';
 import { EventsHttpModule } from '@app/events';
 import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
@@ -17,8 +18,9 @@ import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { QueueDashboardModule } from './queue-dashboard.module';
 
 /**
- * The catalogue app: pets, categories, organisations, the store, adoption applications, accounts and keys,
- * events, webhook endpoints and saved searches under `/v1`, Swagger UI, health, queue dashboard, the website widget.
+ * The catalogue app: pets, categories, organisations, the store, adoption applications, accounts and keys, events,
+ * webhook endpoints, saved searches and email unsubscribe links under `/v1`, Swagger UI, health, queue dashboard,
+ * the website widget.
  */
 @Module({
   imports: [
@@ -34,6 +36,7 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     OrganizationsHttpModule,
     EventsHttpModule,
     SavedSearchesHttpModule,
+    EmailHttpModule,
     RateLimitingModule,
     QueueDashboardModule,
     WidgetModule,

@@ -1,5 +1,6 @@
 import { ACCOUNTS_API_TAG, KEYS_API_TAG } from '@app/accounts';
 import { APPLICATIONS_API_TAG } from '@app/applications';
+import { EMAIL_API_TAG } from '@app/email';
 import { EVENTS_API_TAG, WEBHOOKS_API_TAG } from '@app/events';
 import { createOpenApiDocument, type PublicAddresses } from '@app/http';
 import { STORE_API_TAG } from '@app/orders';
@@ -20,6 +21,7 @@ const API_TAGS = [
   KEYS_API_TAG,
   EVENTS_API_TAG,
   WEBHOOKS_API_TAG,
+  EMAIL_API_TAG,
 ];
 
 /**

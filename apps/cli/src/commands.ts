@@ -8,6 +8,7 @@ import {
   PLANS,
 } from '@app/accounts';
 import { ValidationFailedError } from '@app/core';
+import { EmailReports } from '@app/email';
 import { validatedBody } from '@app/http';
 import type { INestApplicationContext } from '@nestjs/common';
 import { parseArgs, ParseArgsConfig } from 'node:util';
@@ -68,6 +69,20 @@ const COMMANDS: Record<string, Command> = {
         const { account, apiKey } = await app.get(AccountsService).signUp(email);
         return { accountId: account.id, email: account.email, keyId: apiKey.key.id, key: apiKey.secret };
       };
+    },
+  },
+  'email-history': {
+    usage: '<email> [--limit N]',
+    help: [
+      'show the latest emails to an address (sent or why not) and what stops more: a permanent refusal, lists left',
+      `--limit N    at most N emails (${DEFAULT_PAGE} when absent, at most ${MAX_PAGE})`,
+    ],
+    options: { limit: { type: 'string' } },
+    parse: (args, values) => {
+      const email = oneEmail('email-history', args);
+      const limit = positiveInt(values.limit, '--limit') ?? DEFAULT_PAGE;
+      if (limit > MAX_PAGE) throw new UsageError(`--limit must be at most ${MAX_PAGE}`);
+      return (app) => app.get(EmailReports).of(email, limit);
     },
   },
   'issue-key': {

@@ -1,6 +1,7 @@
 import { ApplicationFollowersModule } from '@app/applications';
 import { CoreModule, PeriodicJobsModule, settingsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
+import { EmailWorkerModule } from '@app/email';
 import { EventsWorkerModule } from '@app/events';
 import { IdempotencyModule, IdempotencyKeysPurger } from '@app/idempotency';
 import { MessagingWorkerModule } from '@app/messaging';
@@ -13,7 +14,7 @@ import { WorkerSettings } from './worker.settings';
 
 /**
  * The worker: BullMQ processors (message delivery, webhook delivery, hold expiry), their reconcilers and
- * sweep, the events' dispatcher and retention, the saved searches' matcher, and the purge of expired idempotency keys; no HTTP API.
+ * sweep, the events' dispatcher and retention, the saved searches' matcher, email delivery, and the purge of expired idempotency keys; no HTTP API.
  */
 @Module({
   imports: [
@@ -27,6 +28,7 @@ import { WorkerSettings } from './worker.settings';
     EventsWorkerModule,
     PhotosWorkerModule,
     SavedSearchesWorkerModule,
+    EmailWorkerModule,
     settingsModule(WorkerSettings),
     // Runs the reconcilers, the sweeps, retention and the purge that the modules above provide.
     PeriodicJobsModule,

@@ -90,6 +90,33 @@ export interface Categories {
   name: string;
 }
 
+export interface EmailNotifications {
+  address: string;
+  address_key: string;
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  data: Json;
+  finished_at: Timestamp | null;
+  id: string;
+  last_error: string | null;
+  list: string;
+  next_attempt_at: Generated<Timestamp>;
+  status: Generated<string>;
+  template: string;
+}
+
+export interface EmailSuppressions {
+  address_key: string;
+  created_at: Generated<Timestamp>;
+  reason: string;
+}
+
+export interface EmailUnsubscribes {
+  address_key: string;
+  created_at: Generated<Timestamp>;
+  list: string;
+}
+
 export interface Events {
   account_id: Int8;
   created_at: Generated<Timestamp>;
@@ -260,10 +287,19 @@ export interface SavedSearchAlerts {
   seq: Generated<Int8>;
 }
 
+export interface SavedSearchEmailMatches {
+  matched_at: Generated<Timestamp>;
+  pet_id: Int8;
+  pet_name: string;
+  saved_search_id: string;
+}
+
 export interface SavedSearches {
   account_id: Int8;
   choices: Json | null;
   created_at: Generated<Timestamp>;
+  email_alerts: Generated<boolean>;
+  emailed_at: Timestamp | null;
   filters: Json;
   id: string;
   name: string | null;
@@ -315,6 +351,9 @@ export interface DB {
   application_messages: ApplicationMessages;
   applications: Applications;
   categories: Categories;
+  email_notifications: EmailNotifications;
+  email_suppressions: EmailSuppressions;
+  email_unsubscribes: EmailUnsubscribes;
   events: Events;
   idempotency_keys: IdempotencyKeys;
   meetings: Meetings;
@@ -328,6 +367,7 @@ export interface DB {
   photo_file_removals: PhotoFileRemovals;
   photos: Photos;
   saved_search_alerts: SavedSearchAlerts;
+  saved_search_email_matches: SavedSearchEmailMatches;
   saved_search_pet_states: SavedSearchPetStates;
   saved_searches: SavedSearches;
   webhook_attempts: WebhookAttempts;

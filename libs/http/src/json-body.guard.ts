@@ -6,6 +6,7 @@ import { UnsupportedContentTypeError } from '@app/core';
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_TYPE = 'application/json';
 const MERGE_PATCH_TYPE = 'application/merge-patch+json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
 /** The media types the body parser reads; each route accepts JSON, and merge patches where it says so. */
 export const PARSED_BODY_TYPES = [JSON_TYPE, MERGE_PATCH_TYPE];
 
@@ -13,6 +14,14 @@ const ACCEPTS_MERGE_PATCH = 'pet-adoption:accepts-merge-patch';
 
 /** A route whose body may also be an RFC 7396 merge patch (`application/merge-patch+json`). */
 export const AcceptsMergePatch = () => SetMetadata(ACCEPTS_MERGE_PATCH, true);
+
+const ACCEPTS_FORM = 'pet-adoption:accepts-form';
+
+/**
+ * A route that also takes an HTML form's body (`application/x-www-form-urlencoded`), which it does not read:
+ * the one-click unsubscribe that mailbox providers and the confirmation page send.
+ */
+export const AcceptsFormBody = () => SetMetadata(ACCEPTS_FORM, true);
 
 export const STREAMS_BODY = 'pet-adoption:streams-body';
 
@@ -31,8 +40,8 @@ function mediaType(contentType: string): string {
 }
 
 /**
- * Bodies must be JSON (anything else would otherwise reach validation as empty), or a merge patch on the
- * routes that take one. Registered as the last global guard, so a request without a key is told about
+ * Bodies must be JSON (anything else would otherwise reach validation as empty), or a merge patch or a form
+ * on the routes that take one. Registered as the last global guard, so a request without a key is told about
  * the key first; a guard rather than an interceptor, so GETs pay for no observable pipeline.
  */
 @Injectable()
@@ -52,6 +61,7 @@ export class JsonBodyGuard implements CanActivate {
 
   private accepts(context: ExecutionContext, type: string): boolean {
     if (type === JSON_TYPE) return true;
-    return type === MERGE_PATCH_TYPE && this.reflector.get<boolean>(ACCEPTS_MERGE_PATCH, context.getHandler()) === true;
+    const marked = (key: string) => this.reflector.get<boolean>(key, context.getHandler()) === true;
+    return (type === MERGE_PATCH_TYPE && marked(ACCEPTS_MERGE_PATCH)) || (type === FORM_TYPE && marked(ACCEPTS_FORM));
   }
 }

@@ -1,0 +1,6 @@
+export * from './email-lists';
+export * from './email-openapi';
+export * from './email-report';
+export * from './email.module';
+export * from './email.outbox';
+export * from './email.settings';
