@@ -1,6 +1,6 @@
 import { CharacterCount, LabelText } from '@app/core';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -91,6 +91,7 @@ export class PutApplicationFormDto {
     example: 'adoptions@shelter.example',
   })
   @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
   @CharacterCount(1, 254)
   @IsEmail()

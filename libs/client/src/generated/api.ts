@@ -1817,7 +1817,7 @@ export interface components {
              */
             note?: string;
             /**
-             * @description Set when cancelled: `expired` when the hold ran out, else the canceller’s reason or `requested`.
+             * @description Set when cancelled: `expired` when the hold ran out, `application_withdrawn` when the application that placed it was withdrawn, else the canceller’s reason or `requested`.
              * @example expired
              */
             cancellationReason?: string;
@@ -1945,7 +1945,7 @@ export interface components {
             name: string;
             /**
              * Format: email
-             * @description Compared in the canonical form of sign-up emails: one person, one open application per pet.
+             * @description Trimmed, and compared in the canonical form of sign-up emails: one person, one open application per pet.
              * @example alex@example.com
              */
             email: string;
