@@ -77,7 +77,7 @@ export class SubmitApplicationDto {
     description:
       'Each answer keyed by its field’s `name`, checked against the lister’s form as it is now; `{}` for a form ' +
       'without required fields.',
-    example: { has_garden: true, household: 'Two adults and a cat.' },
+    example: { housing: 'A house' },
   })
   @IsObject()
   answers: Record<string, unknown>;

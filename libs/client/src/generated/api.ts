@@ -1968,30 +1968,36 @@ export interface components {
         ApplicationFormField: {
             /**
              * @description The key of its answer in `answers`, unique in the form.
-             * @example has_garden
+             * @example housing
              */
             name: string;
             /**
              * @description The question, trimmed.
-             * @example Do you have a garden?
+             * @example Where do you live?
              */
             label: string;
             /**
              * @description What an answer must be: `text` (1–500 characters), `textarea` (1–5000), `yesno` (a boolean), `choice` (one of `options`), `multichoice` (one or more distinct members of `options`), `number` (a finite number), `date` (`YYYY-MM-DD`, a real date), `email` (an address), `phone` (7–20 digits, spaces and `+ - ( )`, with at least 7 digits).
-             * @example yesno
+             * @example choice
              */
             type: components["schemas"]["ApplicationFieldType"];
-            /** @description Whether an application must answer it; `false` when absent. */
+            /**
+             * @description Whether an application must answer it; `false` when absent.
+             * @example false
+             */
             required?: boolean;
             /**
              * @description The choices, 1 to 100 characters each: required for `choice` and `multichoice`, refused otherwise.
              * @example [
-             *       "Cats",
-             *       "Dogs"
+             *       "A flat",
+             *       "A house"
              *     ]
              */
             options?: string[];
-            /** @description A hint shown with the question, trimmed. */
+            /**
+             * @description A hint shown with the question, trimmed.
+             * @example Where the animal would live.
+             */
             help?: string;
         };
         PutApplicationForm: {
@@ -2053,8 +2059,7 @@ export interface components {
             /**
              * @description Each answer keyed by its field’s `name`, checked against the lister’s form as it is now; `{}` for a form without required fields.
              * @example {
-             *       "has_garden": true,
-             *       "household": "Two adults and a cat."
+             *       "housing": "A house"
              *     }
              */
             answers: {
