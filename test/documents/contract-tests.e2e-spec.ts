@@ -8,6 +8,8 @@ import { variationTests } from '../support/contract-tests';
 import { withDatabase } from '../support/database';
 import { uniqueEmail } from '../support/factories';
 import { WebhookReceiver } from '../support/messages';
+import { UnsubscribeTokens } from '../../libs/email/src/unsubscribe-tokens';
+import type { EmailSettings } from '../../libs/email/src/email.settings';
 import { tinyJpeg } from '../support/photos';
 import { emptyWebhooksQueue, settleEarlierDeliveries } from '../support/webhooks';
 import { AppProcess, startServing, waitFor } from '../support/processes';
@@ -148,6 +150,25 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
     variables.applicationToDecline = await application();
     variables.applicationToWithdraw = await application();
     variables.petToApplyFor = await pet(lister);
+    // Meetings within the next days (the examples' times have passed), three of them for the steps that move one on.
+    variables.applicationToMeet = await application('review');
+    variables.applicationWithMeetings = await application('review');
+    const tomorrow = Date.now() + 24 * 3600_000;
+    variables.meetingStartsAt = new Date(tomorrow).toISOString();
+    variables.meetingEndsAt = new Date(tomorrow + 3600_000).toISOString();
+    const meeting = async () =>
+      (
+        await v1(lister, 'POST', `/applications/${variables.applicationWithMeetings}/meetings`, {
+          startsAt: variables.meetingStartsAt,
+          endsAt: variables.meetingEndsAt,
+        })
+      ).id as string;
+    variables.meetingToAccept = await meeting();
+    variables.meetingToDecline = await meeting();
+    variables.meetingToCancel = await meeting();
+    // An unsubscribe link as an email to the adopter about its application carries it, signed with the apps' key.
+    const tokens = new UnsubscribeTokens({ EMAIL_UNSUBSCRIBE_KEY: process.env.EMAIL_UNSUBSCRIBE_KEY } as EmailSettings);
+    variables.token = tokens.sign({ addressKey: adopter.email, list: `application:${variables.applicationId}` });
 
     const profile = { name: 'Tierheim', address: { line1: 'Hauptstraße 1', city: 'Berlin', country: 'DE' } };
     variables.organizationId = (await v1(lister, 'PUT', '/organization', profile)).id;
@@ -240,6 +261,7 @@ function portmanConfig(document: Json, variables: Record<string, string>): Json 
     'eventId',
     'keyId',
     'applicationId',
+    'token',
   ];
   return {
     version: 1.0,
@@ -280,6 +302,11 @@ function portmanConfig(document: Json, variables: Record<string, string>): Json 
         declineApplication: { applicationId: 'applicationToDecline' },
         withdrawApplication: { applicationId: 'applicationToWithdraw' },
         submitApplication: { petId: 'petToApplyFor' },
+        proposeMeeting: { applicationId: 'applicationToMeet' },
+        listMeetings: { applicationId: 'applicationWithMeetings' },
+        acceptMeeting: { applicationId: 'applicationWithMeetings', meetingId: 'meetingToAccept' },
+        declineMeeting: { applicationId: 'applicationWithMeetings', meetingId: 'meetingToDecline' },
+        cancelMeeting: { applicationId: 'applicationWithMeetings', meetingId: 'meetingToCancel' },
       }).map(([openApiOperationId, path]) => ({
         openApiOperationId,
         overwriteRequestPathVariables: Object.entries(path).map(([key, variable]) => ({
@@ -314,7 +341,18 @@ function portmanConfig(document: Json, variables: Record<string, string>): Json 
           { key: 'contact.email', value: uniqueEmail('contract') },
         ],
       },
-      { openApiOperationId: 'withdrawApplication', overwriteRequestSecurity: { bearer: { token: '{{adopterKey}}' } } },
+      // The applicant's steps.
+      ...['withdrawApplication', 'acceptMeeting', 'declineMeeting'].map((openApiOperationId) => ({
+        openApiOperationId,
+        overwriteRequestSecurity: { bearer: { token: '{{adopterKey}}' } },
+      })),
+      {
+        openApiOperationId: 'proposeMeeting',
+        overwriteRequestBody: [
+          { key: 'startsAt', value: '{{meetingStartsAt}}' },
+          { key: 'endsAt', value: '{{meetingEndsAt}}' },
+        ],
+      },
       // The examples' address is not on this machine.
       { openApiOperationId: 'createWebhookEndpoint', overwriteRequestBody: [{ key: 'url', value: '{{webhookUrl}}' }] },
       // The example disables the endpoint, which the operations after this one send to.
