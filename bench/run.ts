@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkApprovalRaces } from './approval-races';
 import { checkBudget } from './budget';
 import { budgetProbes } from './budget-probes';
 import { measureDelivery } from './delivery';
@@ -67,6 +68,7 @@ const SCENARIO_NAMES = [
   'webhooks',
   'saved-searches',
   'write-order',
+  'approval-races',
   'budget',
 ];
 const selected = new Set(flags.scenario ?? SCENARIO_NAMES);
@@ -265,6 +267,7 @@ async function main(): Promise<void> {
 
   const scenarios: ScenarioResult[] = [];
   const referenceRuns: ScenarioRuns[] = [];
+  let approvalRaces: BenchResults['approvalRaces'];
   try {
     const groups = measuredTogether(measurable);
     // With no HTTP scenario selected, the reference is still measured: the report is made of ratios to it.
@@ -282,6 +285,10 @@ async function main(): Promise<void> {
         await scenario.check?.();
         scenarios.push(toResult(scenario, measured[index]!, scenario.load.server.name, ownReference));
       }
+    }
+    if (selected.has('approval-races')) {
+      log('approval races');
+      approvalRaces = await checkApprovalRaces(context, settings.runs);
     }
   } catch (error) {
     // Delivery would stop it; a run that ends here must not leave it running.
@@ -415,6 +422,7 @@ async function main(): Promise<void> {
     budget,
     savedSearches,
     writeOrder,
+    approvalRaces,
     mix,
     targets: [],
     profiles,

@@ -4,6 +4,7 @@ import type { LoadRequest } from './support/load';
 import { CONNECTIONS, type HttpScenario, oncePerContext, type ScenarioContext } from './support/scenario';
 import { PATCH_SCENARIO, SEARCH_SCENARIOS, SEARCH_SPREAD_SCENARIO } from './search-scenarios';
 import { SHELTER_SCENARIOS } from './shelter-scenarios';
+import { APPLICATION_SCENARIOS } from './application-scenarios';
 import { bearer, createPet, json, nextLink, sendMessage } from './support/requests';
 import { PEER_SCENARIOS } from './peers/peer-scenarios';
 import { SPREAD_REQUESTS, spreadFraction, spreadTwin } from './support/spread';
@@ -185,6 +186,7 @@ export const HTTP_SCENARIOS: HttpScenario[] = [
     },
     prepare: ({ stores }) => resetOrders(stores),
   },
+  ...APPLICATION_SCENARIOS,
   {
     name: 'inventory',
     title: 'GET /v1/store/inventory',

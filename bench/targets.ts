@@ -1,3 +1,4 @@
+import { APPLICATION_TARGETS } from './application-scenarios';
 import { HTTP_SCENARIOS } from './scenarios';
 import { SEARCH_SCENARIOS, UNTARGETED_SEARCHES } from './search-scenarios';
 import {
@@ -30,6 +31,11 @@ const COMPARISONS = [
     first: 'list-20',
     second: 'limiter-hot',
     what: (settings: BenchSettings) => `Limiter with ${count(settings.seedAccounts)} accounts vs one`,
+  },
+  {
+    first: APPLICATION_TARGETS.inboxes[0]!,
+    second: APPLICATION_TARGETS.inboxes[1]!,
+    what: () => 'A lister’s inbox (`status=submitted`) with 1,000 and with 1,000,000 applications received',
   },
 ];
 /**
@@ -73,6 +79,14 @@ const RELATIVE: Relative[] = [
     what: '`PUT /v1/pets/external/{externalId}` CPU/req vs `POST /v1/pets` of the same records',
   },
   { name: 'patch-pet', other: 'create-pet', atMost: 1.5, what: '`PATCH /v1/pets/{petId}` CPU/req vs `POST /v1/pets`' },
+  {
+    name: APPLICATION_TARGETS.submit,
+    other: 'create-pet',
+    atMost: 1.5,
+    what: '`POST /v1/pets/{petId}/applications` CPU/req vs `POST /v1/pets`',
+  },
+  // A caller's applications, as applicant or lister, within 2× of a page of pets.
+  withinTwiceTheFirstPage(APPLICATION_TARGETS.list),
   {
     name: 'create-pet',
     other: 'create-pet-no-outbox',
@@ -218,6 +232,16 @@ export function targets(results: BenchResults): TargetResult[] {
       met: times <= 2,
     });
   }
+  const races = results.approvalRaces;
+  if (races)
+    found.push({
+      target: `Approvals racing, ${races.rounds} rounds of 50 for 50 pets and 20 for one: exactly one order per pet`,
+      value: `${count(races.rounds * races.pets)} pets, one order each; ${Object.entries(races.statuses)
+        .map(([status, answers]) => `${status}: ${count(answers)}`)
+        .join(', ')}`,
+      // The check throws when a pet has another number of orders: a report that has it, met it.
+      met: true,
+    });
   for (const probe of results.budget)
     found.push({
       target: `${probe.name}: ${probe.budget}`,

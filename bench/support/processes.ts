@@ -15,6 +15,7 @@ const BASE_ENV: Record<string, string> = {
   NODE_ENV: 'production',
   // Production requires these (docs/operations.md's checklist); the bench's endpoints and clients are its own.
   WEBHOOK_SECRETS_KEY: Buffer.alloc(32, 'bench').toString('base64'),
+  EMAIL_UNSUBSCRIBE_KEY: Buffer.alloc(32, 'bench-unsubscribe').toString('base64'),
   PUBLIC_BASE_URL_PRODUCTION: 'http://bench.localhost/v1',
   PUBLIC_MESSAGES_URL: 'http://bench.localhost:3001',
   PHOTO_PUBLIC_BASE_URL: 'http://bench.localhost/media',

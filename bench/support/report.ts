@@ -1,4 +1,5 @@
 import { MIX, MIX_P99_MS, type MixResult } from '../mix';
+import type { ApprovalRacesResult } from '../approval-races';
 import type { BudgetResult } from '../budget';
 import type { WriteOrderVariant } from '../write-order';
 import type { ProfileSummary } from './cpu-profile';
@@ -83,6 +84,8 @@ export interface BenchResults {
   savedSearches?: SavedSearchesResult;
   /** Pet writes from 4 api processes, with and without the write order (bench/write-order.ts), when measured. */
   writeOrder?: WriteOrderVariant[];
+  /** Approvals racing for the same pets (bench/approval-races.ts), when checked. */
+  approvalRaces?: ApprovalRacesResult;
   /** `--scenario mix`, when measured. */
   mix?: MixResult;
   targets: TargetResult[];
