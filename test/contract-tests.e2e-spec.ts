@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { EmailSettings } from '@app/email';
+import { UnsubscribeTokens } from '../libs/email/src/unsubscribe-tokens';
 import { cli } from './support/cli';
 import { variationTests } from './support/contract-tests';
 import { withDatabase } from './support/database';
@@ -148,6 +150,13 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
     variables.savedSearchId = (await search()).id;
     variables.savedSearchToDelete = (await search()).id;
 
+    // An unsubscribe link as an email carries it, signed under the apps' key.
+    const key = Object.assign(new EmailSettings(), { EMAIL_UNSUBSCRIBE_KEY: process.env.EMAIL_UNSUBSCRIBE_KEY });
+    variables.token = new UnsubscribeTokens(key).sign({
+      addressKey: 'contract@example.com',
+      list: 'saved_search:srch_1',
+    });
+
     variables.keyToRevoke = String((await v1(lister, 'POST', '/keys', { name: 'to revoke' })).id);
     variables.messageId = (
       await call(messages.baseUrl, lister, 'POST', '/messages', { message: 'Rex has found a home!' })
@@ -216,7 +225,17 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
 });
 
 function portmanConfig(document: Json, variables: Record<string, string>): Json {
-  const paths = ['petId', 'photoId', 'orderId', 'organizationId', 'endpointId', 'savedSearchId', 'eventId', 'keyId'];
+  const paths = [
+    'petId',
+    'photoId',
+    'orderId',
+    'organizationId',
+    'endpointId',
+    'savedSearchId',
+    'eventId',
+    'keyId',
+    'token',
+  ];
   return {
     version: 1.0,
     tests: {
