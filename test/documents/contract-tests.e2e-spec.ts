@@ -3,13 +3,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { EmailSettings } from '@app/email';
 import { cli } from '../support/cli';
 import { variationTests } from '../support/contract-tests';
 import { withDatabase } from '../support/database';
 import { uniqueEmail } from '../support/factories';
 import { WebhookReceiver } from '../support/messages';
 import { UnsubscribeTokens } from '../../libs/email/src/unsubscribe-tokens';
-import type { EmailSettings } from '../../libs/email/src/email.settings';
 import { tinyJpeg } from '../support/photos';
 import { emptyWebhooksQueue, settleEarlierDeliveries } from '../support/webhooks';
 import { AppProcess, startServing, waitFor } from '../support/processes';
@@ -166,9 +166,6 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
     variables.meetingToAccept = await meeting();
     variables.meetingToDecline = await meeting();
     variables.meetingToCancel = await meeting();
-    // An unsubscribe link as an email to the adopter about its application carries it, signed with the apps' key.
-    const tokens = new UnsubscribeTokens({ EMAIL_UNSUBSCRIBE_KEY: process.env.EMAIL_UNSUBSCRIBE_KEY } as EmailSettings);
-    variables.token = tokens.sign({ addressKey: adopter.email, list: `application:${variables.applicationId}` });
 
     const profile = { name: 'Tierheim', address: { line1: 'Hauptstraße 1', city: 'Berlin', country: 'DE' } };
     variables.organizationId = (await v1(lister, 'PUT', '/organization', profile)).id;
@@ -182,6 +179,13 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
     const search = () => v1(lister, 'POST', '/saved-searches', { query: 'categoryId=1' });
     variables.savedSearchId = (await search()).id;
     variables.savedSearchToDelete = (await search()).id;
+
+    // An unsubscribe link as an email carries it, signed under the apps' key.
+    const key = Object.assign(new EmailSettings(), { EMAIL_UNSUBSCRIBE_KEY: process.env.EMAIL_UNSUBSCRIBE_KEY });
+    variables.token = new UnsubscribeTokens(key).sign({
+      addressKey: 'contract@example.com',
+      list: 'saved_search:srch_1',
+    });
 
     variables.keyToRevoke = String((await v1(lister, 'POST', '/keys', { name: 'to revoke' })).id);
     variables.messageId = (

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AccountsService } from '@app/accounts';
+import { EmailSettings } from '@app/email';
 import fc from 'fast-check';
+import { UnsubscribeTokens } from '../../libs/email/src/unsubscribe-tokens';
 import { createPet, signUp, TestAccount } from '../support/factories';
 import {
   closeHostileApp,
@@ -201,6 +203,11 @@ describe('hostile text in every operation of both apps (property-based)', () => 
     });
     doomed.photoId = await photoOf(doomed.petId!);
     doomed.savedSearchId = await savedSearch();
+    // An unsubscribe link as an email carries it, signed under the apps' key.
+    const key = Object.assign(new EmailSettings(), { EMAIL_UNSUBSCRIBE_KEY: process.env.EMAIL_UNSUBSCRIBE_KEY });
+    const tokens = new UnsubscribeTokens(key);
+    ids.token = tokens.sign({ addressKey: 'hostile@example.com', list: `saved_search:${ids.savedSearchId}` });
+    doomed.token = tokens.sign({ addressKey: 'hostile@example.com', list: `saved_search:${doomed.savedSearchId}` });
   });
   afterAll(async () => {
     await messages?.close();

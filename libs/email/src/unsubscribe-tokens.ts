@@ -34,8 +34,9 @@ export class UnsubscribeTokens {
 
   /** The target of a token this key signed; undefined for anything else. */
   verify(token: string): UnsubscribeTarget | undefined {
-    const [payload, mac, ...rest] = token.split('.');
-    if (!payload || !mac || rest.length > 0) return undefined;
+    // Strictly base64url: Node's decoder skips other characters, which would let altered tokens through.
+    const [, payload, mac] = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(token) ?? [];
+    if (!payload || !mac) return undefined;
     const given = Buffer.from(mac, 'base64url');
     const expected = this.mac(payload);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
