@@ -1,4 +1,4 @@
-import { ApplicationFollowersModule } from '@app/applications';
+import { ApplicationsWorkerModule } from '@app/applications';
 import { CoreModule, PeriodicJobsModule, settingsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { EmailWorkerModule } from '@app/email';
@@ -14,7 +14,8 @@ import { WorkerSettings } from './worker.settings';
 
 /**
  * The worker: BullMQ processors (message delivery, webhook delivery, hold expiry), their reconcilers and
- * sweep, the events' dispatcher and retention, the saved searches' matcher, email delivery, and the purge of expired idempotency keys; no HTTP API.
+ * sweep, the events' dispatcher and retention, the saved searches' matcher, email delivery, the meetings' reminders
+ * and the applications' retention, and the purge of expired idempotency keys; no HTTP API.
  */
 @Module({
   imports: [
@@ -24,7 +25,7 @@ import { WorkerSettings } from './worker.settings';
     IdempotencyModule,
     MessagingWorkerModule,
     OrdersWorkerModule,
-    ApplicationFollowersModule,
+    ApplicationsWorkerModule,
     EventsWorkerModule,
     PhotosWorkerModule,
     SavedSearchesWorkerModule,

@@ -4,10 +4,14 @@ import type { ApplicationRole } from './application-transitions';
 import { toApplicationDto, toMessageDto } from './application-view';
 import type { StoredApplicationMessage } from './application-messages.repository';
 import type { StoredApplication } from './applications.repository';
+import { toMeetingDto } from './meetings/meeting-view';
+import type { StoredMeeting } from './meetings/meetings.repository';
 
 const PARTIES: readonly ApplicationRole[] = ['applicant', 'lister'];
 
-const accountOf = (application: StoredApplication, role: ApplicationRole) =>
+type Parties = Pick<StoredApplication, 'applicantAccountId' | 'listerAccountId'>;
+
+const accountOf = (application: Parties, role: ApplicationRole) =>
   role === 'applicant' ? application.applicantAccountId : application.listerAccountId;
 
 /**
@@ -39,6 +43,23 @@ export class ApplicationNotifications {
   /** A message of the conversation: `application.message` to the party that did not send it. */
   async message(application: StoredApplication, message: StoredApplicationMessage): Promise<void> {
     await this.events.recordAll([this.messageEvent(application, message)]);
+  }
+
+  /** A meeting proposed, or a step of it (the service's cancellations included): `meeting.updated` to both. */
+  async meetingsUpdated(meetings: readonly StoredMeeting[]): Promise<void> {
+    await this.events.recordAll(meetings.flatMap((meeting) => this.meetingEvents('meeting.updated', meeting)));
+  }
+
+  /** An accepted meeting's reminder, 24 hours before it starts: `meeting.reminder` to both. */
+  async meetingReminders(meetings: readonly StoredMeeting[]): Promise<void> {
+    await this.events.recordAll(meetings.flatMap((meeting) => this.meetingEvents('meeting.reminder', meeting)));
+  }
+
+  private meetingEvents(type: EventType, meeting: StoredMeeting): NewEvent[] {
+    const object = toMeetingDto(meeting);
+    // A reminder happens when it is sent; a change, when the meeting changed.
+    const createdAt = type === 'meeting.updated' ? object.updatedAt : undefined;
+    return PARTIES.map((role) => ({ recipientAccountId: accountOf(meeting, role), type, object, createdAt }));
   }
 
   private applicationEvent(type: EventType, application: StoredApplication, role: ApplicationRole): NewEvent {

@@ -5,7 +5,10 @@ import type { StoredApplicationMessage } from './application-messages.repository
 import type { StoredApplication } from './applications.repository';
 
 /** The caller's part in an application; undefined for an account that is neither party. */
-export function roleOf(application: StoredApplication, accountId: number): ApplicationRole | undefined {
+export function roleOf(
+  application: Pick<StoredApplication, 'applicantAccountId' | 'listerAccountId'>,
+  accountId: number,
+): ApplicationRole | undefined {
   if (application.applicantAccountId === accountId) return 'applicant';
   if (application.listerAccountId === accountId) return 'lister';
   return undefined;

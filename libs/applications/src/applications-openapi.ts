@@ -62,3 +62,22 @@ export const SUBMIT_APPLICATION_ERRORS: readonly ErrorCode[] = [
     example: 'A contact email may have at most 5 open applications.',
   },
 ];
+
+export const MEETING_ID_PARAM: ApiParamOptions = {
+  name: 'meetingId',
+  description: 'Identifier of the meeting.',
+  schema: { type: 'string', example: 'mtg_3kTzq0m1Yd9c2XwB7nQe5RfA' },
+};
+
+export const MEETING_NOT_FOUND: ErrorCode = {
+  ...NOT_FOUND,
+  description: 'No such meeting of this application, or an application the caller is no party of.',
+  example: 'No meeting mtg_3kTzq0m1Yd9c2XwB7nQe5RfA.',
+};
+
+export const TOO_MANY_MEETINGS: ErrorCode = {
+  status: 409,
+  code: 'too_many_meetings',
+  description: 'The application already has 3 proposed or accepted meetings.',
+  example: 'An application may have at most 3 proposed or accepted meetings.',
+};

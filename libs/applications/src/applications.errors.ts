@@ -23,3 +23,15 @@ export class InvalidApplicationStateError extends AppError {
     super(409, 'invalid_application_state', message);
   }
 }
+
+export class MeetingNotFoundError extends NotFoundError {
+  constructor(id: string) {
+    super(`No meeting ${id}.`);
+  }
+}
+
+export class TooManyMeetingsError extends AppError {
+  constructor(max: number) {
+    super(409, 'too_many_meetings', `An application may have at most ${max} proposed or accepted meetings.`);
+  }
+}

@@ -13,6 +13,12 @@ import { ApplicationsController } from './applications.controller';
 import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService } from './applications.service';
 import { ApplicationsSettings } from './applications.settings';
+import { ApplicationsJobsSettings } from './applications-jobs.settings';
+import { MeetingReminders } from './meetings/meeting-reminders';
+import { MeetingsController } from './meetings/meetings.controller';
+import { MeetingsRepository } from './meetings/meetings.repository';
+import { MeetingsService } from './meetings/meetings.service';
+import { ApplicationsRetention } from './retention/applications-retention';
 
 /**
  * How applications follow their orders and pets: it provides the ports the store and the catalogue declare
@@ -25,13 +31,22 @@ import { ApplicationsSettings } from './applications.settings';
   providers: [
     ApplicationsRepository,
     ApplicationNotifications,
+    MeetingsRepository,
+    MeetingsService,
     ApplicationFollower,
     { provide: OrderFollower, useExisting: ApplicationFollower },
     { provide: PetRemovalFollower, useExisting: ApplicationFollower },
   ],
-  exports: [ApplicationsRepository, ApplicationNotifications, OrderFollower, PetRemovalFollower],
+  exports: [
+    ApplicationsRepository,
+    ApplicationNotifications,
+    MeetingsRepository,
+    MeetingsService,
+    OrderFollower,
+    PetRemovalFollower,
+  ],
 })
-export class ApplicationFollowersModule {}
+class ApplicationFollowersModule {}
 
 /** Applications without HTTP: forms, applications, their conversations. */
 @Module({
@@ -41,6 +56,16 @@ export class ApplicationFollowersModule {}
 })
 class ApplicationsModule {}
 
-/** `/v1/application-form`, `/v1/pets/{petId}/application-form` and `/v1/applications`. */
-@Module({ imports: [ApplicationsModule], controllers: [ApplicationFormsController, ApplicationsController] })
+/** `/v1/application-form`, `/v1/pets/{petId}/application-form`, `/v1/applications` and their meetings. */
+@Module({
+  imports: [ApplicationsModule],
+  controllers: [ApplicationFormsController, ApplicationsController, MeetingsController],
+})
 export class ApplicationsHttpModule {}
+
+/** The applications' periodic jobs, for the worker: the meetings' reminders and the retention. */
+@Module({
+  imports: [ApplicationFollowersModule, settingsModule(ApplicationsJobsSettings)],
+  providers: [MeetingReminders, ApplicationsRetention],
+})
+export class ApplicationsWorkerModule {}

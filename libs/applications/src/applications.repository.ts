@@ -236,6 +236,39 @@ export class ApplicationsRepository {
     return rows.map(toApplication);
   }
 
+  /**
+   * Up to `limit` applications that became declined, withdrawn or closed more than `days` ago and still hold
+   * personal data, the longest ended first, over the index of ended applications.
+   */
+  @GenerateSql({ params: [365, 500] })
+  async findPastRetention(days: number, limit: number): Promise<string[]> {
+    const rows = await this.sql.rows<{ id: string }>(
+      sql`SELECT id FROM applications
+           WHERE ended_at IS NOT NULL AND ended_at < now() - make_interval(days => ${days}) AND contact IS NOT NULL
+           ORDER BY ended_at LIMIT ${limit}`,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Erases the personal data of these applications, whatever their state: the contact (and its canonical
+   * email), the answers (`[]`) and the bodies of their messages (`null`); states, history and meetings stay.
+   * The one place that erases it, for the retention and for an account's erasure alike; idempotent.
+   */
+  @GenerateSql({ params: [['app_1', 'app_2']] })
+  async erasePersonalData(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.sql.query(
+      sql`WITH erased AS (
+            UPDATE applications SET contact = NULL, contact_email_canonical = NULL, answers = '[]'::jsonb
+             WHERE id = ANY(${ids}::text[])
+            RETURNING id
+          )
+          UPDATE application_messages SET body = NULL
+           WHERE application_id IN (SELECT id FROM erased) AND body IS NOT NULL`,
+    );
+  }
+
   private async follow(
     which: SqlFragment,
     status: ApplicationStatus,

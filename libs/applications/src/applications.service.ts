@@ -23,6 +23,7 @@ import {
 } from './applications.errors';
 import { ApplicationListing, ApplicationsRepository, StoredApplication } from './applications.repository';
 import { ApplicationsSettings } from './applications.settings';
+import { MeetingsService } from './meetings/meetings.service';
 import type { ApplicationMessageDto } from './dto/application-message.dto';
 import type { ApplicationDto, SubmitApplicationDto } from './dto/application.dto';
 
@@ -56,6 +57,7 @@ export class ApplicationsService {
     private readonly orders: OrdersService,
     private readonly notifications: ApplicationNotifications,
     private readonly settings: ApplicationsSettings,
+    private readonly meetings: MeetingsService,
   ) {}
 
   /**
@@ -136,6 +138,7 @@ export class ApplicationsService {
         await this.orders.transition('cancel', changed.applicantAccountId, changed.orderId, 'application_withdrawn');
       }
       await this.notifications.updated([changed]);
+      await this.meetings.cancelWithEnded([changed]);
       return toApplicationDto(changed, transition.who);
     });
   }

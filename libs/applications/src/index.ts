@@ -6,3 +6,6 @@ export * from './applications.settings';
 export * from './dto/application-form.dto';
 export * from './dto/application-message.dto';
 export * from './dto/application.dto';
+export * from './applications-jobs.settings';
+export * from './meetings/meeting-transitions';
+export * from './meetings/meeting.dto';

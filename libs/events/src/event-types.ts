@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'application.submitted',
   'application.updated',
   'application.message',
+  'meeting.updated',
+  'meeting.reminder',
   'webhook_endpoint.test',
 ] as const;
 

@@ -46,6 +46,31 @@ RETURNING
   created_at,
   updated_at
 
+-- ApplicationsRepository.erasePersonalData
+WITH
+  erased AS (
+    UPDATE applications
+    SET
+      contact = NULL,
+      contact_email_canonical = NULL,
+      answers = '[]'::jsonb
+    WHERE
+      id = ANY ($1::text[])
+    RETURNING
+      id
+  )
+UPDATE application_messages
+SET
+  body = NULL
+WHERE
+  application_id IN (
+    SELECT
+      id
+    FROM
+      erased
+  )
+  AND body IS NOT NULL
+
 -- ApplicationsRepository.findById
 SELECT
   id,
@@ -67,6 +92,20 @@ FROM
   applications
 WHERE
   id = $1
+
+-- ApplicationsRepository.findPastRetention
+SELECT
+  id
+FROM
+  applications
+WHERE
+  ended_at IS NOT NULL
+  AND ended_at < now() - make_interval(days => $1)
+  AND contact IS NOT NULL
+ORDER BY
+  ended_at
+LIMIT
+  $2
 
 -- ApplicationsRepository.followOrder
 UPDATE applications
