@@ -4,6 +4,7 @@ import { DatabaseModule, ReadYourWritesInterceptor } from '@app/database';
 import { EventsHttpModule } from '@app/events';
 import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
+import { MessagingPersonalDataModule } from '@app/messaging';
 import { OrdersHttpModule } from '@app/orders';
 import { OrganizationsHttpModule } from '@app/organizations';
 import { PetsHttpModule } from '@app/pets';
@@ -32,6 +33,8 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     OrganizationsHttpModule,
     EventsHttpModule,
     SavedSearchesHttpModule,
+    // The api serves no message, but exports and erases an account's.
+    MessagingPersonalDataModule,
     RateLimitingModule,
     QueueDashboardModule,
     WidgetModule,

@@ -1,9 +1,11 @@
+import { AccountsWorkerModule } from '@app/accounts';
 import { CoreModule, PeriodicJobsModule, settingsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { EventsWorkerModule } from '@app/events';
 import { IdempotencyModule, IdempotencyKeysPurger } from '@app/idempotency';
 import { MessagingWorkerModule } from '@app/messaging';
 import { OrdersWorkerModule } from '@app/orders';
+import { OrganizationsModule } from '@app/organizations';
 import { PhotosWorkerModule } from '@app/photos';
 import { SavedSearchesWorkerModule } from '@app/saved-searches';
 import { Module } from '@nestjs/common';
@@ -12,7 +14,8 @@ import { WorkerSettings } from './worker.settings';
 
 /**
  * The worker: BullMQ processors (message delivery, webhook delivery, hold expiry), their reconcilers and
- * sweep, the events' dispatcher and retention, the saved searches' matcher, and the purge of expired idempotency keys; no HTTP API.
+ * sweep, the events' dispatcher and retention, the saved searches' matcher, the purge of expired idempotency keys
+ * and the erasure of deleted accounts; no HTTP API.
  */
 @Module({
   imports: [
@@ -25,6 +28,9 @@ import { WorkerSettings } from './worker.settings';
     EventsWorkerModule,
     PhotosWorkerModule,
     SavedSearchesWorkerModule,
+    // The erasure of deleted accounts, across every context's part of personal data.
+    OrganizationsModule,
+    AccountsWorkerModule,
     settingsModule(WorkerSettings),
     // Runs the reconcilers, the sweeps, retention and the purge that the modules above provide.
     PeriodicJobsModule,

@@ -26,6 +26,7 @@ import { SavedSearchPetStates1797440000000 } from './1797440000000-saved-search-
 import { SavedSearchStoredTermsOfQAndNear1797450000000 } from './1797450000000-saved-search-stored-terms-of-q-and-near';
 import { SavedSearchAlerts1797460000000 } from './1797460000000-saved-search-alerts';
 import { PhotoRenditionKeys1797470000000 } from './1797470000000-photo-rendition-keys';
+import { AccountErasure1797530000000 } from './1797530000000-account-erasure';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   SavedSearchStoredTermsOfQAndNear1797450000000,
   SavedSearchAlerts1797460000000,
   PhotoRenditionKeys1797470000000,
+  AccountErasure1797530000000,
 ];
