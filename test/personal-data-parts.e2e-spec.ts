@@ -2,7 +2,10 @@ import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
 import { startCompiled, startServing, waitFor } from './support/processes';
 
 /** Runs an app until it exits on its own; answers its exit code and what it wrote. */
-async function exitOf(app: 'api' | 'worker', env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+async function exitOf(
+  app: 'api' | 'worker',
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const started = await startCompiled(`apps/${app}/src/main.js`, env);
   try {
     await waitFor(async () => started.child.exitCode !== null, 30_000, `the ${app} to exit`);

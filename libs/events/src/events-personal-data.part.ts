@@ -25,12 +25,12 @@ export class EventsPersonalData extends PersonalDataPart {
     super();
     this.sections = [
       {
-        name: 'webhookEndpoints',
-        records: (accountId) => exportedAs(endpoints.exported(accountId, EXPORT_PAGE_ROWS), WebhookEndpointDto.from),
-      },
-      {
         name: 'events',
         records: (accountId) => events.exported(accountId, EXPORTED_EVENT_DAYS, EXPORT_PAGE_ROWS),
+      },
+      {
+        name: 'webhookEndpoints',
+        records: (accountId) => exportedAs(endpoints.exported(accountId, EXPORT_PAGE_ROWS), WebhookEndpointDto.from),
       },
     ];
   }

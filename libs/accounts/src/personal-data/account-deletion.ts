@@ -9,7 +9,9 @@ import { AccountErasureProducer } from './account-erasure.queue';
 
 /** Whether `confirm` is the account's email, compared as sign-ups compare them. */
 function confirms(account: Account, confirm: string): boolean {
-  return account.emailCanonical === null ? confirm === account.email : canonicalEmail(confirm) === account.emailCanonical;
+  return account.emailCanonical === null
+    ? confirm === account.email
+    : canonicalEmail(confirm) === account.emailCanonical;
 }
 
 /** `DELETE /v1/account`: what happens before the `202`; the worker's `AccountErasure` does the rest. */

@@ -3,7 +3,7 @@ import { AccountsRepository } from '../accounts.repository';
 import { PersonalDataParts } from './personal-data-parts';
 
 /** Things (rows, files) a part erases per call, each call its own transactions: locks stay short. */
-export const ERASURE_BATCH = 200;
+const ERASURE_BATCH = 200;
 
 /**
  * Carries out a deleted account's erasure across every context's part, in bounded batches. Each pass calls

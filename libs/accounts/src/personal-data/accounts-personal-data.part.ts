@@ -29,7 +29,10 @@ export class AccountsPersonalData extends PersonalDataPart {
           if (account) yield AccountDto.from(account);
         },
       },
-      { name: 'apiKeys', records: (accountId) => exportedAs(keys.exported(accountId, EXPORT_PAGE_ROWS), ApiKeyDto.from) },
+      {
+        name: 'apiKeys',
+        records: (accountId) => exportedAs(keys.exported(accountId, EXPORT_PAGE_ROWS), ApiKeyDto.from),
+      },
     ];
   }
 

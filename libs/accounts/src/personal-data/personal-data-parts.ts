@@ -23,11 +23,15 @@ export function orderParts(parts: readonly PersonalDataPart[]): PersonalDataPart
   const visiting = new Set<string>();
   const visit = (part: PersonalDataPart) => {
     if (ordered.includes(part)) return;
-    if (visiting.has(part.name)) throw new StartupFailure(`the personal-data part "${part.name}" is erased after itself`);
+    if (visiting.has(part.name))
+      throw new StartupFailure(`the personal-data part "${part.name}" is erased after itself`);
     visiting.add(part.name);
     for (const name of part.erasedAfter) {
       const before = byName.get(name);
-      if (!before) throw new StartupFailure(`the personal-data part "${part.name}" is erased after "${name}", which no context provides`);
+      if (!before)
+        throw new StartupFailure(
+          `the personal-data part "${part.name}" is erased after "${name}", which no context provides`,
+        );
       visit(before);
     }
     visiting.delete(part.name);
