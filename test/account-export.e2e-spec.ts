@@ -2,7 +2,7 @@ import { AccountsService } from '@app/accounts';
 import type { Client } from 'pg';
 import { createApiApp } from './support/api-app';
 import { otherSessions, withDatabase } from './support/database';
-import { createPet, signUp, TestAccount } from './support/factories';
+import { createPet, createPets, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { createMessagesApp } from './support/messages';
 import { placeOrder } from './support/orders';
@@ -130,14 +130,7 @@ describe('GET /v1/account/export', () => {
 
   it('reads every section at one moment, however many pages it walks, whatever commits meanwhile', async () => {
     const shelter = await account();
-    const pets: Json[] = [];
-    for (let start = 0; start < MANY_PETS; start += 100) {
-      const batch = Array.from({ length: Math.min(100, MANY_PETS - start) }, (_, index) =>
-        createPet(app.http, shelter, { name: `Pet ${start + index}` }),
-      );
-      pets.push(...(await Promise.all(batch)));
-    }
-    pets.sort((a, b) => a.id - b.id);
+    const pets = await createPets(app.http, shelter, MANY_PETS);
 
     // The export reads its sections in order: held at the idempotency keys' (a table nothing below touches),
     // it has read the account and its events already, and has its pets still to read.

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { CurrentPrincipal, Principal } from '@app/core';
 import { Body, Controller, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
@@ -37,7 +36,7 @@ export class PersonalDataController {
     response.status(200).type('application/json');
     try {
       await this.exports.write(principal.accountId, async (chunk) => {
-        if (!response.write(chunk)) await Promise.race([once(response, 'drain'), once(response, 'close')]);
+        if (!response.write(chunk)) await drainedOrClosed(response);
         if (response.destroyed) throw new Error('the client went away');
       });
       response.end();
@@ -66,4 +65,15 @@ export class PersonalDataController {
   async delete(@CurrentPrincipal() principal: Principal, @Body() body: DeleteAccountDto): Promise<void> {
     await this.deletion.delete(principal.accountId, body.confirm);
   }
+}
+
+/** Settles once the response may take more, or is gone; its listeners go with it. */
+function drainedOrClosed(response: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = () => {
+      response.off('drain', settle).off('close', settle);
+      resolve();
+    };
+    response.on('drain', settle).on('close', settle);
+  });
 }
