@@ -28,6 +28,7 @@ import { SavedSearchAlerts1797460000000 } from './1797460000000-saved-search-ale
 import { PhotoRenditionKeys1797470000000 } from './1797470000000-photo-rendition-keys';
 import { Applications1797510000000 } from './1797510000000-applications';
 import { Email1797520000000 } from './1797520000000-email';
+import { AccountErasure1797530000000 } from './1797530000000-account-erasure';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   PhotoRenditionKeys1797470000000,
   Applications1797510000000,
   Email1797520000000,
+  AccountErasure1797530000000,
 ];
