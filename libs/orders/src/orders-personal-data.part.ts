@@ -6,12 +6,14 @@ import { OrdersService } from './orders.service';
 
 /**
  * The orders an account placed or received. Its erasure cancels the open ones (`account_deleted`), freeing
- * their pets, then erases the account's own words from those the other party keeps: the order stays theirs.
+ * their pets and closing their applications, then erases the account's own words from those the other party keeps: the order stays theirs.
  */
 @Injectable()
 export class OrdersPersonalData extends PersonalDataPart {
   readonly name = 'orders';
   readonly tables = ['orders'];
+  /** An application the account withdraws cancels its own order (`application_withdrawn`) first. */
+  override readonly erasedAfter = ['applications'];
   readonly sections: readonly PersonalDataSection[];
 
   constructor(

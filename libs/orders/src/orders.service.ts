@@ -108,16 +108,13 @@ export class OrdersService {
   }
 
   /**
-   * Cancels up to `limit` open orders of a deleted account (`account_deleted`), each with its events and its
-   * pet freed, as a party's cancellation does; returns how many it cancelled.
+   * Cancels up to `limit` open orders of a deleted account (`account_deleted`), each with its events, its pet
+   * freed and its application closed, as a party's cancellation does; returns how many it cancelled.
    */
   cancelOpenOf(accountId: number, limit: number): Promise<number> {
     return this.sql.transaction(async () => {
       const cancelled = await this.orders.cancelOpenOf(accountId, limit);
-      for (const order of cancelled) {
-        await this.events.recordAll(orderEvents(order));
-        await this.changePet(order, ORDER_TRANSITIONS.cancel.pet);
-      }
+      for (const order of cancelled) await this.changed(order, ORDER_TRANSITIONS.cancel.pet);
       return cancelled.length;
     });
   }
