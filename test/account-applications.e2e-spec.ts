@@ -3,6 +3,7 @@ import type { ApplicationDto } from '@app/applications';
 import { act, newContact, shown, submit } from './support/applications';
 import { createApiApp } from './support/api-app';
 import { withDatabase } from './support/database';
+import { digestOf, enqueueEmails } from './support/email';
 import { createPet, signUp, TestAccount } from './support/factories';
 import type { TestHttpApp } from './support/http-app';
 import { propose, step } from './support/meetings';
@@ -33,7 +34,15 @@ async function formsOf(accountId: number): Promise<number> {
   );
 }
 
-describe('personal data of applications: GET /v1/account/export and DELETE /v1/account', () => {
+async function emailsOf(accountId: number): Promise<string[]> {
+  return withDatabase(async (client) =>
+    (await client.query('SELECT id FROM email_notifications WHERE account_id = $1 ORDER BY id', [accountId])).rows.map(
+      (row) => row.id,
+    ),
+  );
+}
+
+describe('personal data of applications and email: GET /v1/account/export and DELETE /v1/account', () => {
   let app: TestHttpApp;
   let worker: AppProcess;
 
@@ -177,4 +186,36 @@ describe('personal data of applications: GET /v1/account/export and DELETE /v1/a
     expect(await shown(app.http, other, made.id)).toMatchObject({ status: 'withdrawn', answers: [] });
     expect(await shown(app.http, other, made.id)).not.toHaveProperty('contact');
   }, 120_000);
+
+  it('exports the email sent to addresses the account gave, and erases it, sent or still pending', async () => {
+    const leaving = await account();
+    const other = await account();
+    const [toItself, toItsStaff] = await enqueueEmails(app, [
+      { ...digestOf(leaving.email, 'srch_own'), accountId: leaving.accountId },
+      { ...digestOf('staff@shelter.example', 'srch_staff'), accountId: leaving.accountId },
+    ]);
+    const [othersEmail] = await enqueueEmails(app, [
+      { ...digestOf(other.email, 'srch_other'), accountId: other.accountId },
+    ]);
+    const document = await exported(leaving);
+    expect(document.emails.map((email: Json) => [email.id, email.to, email.template])).toEqual(
+      expect.arrayContaining([
+        [toItself, leaving.email, 'saved_search_digest'],
+        [toItsStaff, 'staff@shelter.example', 'saved_search_digest'],
+      ]),
+    );
+    expect(document.emails).toHaveLength(2);
+
+    await app.http.delete('/v1/account').set(leaving.auth).send({ confirm: leaving.email }).expect(202);
+    await waitFor(
+      async () =>
+        (await withDatabase((c) => c.query('SELECT erased_at FROM accounts WHERE id = $1', [leaving.accountId])))
+          .rows[0].erased_at !== null,
+      60_000,
+      'the account to be erased',
+    );
+    // Gone, so that one not yet sent never is; another account's stays.
+    expect(await emailsOf(leaving.accountId)).toEqual([]);
+    expect(await emailsOf(other.accountId)).toEqual([othersEmail]);
+  }, 60_000);
 });

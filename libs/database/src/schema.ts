@@ -93,6 +93,7 @@ export interface Categories {
 }
 
 export interface EmailNotifications {
+  account_id: Int8 | null;
   address: string;
   address_key: string;
   attempts: Generated<number>;

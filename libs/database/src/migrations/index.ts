@@ -29,6 +29,7 @@ import { PhotoRenditionKeys1797470000000 } from './1797470000000-photo-rendition
 import { Applications1797510000000 } from './1797510000000-applications';
 import { Email1797520000000 } from './1797520000000-email';
 import { AccountErasure1797530000000 } from './1797530000000-account-erasure';
+import { EmailNotificationAccounts1797540000000 } from './1797540000000-email-notification-accounts';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   Applications1797510000000,
   Email1797520000000,
   AccountErasure1797530000000,
+  EmailNotificationAccounts1797540000000,
 ];
