@@ -83,7 +83,7 @@ describe('personal data of applications and email: GET /v1/account/export and DE
       await createPet(app.http, other),
       await createPet(app.http, other),
     ];
-    const apply = async (by: TestAccount, petId: number, body: object = {}) =>
+    const apply = async (by: TestAccount, petId: number, body: Record<string, unknown> = {}) =>
       (await submit(app.http, by, petId, body).expect(201)).body as ApplicationDto;
     const received = await apply(other, ownPet.id, { answers: { garden: true }, contact: newContact('kept') });
     await act(app.http, leaving, received.id, 'review').expect(200);
