@@ -244,13 +244,13 @@ export class ApplicationsRepository {
 
   /**
    * Up to `limit` applications that became declined, withdrawn or closed more than `days` ago and still hold
-   * personal data, the longest ended first, over the index of ended applications.
+   * personal data, the longest ended first, over the partial index of those not yet erased.
    */
   @GenerateSql({ params: [365, 500] })
   async findPastRetention(days: number, limit: number): Promise<string[]> {
     const rows = await this.sql.rows<{ id: string }>(
       sql`SELECT id FROM applications
-           WHERE ended_at IS NOT NULL AND ended_at < now() - make_interval(days => ${days}) AND contact IS NOT NULL
+           WHERE ended_at IS NOT NULL AND contact IS NOT NULL AND ended_at < now() - make_interval(days => ${days})
            ORDER BY ended_at LIMIT ${limit}`,
     );
     return rows.map((row) => row.id);
