@@ -75,6 +75,11 @@ const REQUIRED_SCOPES: Record<string, { scope: string; publishable?: true }> = {
   withdrawApplication: { scope: 'applications:write' },
   sendApplicationMessage: { scope: 'applications:write' },
   listApplicationMessages: { scope: 'applications:read' },
+  proposeMeeting: { scope: 'applications:write' },
+  listMeetings: { scope: 'applications:read' },
+  acceptMeeting: { scope: 'applications:write' },
+  declineMeeting: { scope: 'applications:write' },
+  cancelMeeting: { scope: 'applications:write' },
 };
 
 /** Every route handler of an app, as `Controller.method`, with what it declares. */

@@ -338,9 +338,11 @@ describe.each(['filesystem', 's3'] as const)('photos hosted by the service (%s s
       const everyMs = async () =>
         new Map((await periodic.getJobSchedulers()).map((scheduler) => [scheduler.key, scheduler.every]));
       const names = [
+        'applications-retention',
         'events-reconcile',
         'events-retention',
         'idempotency-keys-purge',
+        'meetings-reminders',
         'messages-reconcile',
         'orders-expiry-sweep',
         'photos-sweep',

@@ -112,6 +112,24 @@ const changeTo = (status: ApplicationStatus, by: ApplicationActor, note: string 
   sql`status = ${status}, history = history || ${historyEntry(status, by, note)}, updated_at = now(),
       ended_at = CASE WHEN ${status}::text IN ('declined', 'withdrawn', 'closed') THEN now() END`;
 
+/**
+ * The statement of one page of the account's applications (ApplicationsRepository.list): each side reads its
+ * own index, `(applicant_account_id, seq DESC)` or `(lister_account_id, …)`, so a page reads about a page's rows.
+ */
+export function applicationsPage(accountId: number, listing: ApplicationListing): SqlFragment {
+  const limit = listing.limit + 1;
+  const side = (party: SqlFragment, otherRole: ApplicationRole) => sql`
+    (SELECT ${COLUMNS} FROM applications
+      WHERE ${listing.role ?? null}::text IS DISTINCT FROM ${otherRole} AND ${party} = ${accountId}
+        AND seq < ${listing.beforeSeq ?? Number.MAX_SAFE_INTEGER}
+        AND (${listing.status ?? null}::text IS NULL OR status = ${listing.status ?? null})
+        AND (${listing.petId ?? null}::bigint IS NULL OR pet_id = ${listing.petId ?? null})
+      ORDER BY seq DESC LIMIT ${limit})`;
+  return sql`SELECT ${COLUMNS} FROM (${side(sql`applicant_account_id`, 'lister')}
+                                    UNION ALL ${side(sql`lister_account_id`, 'applicant')}) both_sides
+             ORDER BY seq DESC LIMIT ${limit}`;
+}
+
 /** `applications`: the applications, their caps and guarded changes of state. */
 @Injectable()
 export class ApplicationsRepository {
@@ -221,31 +239,19 @@ export class ApplicationsRepository {
     },
   )
   async list(accountId: number, listing: ApplicationListing): Promise<StoredApplication[]> {
-    const limit = listing.limit + 1;
-    const side = (party: SqlFragment, otherRole: ApplicationRole) => sql`
-      (SELECT ${COLUMNS} FROM applications
-        WHERE ${listing.role ?? null}::text IS DISTINCT FROM ${otherRole} AND ${party} = ${accountId}
-          AND seq < ${listing.beforeSeq ?? Number.MAX_SAFE_INTEGER}
-          AND (${listing.status ?? null}::text IS NULL OR status = ${listing.status ?? null})
-          AND (${listing.petId ?? null}::bigint IS NULL OR pet_id = ${listing.petId ?? null})
-        ORDER BY seq DESC LIMIT ${limit})`;
-    const rows = await this.sql.rows<ApplicationRow>(
-      sql`SELECT ${COLUMNS} FROM (${side(sql`applicant_account_id`, 'lister')}
-                                  UNION ALL ${side(sql`lister_account_id`, 'applicant')}) both_sides
-          ORDER BY seq DESC LIMIT ${limit}`,
-    );
+    const rows = await this.sql.rows<ApplicationRow>(applicationsPage(accountId, listing));
     return rows.map(toApplication);
   }
 
   /**
    * Up to `limit` applications that became declined, withdrawn or closed more than `days` ago and still hold
-   * personal data, the longest ended first, over the index of ended applications.
+   * personal data, the longest ended first, over the partial index of those not yet erased.
    */
   @GenerateSql({ params: [365, 500] })
   async findPastRetention(days: number, limit: number): Promise<string[]> {
     const rows = await this.sql.rows<{ id: string }>(
       sql`SELECT id FROM applications
-           WHERE ended_at IS NOT NULL AND ended_at < now() - make_interval(days => ${days}) AND contact IS NOT NULL
+           WHERE ended_at IS NOT NULL AND contact IS NOT NULL AND ended_at < now() - make_interval(days => ${days})
            ORDER BY ended_at LIMIT ${limit}`,
     );
     return rows.map((row) => row.id);
