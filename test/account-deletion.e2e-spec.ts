@@ -35,6 +35,12 @@ async function rowsLeft(accountId: number): Promise<Record<string, number>> {
       open_orders: await count(
         `SELECT count(*) FROM orders WHERE $1 IN (adopter_account_id, lister_account_id) AND status IN ('placed', 'approved')`,
       ),
+      application_forms: await count('SELECT count(*) FROM application_forms WHERE account_id = $1'),
+      open_applications: await count(
+        `SELECT count(*) FROM applications WHERE $1 IN (applicant_account_id, lister_account_id)
+            AND status IN ('submitted', 'under_review', 'approved')`,
+      ),
+      email_notifications: await count('SELECT count(*) FROM email_notifications WHERE account_id = $1'),
       orders_with_its_words: await count(
         `SELECT count(*) FROM orders
           WHERE (adopter_account_id = $1 AND note IS NOT NULL) OR (lister_account_id = $1 AND return_reason IS NOT NULL)`,
@@ -55,6 +61,9 @@ const NOTHING_LEFT = Object.fromEntries(
     'saved_search_alerts',
     'events',
     'open_orders',
+    'application_forms',
+    'open_applications',
+    'email_notifications',
     'orders_with_its_words',
   ].map((table) => [table, 0]),
 );
