@@ -88,6 +88,9 @@ describe('personal data of applications and email: GET /v1/account/export and DE
     const received = await apply(other, ownPet.id, { answers: { garden: true }, contact: newContact('kept') });
     await act(app.http, leaving, received.id, 'review').expect(200);
     const receivedSubmitted = await apply(other, ownSecond.id);
+    const receivedApproved = await apply(other, (await createPet(app.http, leaving)).id);
+    await act(app.http, leaving, receivedApproved.id, 'review').expect(200);
+    await act(app.http, leaving, receivedApproved.id, 'approve').expect(200);
     const made = await apply(leaving, othersPet.id, { contact: newContact('erased') });
     await act(app.http, other, made.id, 'review').expect(200);
     const madeSubmitted = await apply(leaving, othersSecond.id);
@@ -103,16 +106,16 @@ describe('personal data of applications and email: GET /v1/account/export and DE
       const meeting = (await propose(app.http, lister, id).expect(201)).body;
       await step(app.http, applicant, meeting, 'accept').expect(200);
     }
-    return { leaving, other, received, receivedSubmitted, made, madeSubmitted, approved, ownPet };
+    return { leaving, other, received, receivedSubmitted, receivedApproved, made, madeSubmitted, approved, ownPet };
   }
 
   it('exports the form and the applications of both roles with their messages and meetings', async () => {
-    const { leaving, received, receivedSubmitted, made, madeSubmitted, approved } = await bothSides();
+    const { leaving, received, receivedSubmitted, receivedApproved, made, madeSubmitted, approved } = await bothSides();
     const document = await exported(leaving);
     expect(document.applicationForm).toMatchObject({ version: 1, notifyEmail: 'staff@shelter.example' });
     const byId = new Map<string, Json>(document.applications.map((application: Json) => [application.id, application]));
     expect([...byId.keys()].sort()).toEqual(
-      [received.id, receivedSubmitted.id, made.id, madeSubmitted.id, approved.id].sort(),
+      [received.id, receivedSubmitted.id, receivedApproved.id, made.id, madeSubmitted.id, approved.id].sort(),
     );
     // The applicant's contact where the lister may see it: from under review on, never while submitted.
     expect(byId.get(received.id)).toMatchObject({ role: 'lister', contact: received.contact });
@@ -130,7 +133,8 @@ describe('personal data of applications and email: GET /v1/account/export and DE
   }, 60_000);
 
   it('withdraws what it made, closes what it received with its pets, erases its data and keeps the other party’s', async () => {
-    const { leaving, other, received, receivedSubmitted, made, madeSubmitted, approved, ownPet } = await bothSides();
+    const { leaving, other, received, receivedSubmitted, receivedApproved, made, madeSubmitted, approved, ownPet } =
+      await bothSides();
     await app.http.delete('/v1/account').set(leaving.auth).send({ confirm: leaving.email }).expect(202);
     await waitFor(
       async () =>
@@ -141,10 +145,9 @@ describe('personal data of applications and email: GET /v1/account/export and DE
     );
 
     const rows = new Map(
-      (await stored([received.id, receivedSubmitted.id, made.id, madeSubmitted.id, approved.id])).map((row) => [
-        row.id,
-        row,
-      ]),
+      (
+        await stored([received.id, receivedSubmitted.id, receivedApproved.id, made.id, madeSubmitted.id, approved.id])
+      ).map((row) => [row.id, row]),
     );
     // What it made: withdrawn, its contact, answers and own messages erased; the lister's words stay theirs.
     for (const id of [made.id, madeSubmitted.id, approved.id]) {
@@ -174,6 +177,13 @@ describe('personal data of applications and email: GET /v1/account/export and DE
       { sender: 'lister', body: null },
     ]);
     expect(rows.get(received.id)!.meetings).toEqual(['cancelled']);
+    // One it approved follows its order, cancelled because the account was deleted.
+    expect(rows.get(receivedApproved.id)).toMatchObject({ status: 'closed', closed_reason: 'order_cancelled' });
+    const itsOrder = (await shown(app.http, other, receivedApproved.id)).orderId!;
+    expect((await app.http.get(`/v1/store/orders/${itsOrder}`).set(other.auth).expect(200)).body).toMatchObject({
+      status: 'cancelled',
+      cancellationReason: 'account_deleted',
+    });
     expect(await formsOf(leaving.accountId)).toBe(0);
     await app.http.get(`/v1/pets/${ownPet.id}`).set(other.auth).expect(404);
 
