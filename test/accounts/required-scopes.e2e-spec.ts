@@ -55,6 +55,8 @@ const REQUIRED_SCOPES: Record<string, { scope: string; publishable?: true }> = {
   createKey: { scope: 'keys:write' },
   revokeKey: { scope: 'keys:write' },
   getAccount: { scope: 'account:read' },
+  exportAccount: { scope: '*' },
+  deleteAccount: { scope: '*' },
   // Saved searches.
   createSavedSearch: { scope: 'searches:write' },
   listSavedSearches: { scope: 'searches:read' },

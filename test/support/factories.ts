@@ -53,3 +53,15 @@ export async function createPet(
     .expect(201);
   return response.body;
 }
+
+/** `count` pets of the account, a hundred requests at a time (the account's plan must allow as many), by id. */
+export async function createPets(http: TestAgent, account: TestAccount, count: number): Promise<TestPet[]> {
+  const pets: TestPet[] = [];
+  for (let start = 0; start < count; start += 100) {
+    const batch = Array.from({ length: Math.min(100, count - start) }, (_, index) =>
+      createPet(http, account, { name: `Pet ${start + index}` }),
+    );
+    pets.push(...(await Promise.all(batch)));
+  }
+  return pets.sort((a, b) => a.id - b.id);
+}

@@ -6,6 +6,7 @@ import { EmailHttpModule } from '@app/email';
 import { EventsHttpModule } from '@app/events';
 import { HttpCoreModule, JsonBodyGuard } from '@app/http';
 import { IdempotencyModule } from '@app/idempotency';
+import { MessagingPersonalDataModule } from '@app/messaging';
 import { OrdersHttpModule } from '@app/orders';
 import { OrganizationsHttpModule } from '@app/organizations';
 import { PetsHttpModule } from '@app/pets';
@@ -37,6 +38,8 @@ import { QueueDashboardModule } from './queue-dashboard.module';
     EventsHttpModule,
     SavedSearchesHttpModule,
     EmailHttpModule,
+    // The api serves no message, but exports and erases an account's.
+    MessagingPersonalDataModule,
     RateLimitingModule,
     QueueDashboardModule,
     WidgetModule,

@@ -23,6 +23,15 @@ import { LastUsedRecorder } from './api-keys/last-used-recorder';
     LastUsedRecorder,
     ApiKeyGuard,
   ],
-  exports: [AccountsService, ApiKeysService, ApiKeyAuthenticator, ApiKeyGuard],
+  exports: [
+    AccountsService,
+    ApiKeysService,
+    ApiKeyAuthenticator,
+    ApiKeyGuard,
+    // For the personal-data module beside it: the index exports neither repository.
+    AccountsRepository,
+    ApiKeysRepository,
+    AccountEvents,
+  ],
 })
 export class AccountsModule {}

@@ -27,7 +27,8 @@ const ACCOUNT_COLUMNS = [
   'created_at',
 ] as const;
 
-type AccountRow = Pick<TableRow<'accounts', { plan: Plan }>, (typeof ACCOUNT_COLUMNS)[number]>;
+/** `email` is null once the account is deleted, which no read below returns. */
+type AccountRow = Pick<TableRow<'accounts', { plan: Plan; email: string }>, (typeof ACCOUNT_COLUMNS)[number]>;
 
 const COLUMNS = columnList('accounts', ACCOUNT_COLUMNS);
 
@@ -42,6 +43,9 @@ function toAccount(row: AccountRow): Account {
     createdAt: row.created_at,
   };
 }
+
+/** Accounts that are not deleted: a deleted account's row stays, without its email, for others' records to name. */
+const LIVE = sql`deleted_at IS NULL`;
 
 /** Accounts in PostgreSQL, one per canonical email (a unique index). */
 @Injectable()
@@ -59,14 +63,14 @@ export class AccountsRepository {
   }
 
   async findById(id: number): Promise<Account | undefined> {
-    const [row] = await this.sql.rows<AccountRow>(sql`SELECT ${COLUMNS} FROM accounts WHERE id = ${id}`);
+    const [row] = await this.sql.rows<AccountRow>(sql`SELECT ${COLUMNS} FROM accounts WHERE id = ${id} AND ${LIVE}`);
     return row && toAccount(row);
   }
 
   /** Up to `limit` accounts after the id `afterId`, by id. */
   async list(afterId: number, limit: number): Promise<Account[]> {
     const rows = await this.sql.rows<AccountRow>(
-      sql`SELECT ${COLUMNS} FROM accounts WHERE id > ${afterId} ORDER BY id LIMIT ${limit}`,
+      sql`SELECT ${COLUMNS} FROM accounts WHERE id > ${afterId} AND ${LIVE} ORDER BY id LIMIT ${limit}`,
     );
     return rows.map(toAccount);
   }
@@ -78,7 +82,7 @@ export class AccountsRepository {
   async findByEmail(canonical: string, email: string): Promise<Account | undefined> {
     const [row] = await this.sql.rows<AccountRow>(
       sql`SELECT ${COLUMNS} FROM accounts
-           WHERE email_canonical = ${canonical} OR (email_canonical IS NULL AND email = ${email})
+           WHERE (email_canonical = ${canonical} OR (email_canonical IS NULL AND email = ${email})) AND ${LIVE}
            ORDER BY email = ${email} DESC`,
     );
     return row && toAccount(row);
@@ -93,9 +97,35 @@ export class AccountsRepository {
   ): Promise<Account | undefined> {
     const [row] = await this.sql.rows<AccountRow>(
       sql`UPDATE accounts SET plan = ${plan}, custom_per_minute = ${customPerMinute}, custom_per_day = ${customPerDay}
-           WHERE id = ${id}
+           WHERE id = ${id} AND ${LIVE}
           RETURNING ${COLUMNS}`,
     );
     return row && toAccount(row);
+  }
+
+  /**
+   * Deletes the account as its owner asked: its email goes at once (the address may sign up again), and the
+   * worker erases the rest. False when it was deleted already.
+   */
+  async markDeleted(id: number): Promise<boolean> {
+    const { rowCount } = await this.sql.query(
+      sql`UPDATE accounts SET deleted_at = now(), email = NULL, email_canonical = NULL WHERE id = ${id} AND ${LIVE}`,
+    );
+    return rowCount! > 0;
+  }
+
+  /** Deleted accounts whose erasure the worker has not finished, oldest first. */
+  async findErasing(limit: number): Promise<number[]> {
+    const rows = await this.sql.rows<{ id: string }>(
+      sql`SELECT id FROM accounts WHERE deleted_at IS NOT NULL AND erased_at IS NULL ORDER BY deleted_at LIMIT ${limit}`,
+    );
+    return rows.map((row) => Number(row.id));
+  }
+
+  /** Records that every context has erased what it held of the deleted account. */
+  async markErased(id: number): Promise<void> {
+    await this.sql.query(
+      sql`UPDATE accounts SET erased_at = coalesce(erased_at, now()) WHERE id = ${id} AND deleted_at IS NOT NULL`,
+    );
   }
 }

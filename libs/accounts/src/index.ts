@@ -14,3 +14,4 @@ export * from './api-keys/required-scope.decorator';
 export * from './api-keys/scopes';
 export { CreateApiKeyDto } from './dto/api-key.dto';
 export * from './plans';
+export { AccountsWorkerModule } from './personal-data/personal-data.module';

@@ -51,4 +51,11 @@ export class ApplicationFormsRepository {
     );
     return toForm(rows[0]!);
   }
+
+  /** Deletes the account's form; whether it had one. */
+  @GenerateSql({ params: [1] })
+  async delete(accountId: number): Promise<boolean> {
+    const { rowCount } = await this.sql.query(sql`DELETE FROM application_forms WHERE account_id = ${accountId}`);
+    return rowCount! > 0;
+  }
 }

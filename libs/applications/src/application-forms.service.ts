@@ -19,7 +19,7 @@ function toField(field: PutApplicationFormDto['fields'][number]): FormField {
   };
 }
 
-function toFormDto(form: StoredForm): ApplicationFormDto {
+export function toFormDto(form: StoredForm): ApplicationFormDto {
   return {
     version: form.version,
     fields: form.fields,

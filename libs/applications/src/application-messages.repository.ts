@@ -1,3 +1,4 @@
+import { exportedAs } from '@app/core';
 import type { ApplicationMessages } from '@app/database';
 import { GenerateSql, sql, Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
@@ -72,5 +73,20 @@ export class ApplicationMessagesRepository {
            ORDER BY seq LIMIT ${page.limit + 1}`,
     );
     return rows.map(toMessage);
+  }
+
+  /** An application's messages a page at a time, oldest first: for its parties' exports. */
+  @GenerateSql({ params: ['app_1', 500] })
+  exported(applicationId: string, pageSize: number): AsyncIterable<StoredApplicationMessage> {
+    return exportedAs(
+      this.sql.pages<MessageRow>(
+        pageSize,
+        (after) =>
+          sql`SELECT ${COLUMNS} FROM application_messages
+               WHERE application_id = ${applicationId} AND seq > ${after?.seq ?? 0}
+               ORDER BY seq LIMIT ${pageSize}`,
+      ),
+      toMessage,
+    );
   }
 }

@@ -14,6 +14,7 @@ import { ApplicationsRepository } from './applications.repository';
 import { ApplicationsService } from './applications.service';
 import { ApplicationsSettings } from './applications.settings';
 import { ApplicationsJobsSettings } from './applications-jobs.settings';
+import { ApplicationsPersonalData } from './applications-personal-data.part';
 import { MeetingReminders } from './meetings/meeting-reminders';
 import { MeetingsController } from './meetings/meetings.controller';
 import { MeetingsRepository } from './meetings/meetings.repository';
@@ -48,10 +49,16 @@ import { ApplicationsRetention } from './retention/applications-retention';
 })
 class ApplicationFollowersModule {}
 
-/** Applications without HTTP: forms, applications, their conversations. */
+/** Applications without HTTP: forms, applications, their conversations, their part of personal data. */
 @Module({
   imports: [ApplicationFollowersModule, OrdersModule, PetsModule, settingsModule(ApplicationsSettings)],
-  providers: [ApplicationFormsRepository, ApplicationMessagesRepository, ApplicationFormsService, ApplicationsService],
+  providers: [
+    ApplicationFormsRepository,
+    ApplicationMessagesRepository,
+    ApplicationFormsService,
+    ApplicationsService,
+    ApplicationsPersonalData,
+  ],
   exports: [ApplicationFormsService, ApplicationsService],
 })
 class ApplicationsModule {}
@@ -63,9 +70,12 @@ class ApplicationsModule {}
 })
 export class ApplicationsHttpModule {}
 
-/** The applications' periodic jobs, for the worker: the meetings' reminders and the retention. */
+/**
+ * The applications' periodic jobs, for the worker: the meetings' reminders and the retention; and their part
+ * of a deleted account's erasure.
+ */
 @Module({
-  imports: [ApplicationFollowersModule, settingsModule(ApplicationsJobsSettings)],
+  imports: [ApplicationsModule, settingsModule(ApplicationsJobsSettings)],
   providers: [MeetingReminders, ApplicationsRetention],
 })
 export class ApplicationsWorkerModule {}

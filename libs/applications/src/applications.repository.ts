@@ -1,3 +1,4 @@
+import { exportedAs } from '@app/core';
 import type { Applications } from '@app/database';
 import { GenerateSql, sql, Sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
@@ -244,13 +245,13 @@ export class ApplicationsRepository {
 
   /**
    * Up to `limit` applications that became declined, withdrawn or closed more than `days` ago and still hold
-   * personal data, the longest ended first, over the index of ended applications.
+   * personal data, the longest ended first, over the partial index of those not yet erased.
    */
   @GenerateSql({ params: [365, 500] })
   async findPastRetention(days: number, limit: number): Promise<string[]> {
     const rows = await this.sql.rows<{ id: string }>(
       sql`SELECT id FROM applications
-           WHERE ended_at IS NOT NULL AND ended_at < now() - make_interval(days => ${days}) AND contact IS NOT NULL
+           WHERE ended_at IS NOT NULL AND contact IS NOT NULL AND ended_at < now() - make_interval(days => ${days})
            ORDER BY ended_at LIMIT ${limit}`,
     );
     return rows.map((row) => row.id);
@@ -259,19 +260,70 @@ export class ApplicationsRepository {
   /**
    * Erases the personal data of these applications, whatever their state: the contact (and its canonical
    * email), the answers (`[]`) and the bodies of their messages (`null`); states, history and meetings stay.
-   * The one place that erases it, for the retention and for an account's erasure alike; idempotent.
+   * The one place that erases it, for the retention (`whose` `all`) and for an account's erasure alike:
+   * the erased applicant's contact, answers and own messages, or only the erased lister's messages (the
+   * applicant's contact and answers are the applicant's). Idempotent.
    */
-  @GenerateSql({ params: [['app_1', 'app_2']] })
-  async erasePersonalData(ids: readonly string[]): Promise<void> {
+  @GenerateSql(
+    { name: 'all', params: [['app_1', 'app_2']] },
+    { name: "the lister's messages", params: [['app_1'], 'lister'] },
+  )
+  async erasePersonalData(ids: readonly string[], whose: 'all' | ApplicationRole = 'all'): Promise<void> {
     if (ids.length === 0) return;
     await this.sql.query(
       sql`WITH erased AS (
             UPDATE applications SET contact = NULL, contact_email_canonical = NULL, answers = '[]'::jsonb
-             WHERE id = ANY(${ids}::text[])
-            RETURNING id
+             WHERE id = ANY(${ids}::text[]) AND ${whose}::text <> 'lister'
           )
           UPDATE application_messages SET body = NULL
-           WHERE application_id IN (SELECT id FROM erased) AND body IS NOT NULL`,
+           WHERE application_id = ANY(${ids}::text[]) AND body IS NOT NULL
+             AND (${whose}::text = 'all' OR sender = ${whose})`,
+    );
+  }
+
+  /** Up to `limit` open applications the account made, oldest first: what its erasure withdraws. */
+  @GenerateSql({ params: [1, 200] })
+  async findOpenAsApplicant(accountId: number, limit: number): Promise<string[]> {
+    const rows = await this.sql.rows<{ id: string }>(
+      sql`SELECT id FROM applications WHERE applicant_account_id = ${accountId} AND ${OPEN} ORDER BY seq LIMIT ${limit}`,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Up to `limit` of the account's applications in `role` that still hold its personal data: as the
+   * applicant, a contact, answers or a message of its own; as the lister, a message of its own.
+   */
+  @GenerateSql(
+    { name: 'as applicant', params: [1, 'applicant', 200] },
+    { name: 'as lister', params: [1, 'lister', 200] },
+  )
+  async findWithDataOf(accountId: number, role: ApplicationRole, limit: number): Promise<string[]> {
+    const party = role === 'lister' ? sql`lister_account_id` : sql`applicant_account_id`;
+    const ownData = role === 'lister' ? sql`false` : sql`(a.contact IS NOT NULL OR a.answers <> '[]'::jsonb)`;
+    const rows = await this.sql.rows<{ id: string }>(
+      sql`SELECT a.id FROM applications a
+           WHERE a.${party} = ${accountId}
+             AND (${ownData} OR EXISTS (SELECT FROM application_messages m
+                                         WHERE m.application_id = a.id AND m.sender = ${role} AND m.body IS NOT NULL))
+           ORDER BY a.seq LIMIT ${limit}`,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The account's applications of both roles a page at a time, by `seq`. */
+  @GenerateSql({ params: [1, 500] })
+  exported(accountId: number, pageSize: number): AsyncIterable<StoredApplication> {
+    return exportedAs(
+      this.sql.pages<ApplicationRow>(
+        pageSize,
+        (after) =>
+          sql`SELECT ${COLUMNS} FROM applications
+               WHERE (applicant_account_id = ${accountId} OR lister_account_id = ${accountId})
+                 AND seq > ${after?.seq ?? 0}
+               ORDER BY seq LIMIT ${pageSize}`,
+      ),
+      toApplication,
     );
   }
 

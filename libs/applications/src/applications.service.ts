@@ -143,6 +143,23 @@ export class ApplicationsService {
     });
   }
 
+  /**
+   * Withdraws up to `limit` open applications a deleted account made, each as its withdrawal does (an
+   * approved one's undelivered order cancelled), each in its own transaction; returns how many it found.
+   */
+  async withdrawOpenOf(accountId: number, limit: number): Promise<number> {
+    const ids = await this.applications.findOpenAsApplicant(accountId, limit);
+    for (const id of ids) {
+      try {
+        await this.transition('withdraw', accountId, id);
+      } catch (error) {
+        // Ended meanwhile by the lister or the service: nothing is left open to withdraw.
+        if (!(error instanceof InvalidApplicationStateError)) throw error;
+      }
+    }
+    return ids.length;
+  }
+
   /** A message of either party while the application is open; `application.message` to the other. */
   async sendMessage(accountId: number, id: string, body: string): Promise<ApplicationMessageDto> {
     const { application, role } = await this.findForParty(accountId, id);

@@ -26,8 +26,10 @@ export interface Accounts {
   created_at: Generated<Timestamp>;
   custom_per_day: number | null;
   custom_per_minute: number | null;
-  email: string;
+  deleted_at: Timestamp | null;
+  email: string | null;
   email_canonical: string | null;
+  erased_at: Timestamp | null;
   id: Generated<Int8>;
   plan: Generated<string>;
 }
@@ -91,6 +93,7 @@ export interface Categories {
 }
 
 export interface EmailNotifications {
+  account_id: Int8 | null;
   address: string;
   address_key: string;
   attempts: Generated<number>;

@@ -4,6 +4,7 @@ import { Module } from '@nestjs/common';
 import { EmailDelivery } from './delivery/email-delivery';
 import { EmailTransport, LogEmailTransport, SmtpEmailTransport } from './delivery/email-transport';
 import { EmailAddresses } from './email-addresses';
+import { EmailPersonalData } from './email-personal-data.part';
 import { EmailReports } from './email-report';
 import { EmailOutbox } from './email.outbox';
 import { EmailRepository } from './email.repository';
@@ -12,9 +13,12 @@ import { UnsubscribeController } from './unsubscribe.controller';
 import { UnsubscribeService } from './unsubscribe.service';
 import { UnsubscribeTokens } from './unsubscribe-tokens';
 
-/** The outbox other contexts write to, and the operator's view: what the api, the worker and the CLI import. */
+/**
+ * The outbox other contexts write to, the operator's view and the email's part of personal data: what the
+ * api, the worker and the CLI import.
+ */
 @Module({
-  providers: [EmailRepository, EmailOutbox, EmailReports],
+  providers: [EmailRepository, EmailOutbox, EmailReports, EmailPersonalData],
   exports: [EmailRepository, EmailOutbox, EmailReports],
 })
 export class EmailModule {}

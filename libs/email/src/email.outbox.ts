@@ -17,6 +17,11 @@ export interface EmailNotification<Name extends EmailTemplateName = EmailTemplat
   list: EmailList;
   template: Name;
   data: EmailTemplateData<Name>;
+  /**
+   * The account that gave the address (its own email, its form's `notifyEmail`, an application's contact):
+   * the email is then part of that account's personal data, exported and erased with it.
+   */
+  accountId?: number;
 }
 
 /**
@@ -48,6 +53,7 @@ export class EmailOutbox {
         list: listKey(notification.list),
         template: notification.template,
         data: notification.data,
+        accountId: notification.accountId ?? null,
       })),
     );
     return ids;

@@ -1,3 +1,4 @@
+import { exportedAs } from '@app/core';
 import { GenerateSql, Sql, sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 
@@ -12,6 +13,8 @@ export interface NewNotification {
   list: string;
   template: string;
   data: object;
+  /** The account that gave the address, if one did. */
+  accountId: number | null;
 }
 
 /** A notification as the outbox keeps it. */
@@ -36,6 +39,7 @@ interface NotificationRow {
   list: string;
   template: string;
   data: object;
+  account_id: string | null;
   status: NotificationStatus;
   attempts: number;
   last_error: string | null;
@@ -43,7 +47,8 @@ interface NotificationRow {
   finished_at: Date | null;
 }
 
-const COLUMNS = sql`id, address, address_key, list, template, data, status, attempts, last_error, created_at, finished_at`;
+const COLUMNS = sql`id, address, address_key, list, template, data, account_id, status, attempts, last_error, created_at,
+  finished_at`;
 
 function toNotification(row: NotificationRow): StoredNotification {
   return {
@@ -53,6 +58,7 @@ function toNotification(row: NotificationRow): StoredNotification {
     list: row.list,
     template: row.template,
     data: row.data,
+    accountId: row.account_id === null ? null : Number(row.account_id),
     status: row.status,
     attempts: row.attempts,
     lastError: row.last_error,
@@ -82,17 +88,19 @@ export class EmailRepository {
           list: 'saved_search:srch_1',
           template: 'saved_search_digest',
           data: {},
+          accountId: 7,
         },
       ],
     ],
   })
   async insert(notifications: readonly NewNotification[]): Promise<void> {
     await this.sql.query(
-      sql`INSERT INTO email_notifications (id, address, address_key, list, template, data)
+      sql`INSERT INTO email_notifications (id, address, address_key, list, template, data, account_id)
           SELECT * FROM unnest(${notifications.map((n) => n.id)}::text[], ${notifications.map((n) => n.address)}::text[],
                                ${notifications.map((n) => n.addressKey)}::text[], ${notifications.map((n) => n.list)}::text[],
                                ${notifications.map((n) => n.template)}::text[],
-                               ${notifications.map((n) => JSON.stringify(n.data))}::jsonb[])`,
+                               ${notifications.map((n) => JSON.stringify(n.data))}::jsonb[],
+                               ${notifications.map((n) => n.accountId)}::bigint[])`,
     );
   }
 
@@ -123,8 +131,8 @@ export class EmailRepository {
                  finished_at = CASE WHEN due.stopped IS NULL THEN NULL ELSE now() END
             FROM due
            WHERE n.id = due.id
-       RETURNING n.id, n.address, n.address_key, n.list, n.template, n.data, n.status, n.attempts, n.last_error,
-                 n.created_at, n.finished_at, due.stopped`,
+       RETURNING n.id, n.address, n.address_key, n.list, n.template, n.data, n.account_id, n.status, n.attempts,
+                 n.last_error, n.created_at, n.finished_at, due.stopped`,
     );
     return rows.filter((row) => row.stopped === null).map(toNotification);
   }
@@ -195,6 +203,35 @@ export class EmailRepository {
            ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
     );
     return rows.map(toNotification);
+  }
+
+  /** The notifications to addresses the account gave, a page at a time, oldest first: for its export. */
+  @GenerateSql({ params: [1, 500] })
+  ofAccount(accountId: number, pageSize: number): AsyncIterable<StoredNotification> {
+    return exportedAs(
+      this.sql.pages<NotificationRow>(
+        pageSize,
+        (after) =>
+          sql`SELECT ${COLUMNS} FROM email_notifications
+               WHERE account_id = ${accountId}
+                 AND (created_at, id) > (${after?.created_at ?? new Date(0)}, ${after?.id ?? ''})
+               ORDER BY created_at, id LIMIT ${pageSize}`,
+      ),
+      toNotification,
+    );
+  }
+
+  /**
+   * Deletes up to `limit` notifications to addresses the account gave, sent or not: one still pending is
+   * then never sent (the delivery claims only rows that are there). Returns how many it deleted.
+   */
+  @GenerateSql({ params: [1, 200] })
+  async deleteOfAccount(accountId: number, limit: number): Promise<number> {
+    const { rowCount } = await this.sql.query(
+      sql`DELETE FROM email_notifications
+           WHERE id IN (SELECT id FROM email_notifications WHERE account_id = ${accountId} LIMIT ${limit})`,
+    );
+    return rowCount!;
   }
 
   @GenerateSql({ params: ['ada@example.com'] })

@@ -1,3 +1,4 @@
+import { exportedAs } from '@app/core';
 import { GenerateSql, sql, Sql, type SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { EventDto } from './dto/event.dto';
@@ -332,5 +333,47 @@ export class EventsRepository implements PetChangeFeed {
              ORDER BY created_at LIMIT ${limit}))`,
     );
     return result.rowCount ?? 0;
+  }
+
+  /**
+   * The account's events of the last `days` days a page at a time, newest first, its alerts among them; in a
+   * snapshot, "now" is the snapshot's.
+   */
+  @GenerateSql({ params: [1, 30, 500] })
+  exported(accountId: number, days: number, pageSize: number): AsyncIterable<EventDto> {
+    const since = sql`now() - ${days} * interval '1 day'`;
+    const rows = this.sql.pages<EventRow>(pageSize, (after) => {
+      const before = after?.seq ?? MAX_SEQ.toString();
+      return sql`SELECT ${COLUMNS} FROM (
+          (SELECT ${COLUMNS} FROM events
+            WHERE account_id = ${accountId} AND seq < ${before}::bigint AND created_at >= ${since}
+            ORDER BY seq DESC LIMIT ${pageSize})
+          UNION ALL
+          (SELECT ${ALERT_COLUMNS} FROM saved_search_alerts a JOIN events change ON change.id = a.change_id
+            WHERE a.account_id = ${accountId} AND a.seq < ${before}::bigint AND a.created_at >= ${since}
+            ORDER BY a.seq DESC LIMIT ${pageSize})
+        ) AS e ORDER BY seq DESC LIMIT ${pageSize}`;
+    });
+    return exportedAs(rows, toEvent);
+  }
+
+  /**
+   * Deletes up to `limit` events and alerts of a deleted account, with their delivery attempts; how many.
+   * Its pet events stay until the retention's: each shows only a catalogue record, which the saved-search
+   * matcher may not have judged yet and other accounts' alerts read their pet from.
+   */
+  @GenerateSql({ params: [1, 200] })
+  async deleteSomeOf(accountId: number, limit: number): Promise<number> {
+    const events = await this.sql.query(
+      sql`DELETE FROM events WHERE id IN (
+            SELECT id FROM events
+             WHERE account_id = ${accountId} AND type NOT IN ('pet.created', 'pet.updated', 'pet.deleted')
+             LIMIT ${limit})`,
+    );
+    const alerts = await this.sql.query(
+      sql`DELETE FROM saved_search_alerts WHERE ctid = ANY (ARRAY(
+            SELECT ctid FROM saved_search_alerts WHERE account_id = ${accountId} LIMIT ${limit}))`,
+    );
+    return events.rowCount! + alerts.rowCount!;
   }
 }

@@ -16,6 +16,15 @@ export interface StoredResponse {
 }
 
 /** What a replay answers besides the body: the status and the headers that describe the result. */
+/** An `Idempotency-Key` as the export shows it. */
+export interface ExportedIdempotencyKey {
+  key: string;
+  /** Null while its request is under way. */
+  responseStatus: number | null;
+  responseLocation: string | null;
+  createdAt: string;
+}
+
 export interface RecordedResponse {
   status: number;
   body: unknown;
@@ -82,5 +91,32 @@ export class IdempotencyKeysRepository {
                 FOR UPDATE SKIP LOCKED)`,
     );
     return rowCount ?? 0;
+  }
+
+  /**
+   * The account's keys a page at a time, by key: what each reserved and answered, without the stored body (a
+   * copy of an answer whose record the export shows where it is kept).
+   */
+  @GenerateSql({ params: [1, 500] })
+  exported(accountId: number, pageSize: number): AsyncIterable<ExportedIdempotencyKey> {
+    const rows = this.sql.pages<ExportedIdempotencyKey>(
+      pageSize,
+      (after) =>
+        sql`SELECT key, response_status AS "responseStatus", response_location AS "responseLocation",
+                   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+              FROM idempotency_keys WHERE account_id = ${accountId} AND key > ${after?.key ?? ''}
+             ORDER BY key LIMIT ${pageSize}`,
+    );
+    return rows;
+  }
+
+  /** Deletes up to `limit` keys of a deleted account, with their stored answers; how many. */
+  @GenerateSql({ params: [1, 200] })
+  async deleteSome(accountId: number, limit: number): Promise<number> {
+    const { rowCount } = await this.sql.query(
+      sql`DELETE FROM idempotency_keys
+           WHERE (account_id, key) IN (SELECT account_id, key FROM idempotency_keys WHERE account_id = ${accountId} LIMIT ${limit})`,
+    );
+    return rowCount!;
   }
 }

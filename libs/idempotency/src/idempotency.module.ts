@@ -1,6 +1,7 @@
 import { settingsModule } from '@app/core';
 import { Global, Module } from '@nestjs/common';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
+import { IdempotencyPersonalData } from './idempotency-personal-data.part';
 import { IdempotencySettings } from './idempotency.settings';
 
 /**
@@ -10,7 +11,7 @@ import { IdempotencySettings } from './idempotency.settings';
 @Global()
 @Module({
   imports: [settingsModule(IdempotencySettings)],
-  providers: [IdempotencyKeysRepository],
+  providers: [IdempotencyKeysRepository, IdempotencyPersonalData],
   exports: [IdempotencyKeysRepository, settingsModule(IdempotencySettings)],
 })
 export class IdempotencyModule {}

@@ -8,3 +8,4 @@ export * from './messages.queue';
 export { MESSAGE_SEQS_LOCK } from './messages.repository';
 export * from './messaging.module';
 export * from './messaging.settings';
+export { MessagingPersonalDataModule } from './messaging-personal-data.part';

@@ -1,4 +1,4 @@
-import { Batcher } from '@app/core';
+import { Batcher, exportedAs } from '@app/core';
 import { GenerateSql, lockInIdOrder, sql, Sql, SqlFragment, WriteBatcher } from '@app/database';
 import { EventsRecorder, EventType } from '@app/events';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
@@ -12,6 +12,8 @@ import { MessageStatus, TRANSITIONS } from './message-status';
  */
 export const MESSAGE_SEQS_LOCK = 7_310_442_003;
 
+/** Past every `seq`: where a walk newest first begins. */
+const MAX_SEQ = '9223372036854775807';
 const COLUMNS = sql`id, seq, message, status, created_at, attempts, sent_at, last_error`;
 /** How long messages whose job Redis confirmed wait to share one UPDATE: short next to the reconciler's interval. */
 const ENQUEUED_FLUSH_DELAY_MS = 10;
@@ -237,6 +239,27 @@ export class MessagesRepository implements OnApplicationShutdown {
   private async ids(statement: SqlFragment): Promise<string[]> {
     const rows = await this.sql.rows<{ id: string }>(statement);
     return rows.map((row) => row.id);
+  }
+
+  /** The account's messages a page at a time, newest first. */
+  @GenerateSql({ params: [1, 500] })
+  exported(accountId: number, pageSize: number): AsyncIterable<MessageDto> {
+    const rows = this.sql.pages<MessageRow>(
+      pageSize,
+      (after) =>
+        sql`SELECT ${COLUMNS} FROM messages WHERE account_id = ${accountId} AND seq < ${after?.seq ?? MAX_SEQ}::bigint
+             ORDER BY seq DESC LIMIT ${pageSize}`,
+    );
+    return exportedAs(rows, toMessage);
+  }
+
+  /** Deletes up to `limit` messages of a deleted account; how many. A job of one finds nothing to send. */
+  @GenerateSql({ params: [1, 200] })
+  async deleteSome(accountId: number, limit: number): Promise<number> {
+    const result = await this.sql.query(
+      sql`DELETE FROM messages WHERE id IN (SELECT id FROM messages WHERE account_id = ${accountId} LIMIT ${limit})`,
+    );
+    return result.rowCount!;
   }
 
   /** A guarded UPDATE: it changes only the messages whose status the transition may leave. */

@@ -4,8 +4,8 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { MESSAGES_QUEUE, QUEUE_REDIS } from './messages.queue';
 import { MessagesProducer } from './messages.producer';
-import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
+import { MessagingPersonalDataModule } from './messaging-personal-data.part';
 import { MessagingSettings } from './messaging.settings';
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -34,8 +34,14 @@ const MESSAGES_QUEUE_MODULE = BullModule.registerQueueAsync({
  * (which enqueues on the request path) and by the worker (whose reconciler enqueues too).
  */
 @Module({
-  imports: [QUEUE_REDIS_MODULE, MESSAGES_QUEUE_MODULE, settingsModule(MessagingSettings), EventsModule],
-  providers: [MessagesRepository, MessagesService, MessagesProducer],
+  imports: [
+    QUEUE_REDIS_MODULE,
+    MESSAGES_QUEUE_MODULE,
+    settingsModule(MessagingSettings),
+    EventsModule,
+    MessagingPersonalDataModule,
+  ],
+  providers: [MessagesService, MessagesProducer],
   exports: [MessagesService, MESSAGES_QUEUE_MODULE, settingsModule(MessagingSettings)],
 })
 export class MessagingModule {}

@@ -8,6 +8,7 @@ import { OrderExpiryScheduler } from './order-expiry.scheduler';
 import { OrderPlacingService } from './order-placing.service';
 import { OrdersController } from './orders.controller';
 import { ORDERS_QUEUE, ORDERS_QUEUE_REDIS } from './orders.queue';
+import { OrdersPersonalData } from './orders-personal-data.part';
 import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 import { OrdersSettings } from './orders.settings';
@@ -36,7 +37,14 @@ const ORDERS_QUEUE_MODULE = BullModule.registerQueueAsync({
 /** The store without HTTP: orders, their pets' holds, the inventory and the expiry queue. */
 @Module({
   imports: [PetsModule, EventsModule, ORDERS_QUEUE_REDIS_MODULE, ORDERS_QUEUE_MODULE, settingsModule(OrdersSettings)],
-  providers: [OrdersRepository, InventoryRepository, OrdersService, OrderPlacingService, OrderExpiryScheduler],
+  providers: [
+    OrdersRepository,
+    InventoryRepository,
+    OrdersService,
+    OrderPlacingService,
+    OrderExpiryScheduler,
+    OrdersPersonalData,
+  ],
   exports: [OrdersService, ORDERS_QUEUE_MODULE, settingsModule(OrdersSettings)],
 })
 export class OrdersModule {}

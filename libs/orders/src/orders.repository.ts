@@ -1,3 +1,4 @@
+import { exportedAs } from '@app/core';
 import { columnList, GenerateSql, sql, Sql, SqlFragment, type TableRow } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { OrderRole, OrderStatus, OrderTransition } from './order-transitions';
@@ -191,6 +192,56 @@ export class OrdersRepository {
           RETURNING ${COLUMNS}`,
     );
     return rows[0] && toOrder(rows[0]);
+  }
+
+  /**
+   * Cancels up to `limit` open orders of a deleted account, of either role, with the reason
+   * `account_deleted`; returns them, for their events and their pets.
+   */
+  @GenerateSql({ params: [1, 200] })
+  async cancelOpenOf(accountId: number, limit: number): Promise<StoredOrder[]> {
+    const rows = await this.sql.rows<OrderRow>(
+      sql`UPDATE orders
+             SET status = 'cancelled', cancellation_reason = 'account_deleted', updated_at = now(), expires_at = NULL
+           WHERE id IN (SELECT id FROM orders
+                         WHERE (adopter_account_id = ${accountId} OR lister_account_id = ${accountId})
+                           AND status IN ('placed', 'approved')
+                         ORDER BY id LIMIT ${limit} FOR UPDATE)
+             AND status IN ('placed', 'approved')
+          RETURNING ${COLUMNS}`,
+    );
+    return rows.map(toOrder);
+  }
+
+  /**
+   * Erases a deleted account's own words from up to `limit` orders the other party keeps: its note as the
+   * adopter, its return reason as the lister. Returns how many orders it changed.
+   */
+  @GenerateSql({ params: [1, 200] })
+  async eraseWordsOf(accountId: number, limit: number): Promise<number> {
+    const { rowCount } = await this.sql.query(
+      sql`UPDATE orders
+             SET note = CASE WHEN adopter_account_id = ${accountId} THEN NULL ELSE note END,
+                 return_reason = CASE WHEN lister_account_id = ${accountId} THEN NULL ELSE return_reason END
+           WHERE id IN (SELECT id FROM orders
+                         WHERE (adopter_account_id = ${accountId} AND note IS NOT NULL)
+                            OR (lister_account_id = ${accountId} AND return_reason IS NOT NULL)
+                         LIMIT ${limit})`,
+    );
+    return rowCount!;
+  }
+
+  /** The account's orders of both roles a page at a time, by id. */
+  @GenerateSql({ params: [1, 500] })
+  exported(accountId: number, pageSize: number): AsyncIterable<StoredOrder> {
+    const rows = this.sql.pages<OrderRow>(
+      pageSize,
+      (after) =>
+        sql`SELECT ${COLUMNS} FROM orders
+             WHERE (adopter_account_id = ${accountId} OR lister_account_id = ${accountId}) AND id > ${after?.id ?? 0}
+             ORDER BY id LIMIT ${pageSize}`,
+    );
+    return exportedAs(rows, toOrder);
   }
 
   /** Ids of placed orders whose hold ran out, oldest first. */

@@ -107,6 +107,18 @@ export class OrdersService {
     });
   }
 
+  /**
+   * Cancels up to `limit` open orders of a deleted account (`account_deleted`), each with its events, its pet
+   * freed and its application closed, as a party's cancellation does; returns how many it cancelled.
+   */
+  cancelOpenOf(accountId: number, limit: number): Promise<number> {
+    return this.sql.transaction(async () => {
+      const cancelled = await this.orders.cancelOpenOf(accountId, limit);
+      for (const order of cancelled) await this.changed(order, ORDER_TRANSITIONS.cancel.pet);
+      return cancelled.length;
+    });
+  }
+
   /** Ids of placed orders whose hold ran out. */
   findExpired(limit: number): Promise<number[]> {
     return this.orders.findExpired(limit);

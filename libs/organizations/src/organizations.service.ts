@@ -108,6 +108,16 @@ export class OrganizationsService {
       await this.organizations.delete(own.id);
     });
   }
+
+  /** Deletes a deleted account's organisation, if it has one, as `delete` does. */
+  async erase(accountId: number): Promise<void> {
+    await this.sql.transaction(async () => {
+      const own = await this.organizations.lockOwn(accountId);
+      if (!own) return;
+      await this.pets.setOrganization(accountId, null);
+      await this.organizations.delete(own.id);
+    });
+  }
 }
 
 /** The fields of a profile: what a change may set or clear. */

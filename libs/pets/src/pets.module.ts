@@ -7,6 +7,8 @@ import { PetPhotoChanges } from './pet-photo-changes';
 import { PetPhotosRepository } from './pet-photos.repository';
 import { PetsController } from './pets.controller';
 import { PetSearchRepository } from './pet-search.repository';
+import { PetsPersonalData } from './pets-personal-data.part';
+import { PetsPersonalDataRepository } from './pets-personal-data.repository';
 import { PetsRepository } from './pets.repository';
 import { PetsService } from './pets.service';
 
@@ -20,6 +22,8 @@ import { PetsService } from './pets.service';
     { provide: PetHolds, useExisting: PetHoldsRepository },
     PetPhotosRepository,
     PetPhotoChanges,
+    PetsPersonalDataRepository,
+    PetsPersonalData,
   ],
   exports: [PetsService, PetHolds, PetPhotoChanges],
 })

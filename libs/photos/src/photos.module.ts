@@ -7,6 +7,7 @@ import { Global, Module } from '@nestjs/common';
 import { MediaController } from './media.controller';
 import { ConfiguredPhotoUrls, PetEventObjects } from './photo-urls';
 import { PhotosController } from './photos.controller';
+import { PhotosPersonalData } from './photos-personal-data.part';
 import { PhotosProducer } from './photos.producer';
 import { PHOTOS_QUEUE } from './photos.queue';
 import { PhotosRepository } from './photos.repository';
@@ -62,7 +63,7 @@ class PhotoUrlsModule {}
     PetsModule,
     PhotoUrlsModule,
   ],
-  providers: [PhotosRepository, PhotosService, PhotosProducer, photoStorageProvider],
+  providers: [PhotosRepository, PhotosService, PhotosProducer, photoStorageProvider, PhotosPersonalData],
   exports: [
     PhotosRepository,
     PhotosService,

@@ -9,6 +9,7 @@ import { SavedSearchDigestsRepository } from './digests/saved-search-digests.rep
 import { SavedSearchMatcher } from './matching/saved-search-matcher';
 import { SavedSearchMatchingRepository } from './matching/saved-search-matching.repository';
 import { SavedSearchesController } from './saved-searches.controller';
+import { SavedSearchesPersonalData } from './saved-searches-personal-data.part';
 import { SavedSearchesRepository } from './saved-searches.repository';
 import { SavedSearchesService } from './saved-searches.service';
 import { SavedSearchesSettings } from './saved-searches.settings';
@@ -16,7 +17,7 @@ import { SavedSearchesSettings } from './saved-searches.settings';
 /** Saved searches themselves: what the HTTP module serves. */
 @Module({
   imports: [PetsModule, AccountsModule, EmailModule],
-  providers: [SavedSearchesRepository, SavedSearchesService],
+  providers: [SavedSearchesRepository, SavedSearchesService, SavedSearchesPersonalData],
   exports: [SavedSearchesRepository, SavedSearchesService],
 })
 class SavedSearchesModule {}

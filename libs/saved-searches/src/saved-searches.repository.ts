@@ -1,3 +1,4 @@
+import { exportedAs } from '@app/core';
 import { columnList, GenerateSql, Sql, sql, type TableRow } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { SavedSearchFilters, SearchClauses } from './saved-search-filters';
@@ -133,6 +134,30 @@ export class SavedSearchesRepository {
       if (result.rowCount !== 1) return false;
       await this.sql.query(HOLD_MATCHER);
       return true;
+    });
+  }
+
+  /** The account's searches a page at a time, by id. */
+  @GenerateSql({ params: [1, 500] })
+  exported(accountId: number, pageSize: number): AsyncIterable<SavedSearch> {
+    const rows = this.sql.pages<SavedSearchRow>(
+      pageSize,
+      (after) =>
+        sql`SELECT ${COLUMNS} FROM saved_searches WHERE account_id = ${accountId} AND id > ${after?.id ?? ''}
+             ORDER BY id LIMIT ${pageSize}`,
+    );
+    return exportedAs(rows, toSavedSearch);
+  }
+
+  /** Deletes up to `limit` searches of a deleted account, waiting for the matcher as `delete` does; how many. */
+  @GenerateSql({ params: [1, 200] })
+  async deleteSome(accountId: number, limit: number): Promise<number> {
+    return this.sql.transaction(async () => {
+      const { rowCount } = await this.sql.query(
+        sql`DELETE FROM saved_searches WHERE id IN (SELECT id FROM saved_searches WHERE account_id = ${accountId} LIMIT ${limit})`,
+      );
+      if (rowCount! > 0) await this.sql.query(HOLD_MATCHER);
+      return rowCount!;
     });
   }
 }

@@ -1,3 +1,4 @@
+import { exportedAs } from '@app/core';
 import { columnList, lockInIdOrder, sql, Sql, type TableRow } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { Plan } from '../plans';
@@ -123,6 +124,32 @@ export class ApiKeysRepository {
     return rowCount! > 0;
   }
 
+  /** Revokes every key of the account (each keeps its first revocation time). */
+  async revokeAll(accountId: number): Promise<void> {
+    await this.sql.query(
+      sql`UPDATE api_keys SET revoked_at = now() WHERE account_id = ${accountId} AND revoked_at IS NULL`,
+    );
+  }
+
+  /** The account's keys a page at a time, by id. */
+  exported(accountId: number, pageSize: number): AsyncIterable<ApiKey> {
+    const rows = this.sql.pages<ApiKeyRow>(
+      pageSize,
+      (after) =>
+        sql`SELECT ${COLUMNS} FROM api_keys WHERE account_id = ${accountId} AND id > ${after?.id ?? 0}
+             ORDER BY id LIMIT ${pageSize}`,
+    );
+    return exportedAs(rows, toApiKey);
+  }
+
+  /** Deletes up to `limit` keys of a deleted account; how many it deleted. */
+  async deleteSome(accountId: number, limit: number): Promise<number> {
+    const { rowCount } = await this.sql.query(
+      sql`DELETE FROM api_keys WHERE id IN (SELECT id FROM api_keys WHERE account_id = ${accountId} LIMIT ${limit})`,
+    );
+    return rowCount!;
+  }
+
   /**
    * What the key with this hash grants; undefined when it is unknown or revoked. The one statement a
    * request's key costs (and only when no cache holds it): scopes, origins and expiry come in its row.
@@ -132,7 +159,7 @@ export class ApiKeysRepository {
       sql`SELECT k.id AS key_id, k.account_id, a.plan, a.custom_per_minute, a.custom_per_day,
                  k.scopes, k.allowed_origins, k.expires_at
             FROM api_keys k JOIN accounts a ON a.id = k.account_id
-           WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL`,
+           WHERE k.key_hash = ${hash} AND k.revoked_at IS NULL AND a.deleted_at IS NULL`,
     );
     return (
       row && {

@@ -2,7 +2,7 @@ import { ApiErrors, PUBLISHABLE_KEY_EXTENSION, REQUIRED_SCOPE_EXTENSION } from '
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 import { INSUFFICIENT_SCOPE, ORIGIN_NOT_ALLOWED } from '../accounts-openapi';
-import type { GrantedScope, Scope } from './scopes';
+import type { GrantedScope } from './scopes';
 
 export const REQUIRED_SCOPE = 'pet-adoption:required-scope';
 
@@ -17,7 +17,7 @@ export interface ScopeRequirement {
  * the document shows it (`x-required-scope` and a line of the description). `publishable` marks the
  * public reads a website's publishable key may make; no other route serves one.
  */
-export const RequiredScope = (scope: Scope, options: { publishable?: boolean } = {}) => {
+export const RequiredScope = (scope: GrantedScope, options: { publishable?: boolean } = {}) => {
   const publishable = options.publishable ?? false;
   return applyDecorators(
     SetMetadata(REQUIRED_SCOPE, { scope, publishable } satisfies ScopeRequirement),

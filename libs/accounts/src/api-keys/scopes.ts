@@ -20,7 +20,7 @@ const SCOPES = [
   'account:read',
 ] as const;
 
-export type Scope = (typeof SCOPES)[number];
+type Scope = (typeof SCOPES)[number];
 export const ALL_SCOPES = '*';
 /** A scope a key holds: one of SCOPES, or `*`. */
 export type GrantedScope = Scope | typeof ALL_SCOPES;

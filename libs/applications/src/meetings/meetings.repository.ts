@@ -1,3 +1,4 @@
+import { exportedAs } from '@app/core';
 import type { Meetings } from '@app/database';
 import { GenerateSql, sql, Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
@@ -179,6 +180,22 @@ export class MeetingsRepository {
            ORDER BY m.starts_at, m.id OFFSET ${page.offset} LIMIT ${page.limit + 1}`,
     );
     return rows.map(toMeeting);
+  }
+
+  /** An application's meetings a page at a time, in the order they were proposed: for its parties' exports. */
+  @GenerateSql({ params: ['app_1', 500] })
+  exported(applicationId: string, pageSize: number): AsyncIterable<StoredMeeting> {
+    return exportedAs(
+      this.sql.pages<MeetingRow>(
+        pageSize,
+        (after) =>
+          sql`SELECT ${COLUMNS} FROM meetings m JOIN applications a ON a.id = m.application_id
+               WHERE m.application_id = ${applicationId}
+                 AND (m.created_at, m.id) > (${after?.created_at ?? new Date(0)}, ${after?.id ?? ''})
+               ORDER BY m.created_at, m.id LIMIT ${pageSize}`,
+      ),
+      toMeeting,
+    );
   }
 
   /**

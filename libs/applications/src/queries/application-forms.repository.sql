@@ -1,5 +1,10 @@
 -- Written by `npm run sql` from libs/applications/src/application-forms.repository.ts: do not edit.
 
+-- ApplicationFormsRepository.delete
+DELETE FROM application_forms
+WHERE
+  account_id = $1
+
 -- ApplicationFormsRepository.find
 SELECT
   version,

@@ -1,5 +1,23 @@
 -- Written by `npm run sql` from libs/applications/src/application-messages.repository.ts: do not edit.
 
+-- ApplicationMessagesRepository.exported
+SELECT
+  id,
+  seq,
+  application_id,
+  sender,
+  body,
+  created_at
+FROM
+  application_messages
+WHERE
+  application_id = $1
+  AND seq > $2
+ORDER BY
+  seq
+LIMIT
+  $3
+
 -- ApplicationMessagesRepository.insertWhileOpen
 WITH
   open AS (

@@ -46,7 +46,7 @@ RETURNING
   created_at,
   updated_at
 
--- ApplicationsRepository.erasePersonalData
+-- ApplicationsRepository.erasePersonalData (all)
 WITH
   erased AS (
     UPDATE applications
@@ -56,20 +56,71 @@ WITH
       answers = '[]'::jsonb
     WHERE
       id = ANY ($1::text[])
-    RETURNING
-      id
+      AND $2::text <> 'lister'
   )
 UPDATE application_messages
 SET
   body = NULL
 WHERE
-  application_id IN (
-    SELECT
-      id
-    FROM
-      erased
-  )
+  application_id = ANY ($3::text[])
   AND body IS NOT NULL
+  AND (
+    $4::text = 'all'
+    OR sender = $5
+  )
+
+-- ApplicationsRepository.erasePersonalData (the lister's messages)
+WITH
+  erased AS (
+    UPDATE applications
+    SET
+      contact = NULL,
+      contact_email_canonical = NULL,
+      answers = '[]'::jsonb
+    WHERE
+      id = ANY ($1::text[])
+      AND $2::text <> 'lister'
+  )
+UPDATE application_messages
+SET
+  body = NULL
+WHERE
+  application_id = ANY ($3::text[])
+  AND body IS NOT NULL
+  AND (
+    $4::text = 'all'
+    OR sender = $5
+  )
+
+-- ApplicationsRepository.exported
+SELECT
+  id,
+  seq,
+  pet_id,
+  applicant_account_id,
+  lister_account_id,
+  status,
+  form_version,
+  answers,
+  contact,
+  email_consent,
+  order_id,
+  closed_reason,
+  history,
+  created_at,
+  updated_at
+FROM
+  applications
+WHERE
+  (
+    applicant_account_id = $1
+    OR lister_account_id = $2
+  )
+  AND seq > $3
+ORDER BY
+  seq
+LIMIT
+  $4
 
 -- ApplicationsRepository.findById
 SELECT
@@ -93,6 +144,19 @@ FROM
 WHERE
   id = $1
 
+-- ApplicationsRepository.findOpenAsApplicant
+SELECT
+  id
+FROM
+  applications
+WHERE
+  applicant_account_id = $1
+  AND status = ANY ($2::text[])
+ORDER BY
+  seq
+LIMIT
+  $3
+
 -- ApplicationsRepository.findPastRetention
 SELECT
   id
@@ -100,12 +164,63 @@ FROM
   applications
 WHERE
   ended_at IS NOT NULL
-  AND ended_at < now() - make_interval(days => $1)
   AND contact IS NOT NULL
+  AND ended_at < now() - make_interval(days => $1)
 ORDER BY
   ended_at
 LIMIT
   $2
+
+-- ApplicationsRepository.findWithDataOf (as applicant)
+SELECT
+  a.id
+FROM
+  applications a
+WHERE
+  a.applicant_account_id = $1
+  AND (
+    (
+      a.contact IS NOT NULL
+      OR a.answers <> '[]'::jsonb
+    )
+    OR EXISTS (
+      SELECT
+      FROM
+        application_messages m
+      WHERE
+        m.application_id = a.id
+        AND m.sender = $2
+        AND m.body IS NOT NULL
+    )
+  )
+ORDER BY
+  a.seq
+LIMIT
+  $3
+
+-- ApplicationsRepository.findWithDataOf (as lister)
+SELECT
+  a.id
+FROM
+  applications a
+WHERE
+  a.lister_account_id = $1
+  AND (
+    false
+    OR EXISTS (
+      SELECT
+      FROM
+        application_messages m
+      WHERE
+        m.application_id = a.id
+        AND m.sender = $2
+        AND m.body IS NOT NULL
+    )
+  )
+ORDER BY
+  a.seq
+LIMIT
+  $3
 
 -- ApplicationsRepository.followOrder
 UPDATE applications

@@ -92,6 +92,30 @@ WHERE
   application_id = $1
   AND status = ANY ($2::text[])
 
+-- MeetingsRepository.exported
+SELECT
+  m.id,
+  m.application_id,
+  a.applicant_account_id,
+  a.lister_account_id,
+  m.starts_at,
+  m.ends_at,
+  m.location,
+  m.status,
+  m.created_at,
+  m.updated_at
+FROM
+  meetings m
+  JOIN applications a ON a.id = m.application_id
+WHERE
+  m.application_id = $1
+  AND (m.created_at, m.id) > ($2, $3)
+ORDER BY
+  m.created_at,
+  m.id
+LIMIT
+  $4
+
 -- MeetingsRepository.find
 SELECT
   m.id,

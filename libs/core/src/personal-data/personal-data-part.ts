@@ -47,3 +47,17 @@ export abstract class PersonalDataPart {
    */
   abstract erase(accountId: number, batchLimit: number): Promise<boolean>;
 }
+
+/**
+ * `rows` as the export shows them, one at a time: a section's records from a repository's `Sql.pages`.
+ * @public
+ */
+export async function* exportedAs<Row, Exported extends object>(
+  rows: AsyncIterable<Row>,
+  show: (row: Row) => Exported,
+): AsyncGenerator<Exported, void, undefined> {
+  for await (const row of rows) yield show(row);
+}
+
+/** Rows per page of an export's reads: a few hundred kilobytes of JSON at most, whatever the account holds. */
+export const EXPORT_PAGE_ROWS = 500;

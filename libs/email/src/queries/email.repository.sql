@@ -66,12 +66,27 @@ RETURNING
   n.list,
   n.template,
   n.data,
+  n.account_id,
   n.status,
   n.attempts,
   n.last_error,
   n.created_at,
   n.finished_at,
   due.stopped
+
+-- EmailRepository.deleteOfAccount
+DELETE FROM email_notifications
+WHERE
+  id IN (
+    SELECT
+      id
+    FROM
+      email_notifications
+    WHERE
+      account_id = $1
+    LIMIT
+      $2
+  )
 
 -- EmailRepository.history
 SELECT
@@ -81,6 +96,7 @@ SELECT
   list,
   template,
   data,
+  account_id,
   status,
   attempts,
   last_error,
@@ -98,7 +114,15 @@ LIMIT
 
 -- EmailRepository.insert
 INSERT INTO
-  email_notifications (id, address, address_key, list, template, data)
+  email_notifications (
+    id,
+    address,
+    address_key,
+    list,
+    template,
+    data,
+    account_id
+  )
 SELECT
   *
 FROM
@@ -108,7 +132,8 @@ FROM
     $3::text[],
     $4::text[],
     $5::text[],
-    $6::jsonb[]
+    $6::jsonb[],
+    $7::bigint[]
   )
 
 -- EmailRepository.markBounced
@@ -162,6 +187,31 @@ SET
 WHERE
   id = $1
   AND status = 'pending'
+
+-- EmailRepository.ofAccount
+SELECT
+  id,
+  address,
+  address_key,
+  list,
+  template,
+  data,
+  account_id,
+  status,
+  attempts,
+  last_error,
+  created_at,
+  finished_at
+FROM
+  email_notifications
+WHERE
+  account_id = $1
+  AND (created_at, id) > ($2, $3)
+ORDER BY
+  created_at,
+  id
+LIMIT
+  $4
 
 -- EmailRepository.stops
 SELECT

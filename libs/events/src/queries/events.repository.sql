@@ -77,6 +77,94 @@ WHERE
       $4
   )
 
+-- EventsRepository.deleteSomeOf
+DELETE FROM events
+WHERE
+  id IN (
+    SELECT
+      id
+    FROM
+      events
+    WHERE
+      account_id = $1
+      AND type NOT IN ('pet.created', 'pet.updated', 'pet.deleted')
+    LIMIT
+      $2
+  )
+
+DELETE FROM saved_search_alerts
+WHERE
+  ctid = ANY (
+    ARRAY(
+      SELECT
+        ctid
+      FROM
+        saved_search_alerts
+      WHERE
+        account_id = $1
+      LIMIT
+        $2
+    )
+  )
+
+-- EventsRepository.exported
+SELECT
+  id,
+  seq,
+  type,
+  object,
+  created_at
+FROM
+  (
+    (
+      SELECT
+        id,
+        seq,
+        type,
+        object,
+        created_at
+      FROM
+        events
+      WHERE
+        account_id = $1
+        AND seq < $2::bigint
+        AND created_at >= now() - $3 * interval '1 day'
+      ORDER BY
+        seq DESC
+      LIMIT
+        $4
+    )
+    UNION ALL
+    (
+      SELECT
+        'evt_alert' || lpad(a.seq::text, 19, '0') AS id,
+        a.seq,
+        'saved_search.matched'::text AS type,
+        jsonb_build_object(
+          'pet',
+          change.object,
+          'savedSearchId',
+          a.saved_search_id
+        ) AS object,
+        a.created_at
+      FROM
+        saved_search_alerts a
+        JOIN events change ON change.id = a.change_id
+      WHERE
+        a.account_id = $5
+        AND a.seq < $6::bigint
+        AND a.created_at >= now() - $7 * interval '1 day'
+      ORDER BY
+        a.seq DESC
+      LIMIT
+        $8
+    )
+  ) AS e
+ORDER BY
+  seq DESC
+LIMIT
+  $9
+
 -- EventsRepository.findOne (an event)
 SELECT
   id,

@@ -46,6 +46,43 @@ WHERE
   id = $1
   AND account_id = $2
 
+-- WebhookEndpointsRepository.deleteSome
+DELETE FROM webhook_endpoints
+WHERE
+  id IN (
+    SELECT
+      id
+    FROM
+      webhook_endpoints
+    WHERE
+      account_id = $1
+    LIMIT
+      $2
+  )
+
+-- WebhookEndpointsRepository.exported
+SELECT
+  id,
+  account_id,
+  url,
+  event_types,
+  description,
+  enabled,
+  secret_ciphertext,
+  previous_secret_ciphertext,
+  previous_secret_expires_at,
+  created_at,
+  updated_at
+FROM
+  webhook_endpoints
+WHERE
+  account_id = $1
+  AND id > $2
+ORDER BY
+  id
+LIMIT
+  $3
+
 -- WebhookEndpointsRepository.findOne
 SELECT
   id,

@@ -1,3 +1,4 @@
+import { exportedAs } from '@app/core';
 import { GenerateSql, sql, Sql, SqlFragment } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { SealedSecrets } from './webhook-secrets';
@@ -183,6 +184,28 @@ export class WebhookEndpointsRepository {
            WHERE id = ${id} AND account_id = ${accountId} RETURNING ${COLUMNS}`,
     );
     return rows[0] && toEndpoint(rows[0]);
+  }
+
+  /** The account's endpoints a page at a time, by id. */
+  @GenerateSql({ params: [1, 500] })
+  exported(accountId: number, pageSize: number): AsyncIterable<WebhookEndpoint> {
+    const rows = this.sql.pages<EndpointRow>(
+      pageSize,
+      (after) =>
+        sql`SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = ${accountId} AND id > ${after?.id ?? 0}
+             ORDER BY id LIMIT ${pageSize}`,
+    );
+    return exportedAs(rows, toEndpoint);
+  }
+
+  /** Deletes up to `limit` endpoints of a deleted account, with their attempts; how many. */
+  @GenerateSql({ params: [1, 200] })
+  async deleteSome(accountId: number, limit: number): Promise<number> {
+    const result = await this.sql.query(
+      sql`DELETE FROM webhook_endpoints
+           WHERE id IN (SELECT id FROM webhook_endpoints WHERE account_id = ${accountId} LIMIT ${limit})`,
+    );
+    return result.rowCount!;
   }
 
   @GenerateSql({ params: [1, 2] })

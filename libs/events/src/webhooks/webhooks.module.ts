@@ -2,6 +2,7 @@ import { settingsModule } from '@app/core';
 import { Module } from '@nestjs/common';
 import { WebhookAttemptsRepository } from '../delivery/webhook-attempts.repository';
 import { WebhooksQueueModule } from '../delivery/webhooks-queue.module';
+import { EventsPersonalData } from '../events-personal-data.part';
 import { EventsModule } from '../events.module';
 import { HOST_RESOLVER, systemResolver } from './public-addresses';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -17,6 +18,7 @@ import { WebhookSecretsSettings } from './webhook-secrets.settings';
     WebhookAttemptsRepository,
     WebhookEndpointsService,
     WebhookSecrets,
+    EventsPersonalData,
     { provide: HOST_RESOLVER, useValue: systemResolver },
   ],
   exports: [

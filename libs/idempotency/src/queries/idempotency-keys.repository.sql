@@ -17,6 +17,40 @@ WHERE
       SKIP LOCKED
   )
 
+-- IdempotencyKeysRepository.deleteSome
+DELETE FROM idempotency_keys
+WHERE
+  (account_id, key) IN (
+    SELECT
+      account_id,
+      key
+    FROM
+      idempotency_keys
+    WHERE
+      account_id = $1
+    LIMIT
+      $2
+  )
+
+-- IdempotencyKeysRepository.exported
+SELECT
+  key,
+  response_status AS "responseStatus",
+  response_location AS "responseLocation",
+  to_char(
+    created_at AT TIME ZONE 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+  ) AS "createdAt"
+FROM
+  idempotency_keys
+WHERE
+  account_id = $1
+  AND key > $2
+ORDER BY
+  key
+LIMIT
+  $3
+
 -- IdempotencyKeysRepository.record
 UPDATE idempotency_keys
 SET

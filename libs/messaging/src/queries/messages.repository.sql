@@ -1,5 +1,39 @@
 -- Written by `npm run sql` from libs/messaging/src/messages.repository.ts: do not edit.
 
+-- MessagesRepository.deleteSome
+DELETE FROM messages
+WHERE
+  id IN (
+    SELECT
+      id
+    FROM
+      messages
+    WHERE
+      account_id = $1
+    LIMIT
+      $2
+  )
+
+-- MessagesRepository.exported
+SELECT
+  id,
+  seq,
+  message,
+  status,
+  created_at,
+  attempts,
+  sent_at,
+  last_error
+FROM
+  messages
+WHERE
+  account_id = $1
+  AND seq < $2::bigint
+ORDER BY
+  seq DESC
+LIMIT
+  $3
+
 -- MessagesRepository.findOne
 SELECT
   id,

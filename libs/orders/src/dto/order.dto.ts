@@ -84,7 +84,8 @@ export class OrderDto {
   @ApiPropertyOptional({
     description:
       'Set when cancelled: `expired` when the hold ran out, `application_withdrawn` when the application that ' +
-      'placed it was withdrawn, else the canceller’s reason or `requested`.',
+      'placed it was withdrawn, `account_deleted` when a party deleted its account, else the canceller’s reason ' +
+      'or `requested`.',
     example: 'expired',
   })
   cancellationReason?: string;

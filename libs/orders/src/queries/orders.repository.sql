@@ -1,9 +1,77 @@
 -- Written by `npm run sql` from libs/orders/src/orders.repository.ts: do not edit.
 
+-- OrdersRepository.cancelOpenOf
+UPDATE orders
+SET
+  status = 'cancelled',
+  cancellation_reason = 'account_deleted',
+  updated_at = now(),
+  expires_at = NULL
+WHERE
+  id IN (
+    SELECT
+      id
+    FROM
+      orders
+    WHERE
+      (
+        adopter_account_id = $1
+        OR lister_account_id = $2
+      )
+      AND status IN ('placed', 'approved')
+    ORDER BY
+      id
+    LIMIT
+      $3
+    FOR UPDATE
+  )
+  AND status IN ('placed', 'approved')
+RETURNING
+  id,
+  pet_id,
+  adopter_account_id,
+  lister_account_id,
+  status,
+  note,
+  cancellation_reason,
+  expires_at,
+  created_at,
+  updated_at
+
 -- OrdersRepository.deleteUnheld
 DELETE FROM orders
 WHERE
   id = ANY ($1::bigint[])
+
+-- OrdersRepository.eraseWordsOf
+UPDATE orders
+SET
+  note = CASE
+    WHEN adopter_account_id = $1 THEN NULL
+    ELSE note
+  END,
+  return_reason = CASE
+    WHEN lister_account_id = $2 THEN NULL
+    ELSE return_reason
+  END
+WHERE
+  id IN (
+    SELECT
+      id
+    FROM
+      orders
+    WHERE
+      (
+        adopter_account_id = $3
+        AND note IS NOT NULL
+      )
+      OR (
+        lister_account_id = $4
+        AND return_reason IS NOT NULL
+      )
+    LIMIT
+      $5
+  )
 
 -- OrdersRepository.expire
 UPDATE orders
@@ -27,6 +95,31 @@ RETURNING
   expires_at,
   created_at,
   updated_at
+
+-- OrdersRepository.exported
+SELECT
+  id,
+  pet_id,
+  adopter_account_id,
+  lister_account_id,
+  status,
+  note,
+  cancellation_reason,
+  expires_at,
+  created_at,
+  updated_at
+FROM
+  orders
+WHERE
+  (
+    adopter_account_id = $1
+    OR lister_account_id = $2
+  )
+  AND id > $3
+ORDER BY
+  id
+LIMIT
+  $4
 
 -- OrdersRepository.findById
 SELECT

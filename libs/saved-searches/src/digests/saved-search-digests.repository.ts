@@ -4,6 +4,8 @@ import { Injectable } from '@nestjs/common';
 /** A search whose digest is due: its owner's email and the pets that came to match since the last one. */
 export interface DueDigest {
   savedSearchId: string;
+  /** The owner, whose personal data the email is. */
+  accountId: number;
   name: string | null;
   query: string;
   email: string;
@@ -26,6 +28,7 @@ export class SavedSearchDigestsRepository {
   async takeDue(limit: number, minutes: number): Promise<DueDigest[]> {
     const rows = await this.sql.rows<{
       id: string;
+      account_id: string;
       name: string | null;
       query: string;
       email: string;
@@ -43,13 +46,16 @@ export class SavedSearchDigestsRepository {
           taken AS (
             DELETE FROM saved_search_email_matches m USING due WHERE m.saved_search_id = due.id
          RETURNING m.saved_search_id, m.pet_id, m.pet_name, m.matched_at)
-          SELECT due.id, due.name, due.query, a.email,
+          SELECT due.id, due.account_id, due.name, due.query, a.email,
                  (SELECT json_agg(json_build_object('id', t.pet_id, 'name', t.pet_name) ORDER BY t.matched_at, t.pet_id)
                     FROM taken t WHERE t.saved_search_id = due.id) AS pets
-            FROM due JOIN accounts a ON a.id = due.account_id`,
+            FROM due
+            -- A deleted account has no email left; its searches are being erased.
+            JOIN accounts a ON a.id = due.account_id AND a.email IS NOT NULL`,
     );
     return rows.map((row) => ({
       savedSearchId: row.id,
+      accountId: Number(row.account_id),
       name: row.name,
       query: row.query,
       email: row.email,

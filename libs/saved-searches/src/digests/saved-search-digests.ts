@@ -46,6 +46,7 @@ export class SavedSearchDigests extends PeriodicJob {
     await this.emails.enqueue(
       due.map((digest) => ({
         to: digest.email,
+        accountId: digest.accountId,
         list: { kind: 'saved_search' as const, id: digest.savedSearchId },
         template: 'saved_search_digest' as const,
         data: {

@@ -51,6 +51,7 @@ WITH
   )
 SELECT
   due.id,
+  due.account_id,
   due.name,
   due.query,
   a.email,
@@ -69,4 +70,6 @@ SELECT
   ) AS pets
 FROM
   due
+  -- A deleted account has no email left; its searches are being erased.
   JOIN accounts a ON a.id = due.account_id
+  AND a.email IS NOT NULL

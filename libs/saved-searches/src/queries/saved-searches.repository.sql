@@ -49,6 +49,38 @@ WHERE
   id = $1
   AND account_id = $2
 
+-- SavedSearchesRepository.deleteSome
+DELETE FROM saved_searches
+WHERE
+  id IN (
+    SELECT
+      id
+    FROM
+      saved_searches
+    WHERE
+      account_id = $1
+    LIMIT
+      $2
+  )
+
+-- SavedSearchesRepository.exported
+SELECT
+  id,
+  account_id,
+  name,
+  query,
+  email_alerts,
+  created_at
+FROM
+  saved_searches
+WHERE
+  account_id = $1
+  AND id > $2
+ORDER BY
+  id
+LIMIT
+  $3
+
 -- SavedSearchesRepository.findOne
 SELECT
   id,
