@@ -203,6 +203,24 @@ describe('hostile text in every operation of both apps (property-based)', () => 
     });
     doomed.photoId = await photoOf(doomed.petId!);
     doomed.savedSearchId = await savedSearch();
+    // An application the caller received, under review, with a meeting proposed.
+    const applyingFor = (await createPet(api.http, account)).id;
+    ids.applicationId = (
+      await api.http
+        .post(`/v1/pets/${applyingFor}/applications`)
+        .set(adopter.auth)
+        .send({ answers: {}, contact: { name: 'Alex', email: 'hostile-applicant@example.com' } })
+        .expect(201)
+    ).body.id;
+    await api.http.post(`/v1/applications/${ids.applicationId}/review`).set(account.auth).expect(200);
+    const startsAt = Date.now() + 24 * 3600_000;
+    ids.meetingId = (
+      await api.http
+        .post(`/v1/applications/${ids.applicationId}/meetings`)
+        .set(account.auth)
+        .send({ startsAt: new Date(startsAt).toISOString(), endsAt: new Date(startsAt + 3600_000).toISOString() })
+        .expect(201)
+    ).body.id;
     // An unsubscribe link as an email carries it, signed under the apps' key.
     const key = Object.assign(new EmailSettings(), { EMAIL_UNSUBSCRIBE_KEY: process.env.EMAIL_UNSUBSCRIBE_KEY });
     const tokens = new UnsubscribeTokens(key);
