@@ -2,7 +2,8 @@ import type { ApplicationDto } from '@app/applications';
 import { act, submit, useApplicationsSuite } from './support/applications';
 import type { TestAccount } from './support/factories';
 import { petStatus } from './support/orders';
-import { AppProcess, startServing } from './support/processes';
+import { startWorker } from './support/messages';
+import { AppProcess, startServing, waitFor } from './support/processes';
 import { together } from './support/rate-limiting';
 
 const APPLICANTS = 8;
@@ -12,7 +13,8 @@ const APPLICANTS = 8;
  * applications are made in-process, the racing requests go to the two processes in turn.
  */
 describe('applications across processes', () => {
-  const suite = useApplicationsSuite();
+  // Holds that run out at once: no worker runs until the last test.
+  const suite = useApplicationsSuite({ ORDER_HOLD_SECONDS: '1' });
   const apis: AppProcess[] = [];
   const urls: string[] = [];
 
@@ -74,6 +76,24 @@ describe('applications across processes', () => {
         const order = await suite.app.http.get(`/v1/store/orders/${final.orderId}`).set(suite.applicant.auth);
         expect(order.body).toMatchObject({ status: 'cancelled', cancellationReason: 'application_withdrawn' });
       }
+    }
+  });
+
+  it('closes an approved application whose order’s hold a worker process expires', async () => {
+    const { applications } = await underReview(1);
+    const approved: ApplicationDto = (
+      await act(suite.app.http, suite.lister, applications[0]!.id, 'approve').expect(200)
+    ).body;
+    const worker = await startWorker();
+    try {
+      const read = async () =>
+        (await suite.app.http.get(`/v1/applications/${approved.id}`).set(suite.applicant.auth).expect(200))
+          .body as ApplicationDto;
+      await waitFor(async () => (await read()).status === 'closed', 20_000, 'the application to close');
+      expect(await read()).toMatchObject({ closedReason: 'order_cancelled', orderId: approved.orderId });
+      expect((await read()).history.at(-1)!.by).toBe('service');
+    } finally {
+      await worker.stop();
     }
   });
 });

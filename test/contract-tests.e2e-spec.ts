@@ -135,6 +135,20 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
     variables.orderToCancel = await order();
     variables.orderToReturn = await order('approve', 'deliver');
 
+    // The adopter applies for the lister's pets, one person each, for the operations that move an application on.
+    const application = async (...transitions: string[]) => {
+      const contact = { name: 'Alex Doe', email: uniqueEmail('contract') };
+      const made = await v1(adopter, 'POST', `/pets/${await pet(lister)}/applications`, { answers: {}, contact });
+      for (const transition of transitions) await v1(lister, 'POST', `/applications/${made.id}/${transition}`);
+      return made.id as string;
+    };
+    variables.applicationId = await application();
+    variables.applicationToReview = await application();
+    variables.applicationToApprove = await application('review');
+    variables.applicationToDecline = await application();
+    variables.applicationToWithdraw = await application();
+    variables.petToApplyFor = await pet(lister);
+
     const profile = { name: 'Tierheim', address: { line1: 'Hauptstraße 1', city: 'Berlin', country: 'DE' } };
     variables.organizationId = (await v1(lister, 'PUT', '/organization', profile)).id;
     await v1(adopter, 'PUT', '/organization', profile);
@@ -216,7 +230,17 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
 });
 
 function portmanConfig(document: Json, variables: Record<string, string>): Json {
-  const paths = ['petId', 'photoId', 'orderId', 'organizationId', 'endpointId', 'savedSearchId', 'eventId', 'keyId'];
+  const paths = [
+    'petId',
+    'photoId',
+    'orderId',
+    'organizationId',
+    'endpointId',
+    'savedSearchId',
+    'eventId',
+    'keyId',
+    'applicationId',
+  ];
   return {
     version: 1.0,
     tests: {
@@ -251,6 +275,11 @@ function portmanConfig(document: Json, variables: Record<string, string>): Json 
         revokeKey: { keyId: 'keyToRevoke' },
         deleteWebhookEndpoint: { endpointId: 'endpointToDelete' },
         deleteSavedSearch: { savedSearchId: 'savedSearchToDelete' },
+        reviewApplication: { applicationId: 'applicationToReview' },
+        approveApplication: { applicationId: 'applicationToApprove' },
+        declineApplication: { applicationId: 'applicationToDecline' },
+        withdrawApplication: { applicationId: 'applicationToWithdraw' },
+        submitApplication: { petId: 'petToApplyFor' },
       }).map(([openApiOperationId, path]) => ({
         openApiOperationId,
         overwriteRequestPathVariables: Object.entries(path).map(([key, variable]) => ({
@@ -268,6 +297,24 @@ function portmanConfig(document: Json, variables: Record<string, string>): Json 
         openApiOperationId: 'placeOrder',
         overwriteRequestBody: [{ key: 'petId', value: Number(variables.petToOrder) }],
       },
+      // The generated form asks one question twice, of the first type, not the example's its options are for.
+      {
+        openApiOperationId: 'putApplicationForm',
+        overwriteRequestBody: [
+          { key: 'fields[1]', remove: true },
+          { key: 'fields[0].type', value: 'choice' },
+        ],
+      },
+      // The example's answers are of another form, and each person applies once for a pet.
+      {
+        openApiOperationId: 'submitApplication',
+        overwriteRequestSecurity: { bearer: { token: '{{adopterKey}}' } },
+        overwriteRequestBody: [
+          { key: 'answers', value: {} },
+          { key: 'contact.email', value: uniqueEmail('contract') },
+        ],
+      },
+      { openApiOperationId: 'withdrawApplication', overwriteRequestSecurity: { bearer: { token: '{{adopterKey}}' } } },
       // The examples' address is not on this machine.
       { openApiOperationId: 'createWebhookEndpoint', overwriteRequestBody: [{ key: 'url', value: '{{webhookUrl}}' }] },
       // The example disables the endpoint, which the operations after this one send to.

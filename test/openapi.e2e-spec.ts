@@ -218,6 +218,17 @@ describe('the OpenAPI documents: one per base address', () => {
       'idempotency_key_in_use',
       'too_many_saved_searches',
     ]);
+    expect(codesOf(apiDoc.paths['/pets/{petId}/applications'].post, 409).sort()).toEqual([
+      'application_exists',
+      'idempotency_key_in_use',
+      'pet_not_available',
+      'too_many_open_applications',
+    ]);
+    expect(codesOf(apiDoc.paths['/applications/{applicationId}/approve'].post, 409).sort()).toEqual([
+      'idempotency_key_in_use',
+      'invalid_application_state',
+      'pet_not_available',
+    ]);
     expect(codesOf(apiDoc.paths['/pets'].post, 400)).toEqual(
       expect.arrayContaining(['validation_failed', 'invalid_json', 'unsupported_content_type']),
     );

@@ -2,30 +2,11 @@ import { escapeLiteral } from 'pg';
 import type { SqlFragment } from '@app/database';
 import { finishAttempts, pendingAttempts } from '../libs/events/src/delivery/webhook-attempts.repository';
 import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
+import { PlanNode, rowsRead } from './support/plans';
 
 /** Pending attempts to one endpoint, as a burst of events leaves them. */
 const BACKLOG = 20_000;
 const BATCH = 20;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows the plan's scans of `table` read, whether they kept them or not. */
-function rowsRead(node: PlanNode, table: string): number {
-  const own =
-    node['Node Type'].includes('Scan') && node['Relation Name'] === table
-      ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) *
-        node['Actual Loops']
-      : 0;
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, table), 0);
-}
 
 /**
  * The statements that look up and settle a batch of attempts read those attempts, not the backlog: on a

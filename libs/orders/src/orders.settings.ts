@@ -9,7 +9,10 @@ export class OrdersSettings {
   @Min(1)
   ORDER_HOLD_SECONDS = 172_800;
 
-  /** How many orders one account may have `placed` (not yet decided) at once. */
+  /**
+   * How many orders one account may have `placed` (not yet decided) at once, leaving out those that approved
+   * applications placed.
+   */
   @IntegerSetting()
   @IsInt()
   @Min(1)

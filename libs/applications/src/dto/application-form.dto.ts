@@ -1,6 +1,6 @@
 import { CharacterCount, LabelText } from '@app/core';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -20,7 +20,7 @@ export class FormFieldDto {
   @ApiProperty({
     pattern: FIELD_NAME.source,
     description: 'The key of its answer in `answers`, unique in the form.',
-    example: 'has_garden',
+    example: 'housing',
   })
   @IsString()
   @Matches(FIELD_NAME, { message: '$property must match ^[a-z][a-z0-9_]{0,39}$' })
@@ -30,7 +30,7 @@ export class FormFieldDto {
     minLength: 1,
     maxLength: 200,
     description: 'The question, trimmed.',
-    example: 'Do you have a garden?',
+    example: 'Where do you live?',
   })
   @LabelText(1, 200)
   label: string;
@@ -43,12 +43,12 @@ export class FormFieldDto {
       'of `options`), `multichoice` (one or more distinct members of `options`), `number` (a finite number), ' +
       '`date` (`YYYY-MM-DD`, a real date), `email` (an address), `phone` (7–20 digits, spaces and `+ - ( )`, ' +
       'with at least 7 digits).',
-    example: 'yesno',
+    example: 'choice',
   })
   @IsIn(FIELD_TYPES)
   type: FieldType;
 
-  @ApiPropertyOptional({ description: 'Whether an application must answer it; `false` when absent.' })
+  @ApiPropertyOptional({ description: 'Whether an application must answer it; `false` when absent.', example: false })
   @IsOptional()
   @IsBoolean()
   required?: boolean;
@@ -59,7 +59,7 @@ export class FormFieldDto {
     maxItems: 20,
     uniqueItems: true,
     description: 'The choices, 1 to 100 characters each: required for `choice` and `multichoice`, refused otherwise.',
-    example: ['Cats', 'Dogs'],
+    example: ['A flat', 'A house'],
   })
   @IsOptional()
   @IsArray()
@@ -69,7 +69,12 @@ export class FormFieldDto {
   @CharacterCount(1, 100, { each: true })
   options?: string[];
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 500, description: 'A hint shown with the question, trimmed.' })
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 500,
+    description: 'A hint shown with the question, trimmed.',
+    example: 'Where the animal would live.',
+  })
   @IsOptional()
   @LabelText(1, 500)
   help?: string;
@@ -91,6 +96,7 @@ export class PutApplicationFormDto {
     example: 'adoptions@shelter.example',
   })
   @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsString()
   @CharacterCount(1, 254)
   @IsEmail()

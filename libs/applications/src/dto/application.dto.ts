@@ -27,6 +27,7 @@ import {
 } from '../application-transitions';
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 const IsPhone = () =>
   ValidateBy({
@@ -46,9 +47,11 @@ export class ContactDto {
   @ApiProperty({
     format: 'email',
     maxLength: 254,
-    description: 'Compared in the canonical form of sign-up emails: one person, one open application per pet.',
+    description:
+      'Trimmed, and compared in the canonical form of sign-up emails: one person, one open application per pet.',
     example: 'alex@example.com',
   })
+  @Transform(trim)
   @IsString()
   @CharacterCount(1, 254)
   @IsEmail()
@@ -74,7 +77,7 @@ export class SubmitApplicationDto {
     description:
       'Each answer keyed by its field’s `name`, checked against the lister’s form as it is now; `{}` for a form ' +
       'without required fields.',
-    example: { has_garden: true, household: 'Two adults and a cat.' },
+    example: { housing: 'A house' },
   })
   @IsObject()
   answers: Record<string, unknown>;

@@ -1887,7 +1887,7 @@ export interface components {
              */
             note?: string;
             /**
-             * @description Set when cancelled: `expired` when the hold ran out, else the canceller’s reason or `requested`.
+             * @description Set when cancelled: `expired` when the hold ran out, `application_withdrawn` when the application that placed it was withdrawn, else the canceller’s reason or `requested`.
              * @example expired
              */
             cancellationReason?: string;
@@ -1944,30 +1944,36 @@ export interface components {
         ApplicationFormField: {
             /**
              * @description The key of its answer in `answers`, unique in the form.
-             * @example has_garden
+             * @example housing
              */
             name: string;
             /**
              * @description The question, trimmed.
-             * @example Do you have a garden?
+             * @example Where do you live?
              */
             label: string;
             /**
              * @description What an answer must be: `text` (1–500 characters), `textarea` (1–5000), `yesno` (a boolean), `choice` (one of `options`), `multichoice` (one or more distinct members of `options`), `number` (a finite number), `date` (`YYYY-MM-DD`, a real date), `email` (an address), `phone` (7–20 digits, spaces and `+ - ( )`, with at least 7 digits).
-             * @example yesno
+             * @example choice
              */
             type: components["schemas"]["ApplicationFieldType"];
-            /** @description Whether an application must answer it; `false` when absent. */
+            /**
+             * @description Whether an application must answer it; `false` when absent.
+             * @example false
+             */
             required?: boolean;
             /**
              * @description The choices, 1 to 100 characters each: required for `choice` and `multichoice`, refused otherwise.
              * @example [
-             *       "Cats",
-             *       "Dogs"
+             *       "A flat",
+             *       "A house"
              *     ]
              */
             options?: string[];
-            /** @description A hint shown with the question, trimmed. */
+            /**
+             * @description A hint shown with the question, trimmed.
+             * @example Where the animal would live.
+             */
             help?: string;
         };
         PutApplicationForm: {
@@ -2015,7 +2021,7 @@ export interface components {
             name: string;
             /**
              * Format: email
-             * @description Compared in the canonical form of sign-up emails: one person, one open application per pet.
+             * @description Trimmed, and compared in the canonical form of sign-up emails: one person, one open application per pet.
              * @example alex@example.com
              */
             email: string;
@@ -2029,8 +2035,7 @@ export interface components {
             /**
              * @description Each answer keyed by its field’s `name`, checked against the lister’s form as it is now; `{}` for a form without required fields.
              * @example {
-             *       "has_garden": true,
-             *       "household": "Two adults and a cat."
+             *       "housing": "A house"
              *     }
              */
             answers: {

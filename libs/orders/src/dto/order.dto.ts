@@ -82,7 +82,9 @@ export class OrderDto {
   note?: string;
 
   @ApiPropertyOptional({
-    description: 'Set when cancelled: `expired` when the hold ran out, else the canceller’s reason or `requested`.',
+    description:
+      'Set when cancelled: `expired` when the hold ran out, `application_withdrawn` when the application that ' +
+      'placed it was withdrawn, else the canceller’s reason or `requested`.',
     example: 'expired',
   })
   cancellationReason?: string;
