@@ -7,6 +7,7 @@ import { cli } from './support/cli';
 import { variationTests } from './support/contract-tests';
 import { withDatabase } from './support/database';
 import { uniqueEmail } from './support/factories';
+import { meetingIn } from './support/meetings';
 import { WebhookReceiver } from './support/messages';
 import { tinyJpeg } from './support/photos';
 import { emptyWebhooksQueue, settleEarlierDeliveries } from './support/webhooks';
@@ -148,6 +149,14 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
     variables.applicationToDecline = await application();
     variables.applicationToWithdraw = await application();
     variables.petToApplyFor = await pet(lister);
+    // Meetings: one application to propose on, another with a meeting for each step (its 3 live ones, the cap).
+    variables.applicationForMeetings = await application('review');
+    variables.applicationWithMeetings = await application('review');
+    const meeting = async () =>
+      String((await v1(lister, 'POST', `/applications/${variables.applicationWithMeetings}/meetings`, meetingIn())).id);
+    variables.meetingToAccept = await meeting();
+    variables.meetingToDecline = await meeting();
+    variables.meetingId = await meeting();
 
     const profile = { name: 'Tierheim', address: { line1: 'Hauptstraße 1', city: 'Berlin', country: 'DE' } };
     variables.organizationId = (await v1(lister, 'PUT', '/organization', profile)).id;
@@ -240,6 +249,7 @@ function portmanConfig(document: Json, variables: Record<string, string>): Json 
     'eventId',
     'keyId',
     'applicationId',
+    'meetingId',
   ];
   return {
     version: 1.0,
@@ -280,6 +290,10 @@ function portmanConfig(document: Json, variables: Record<string, string>): Json 
         declineApplication: { applicationId: 'applicationToDecline' },
         withdrawApplication: { applicationId: 'applicationToWithdraw' },
         submitApplication: { petId: 'petToApplyFor' },
+        proposeMeeting: { applicationId: 'applicationForMeetings' },
+        acceptMeeting: { applicationId: 'applicationWithMeetings', meetingId: 'meetingToAccept' },
+        declineMeeting: { applicationId: 'applicationWithMeetings', meetingId: 'meetingToDecline' },
+        cancelMeeting: { applicationId: 'applicationWithMeetings' },
       }).map(([openApiOperationId, path]) => ({
         openApiOperationId,
         overwriteRequestPathVariables: Object.entries(path).map(([key, variable]) => ({
@@ -315,6 +329,13 @@ function portmanConfig(document: Json, variables: Record<string, string>): Json 
         ],
       },
       { openApiOperationId: 'withdrawApplication', overwriteRequestSecurity: { bearer: { token: '{{adopterKey}}' } } },
+      // The example's meeting is in the past by now; the applicant answers a proposal.
+      {
+        openApiOperationId: 'proposeMeeting',
+        overwriteRequestBody: Object.entries(meetingIn()).map(([key, value]) => ({ key, value })),
+      },
+      { openApiOperationId: 'acceptMeeting', overwriteRequestSecurity: { bearer: { token: '{{adopterKey}}' } } },
+      { openApiOperationId: 'declineMeeting', overwriteRequestSecurity: { bearer: { token: '{{adopterKey}}' } } },
       // The examples' address is not on this machine.
       { openApiOperationId: 'createWebhookEndpoint', overwriteRequestBody: [{ key: 'url', value: '{{webhookUrl}}' }] },
       // The example disables the endpoint, which the operations after this one send to.
