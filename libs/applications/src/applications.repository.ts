@@ -130,6 +130,16 @@ export function applicationsPage(accountId: number, listing: ApplicationListing)
              ORDER BY seq DESC LIMIT ${limit}`;
 }
 
+/**
+ * The statement of the applications past retention (ApplicationsRepository.findPastRetention): the oldest ended
+ * ones that still have a contact, over the partial index of those, so a run reads what it erases.
+ */
+export function pastRetention(days: number, limit: number): SqlFragment {
+  return sql`SELECT id FROM applications
+              WHERE ended_at IS NOT NULL AND contact IS NOT NULL AND ended_at < now() - make_interval(days => ${days})
+              ORDER BY ended_at LIMIT ${limit}`;
+}
+
 /** `applications`: the applications, their caps and guarded changes of state. */
 @Injectable()
 export class ApplicationsRepository {
@@ -249,11 +259,7 @@ export class ApplicationsRepository {
    */
   @GenerateSql({ params: [365, 500] })
   async findPastRetention(days: number, limit: number): Promise<string[]> {
-    const rows = await this.sql.rows<{ id: string }>(
-      sql`SELECT id FROM applications
-           WHERE ended_at IS NOT NULL AND contact IS NOT NULL AND ended_at < now() - make_interval(days => ${days})
-           ORDER BY ended_at LIMIT ${limit}`,
-    );
+    const rows = await this.sql.rows<{ id: string }>(pastRetention(days, limit));
     return rows.map((row) => row.id);
   }
 
