@@ -1,5 +1,5 @@
-import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
-import { startCompiled, startServing, waitFor } from './support/processes';
+import { suiteDatabase, SuiteDatabase, withDatabase } from '../support/database';
+import { startCompiled, startServing, waitFor } from '../support/processes';
 
 /** Runs an app until it exits on its own; answers its exit code and what it wrote. */
 async function exitOf(

@@ -1,10 +1,10 @@
 import { APPLICATION_STATUSES, APPLICATION_TRANSITIONS, type ApplicationDto } from '@app/applications';
 import { OrdersService } from '@app/orders';
-import { act, shown, submit, useApplicationsSuite } from './support/applications';
-import { withDatabase } from './support/database';
-import type { TestAccount } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
-import { petStatus, placeOrder } from './support/orders';
+import { act, shown, submit, useApplicationsSuite } from '../support/applications';
+import { withDatabase } from '../support/database';
+import type { TestAccount } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
+import { petStatus, placeOrder } from '../support/orders';
 
 const order = (app: TestHttpApp, by: TestAccount, orderId: number) =>
   app.http.get(`/v1/store/orders/${orderId}`).set(by.auth).expect(200);

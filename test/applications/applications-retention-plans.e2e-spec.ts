@@ -1,6 +1,6 @@
-import { pastRetention } from '../libs/applications/src/applications.repository';
-import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
-import { PlanNode, rowsRead } from './support/plans';
+import { pastRetention } from '../../libs/applications/src/applications.repository';
+import { suiteDatabase, SuiteDatabase, withDatabase } from '../support/database';
+import { PlanNode, rowsRead } from '../support/plans';
 
 /** Years of ended applications, erased already. */
 const ERASED = 50_000;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createApiApp } from './support/api-app';
-import { withDatabase } from './support/database';
-import { settleEarlierEmails, TestSmtpServer } from './support/email';
-import { createPet, signUp, type TestAccount } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
-import { startWorker } from './support/messages';
-import { type AppProcess, waitFor } from './support/processes';
+import { createApiApp } from '../support/api-app';
+import { withDatabase } from '../support/database';
+import { settleEarlierEmails, TestSmtpServer } from '../support/email';
+import { createPet, signUp, type TestAccount } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
+import { startWorker } from '../support/messages';
+import { type AppProcess, waitFor } from '../support/processes';
 
 /** Six seconds between two digests of a search: long enough to tell, short enough to wait for. */
 const DIGEST_MINUTES = 0.1;

@@ -1,8 +1,8 @@
 import type { ApplicationDto, MeetingDto } from '@app/applications';
-import { act, useApplicationsSuite } from './support/applications';
-import type { TestAccount } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
-import { meetingEvents, meetingIn, minutesFromNow, plusMinutes, propose, step } from './support/meetings';
+import { act, useApplicationsSuite } from '../support/applications';
+import type { TestAccount } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
+import { meetingEvents, meetingIn, minutesFromNow, plusMinutes, propose, step } from '../support/meetings';
 
 const DAY_MINUTES = 24 * 60;
 

@@ -1,7 +1,7 @@
 import type { SqlFragment } from '@app/database';
-import { applicationsPage } from '../libs/applications/src/applications.repository';
-import { suiteDatabase, SuiteDatabase, withDatabase } from './support/database';
-import { PlanNode, rowsRead } from './support/plans';
+import { applicationsPage } from '../../libs/applications/src/applications.repository';
+import { suiteDatabase, SuiteDatabase, withDatabase } from '../support/database';
+import { PlanNode, rowsRead } from '../support/plans';
 
 /** A shelter's inbox after years of applications. */
 const INBOX = 50_000;

@@ -1,8 +1,8 @@
 import { Sql } from '@app/database';
 import { EmailOutbox } from '@app/email';
-import { createApiApp } from './support/api-app';
-import { cli } from './support/cli';
-import { withDatabase } from './support/database';
+import { createApiApp } from '../support/api-app';
+import { cli } from '../support/cli';
+import { withDatabase } from '../support/database';
 import {
   digestOf,
   enqueueEmails,
@@ -13,10 +13,10 @@ import {
   TestSmtpServer,
   unsubscribeUrlOf,
   waitForEmailStatus,
-} from './support/email';
-import type { TestHttpApp } from './support/http-app';
-import { startWorker } from './support/messages';
-import type { AppProcess } from './support/processes';
+} from '../support/email';
+import type { TestHttpApp } from '../support/http-app';
+import { startWorker } from '../support/messages';
+import type { AppProcess } from '../support/processes';
 
 /** Short enough for tests, same semantics. */
 const EMAIL_TEST_ENV = { EMAIL_BACKOFF_MS: '200', EMAIL_FROM: 'Pet Adoption <pets@mail.test>' };

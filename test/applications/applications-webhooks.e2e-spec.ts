@@ -1,7 +1,7 @@
 import type { ApplicationDto } from '@app/applications';
-import { act, submit } from './support/applications';
-import { createPet, signUp, TestAccount } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
+import { act, submit } from '../support/applications';
+import { createPet, signUp, TestAccount } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
 import {
   createEndpoint,
   latestEvent,
@@ -9,7 +9,7 @@ import {
   verified,
   waitForDeliveries,
   WebhookStack,
-} from './support/webhooks';
+} from '../support/webhooks';
 
 describe('applications: their events delivered to webhooks by a real worker', () => {
   let stack: WebhookStack;

@@ -1,12 +1,12 @@
 import { AccountsService } from '@app/accounts';
 import type { Client } from 'pg';
-import { createApiApp } from './support/api-app';
-import { otherSessions, withDatabase } from './support/database';
-import { createPet, createPets, signUp, TestAccount } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
-import { createMessagesApp } from './support/messages';
-import { placeOrder } from './support/orders';
-import { waitFor } from './support/processes';
+import { createApiApp } from '../support/api-app';
+import { otherSessions, withDatabase } from '../support/database';
+import { createPet, createPets, signUp, TestAccount } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
+import { createMessagesApp } from '../support/messages';
+import { placeOrder } from '../support/orders';
+import { waitFor } from '../support/processes';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,10 +1,10 @@
 import type { ApplicationDto, MeetingDto } from '@app/applications';
-import { useApplicationsSuite } from './support/applications';
-import { withDatabase } from './support/database';
-import type { TestAccount } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
-import { FeedEvent, meetingEvents, meetingIn, propose, step } from './support/meetings';
-import { AppProcess, startServing, waitFor } from './support/processes';
+import { useApplicationsSuite } from '../support/applications';
+import { withDatabase } from '../support/database';
+import type { TestAccount } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
+import { FeedEvent, meetingEvents, meetingIn, propose, step } from '../support/meetings';
+import { AppProcess, startServing, waitFor } from '../support/processes';
 
 const INTERVAL_MS = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;

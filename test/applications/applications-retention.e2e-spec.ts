@@ -1,10 +1,10 @@
 import { ApplicationDto, ApplicationsJobsSettings, ApplicationStatus } from '@app/applications';
-import { ApplicationsRepository } from '../libs/applications/src/applications.repository';
-import { ApplicationsRetention } from '../libs/applications/src/retention/applications-retention';
-import { act, shown, useApplicationsSuite } from './support/applications';
-import { withDatabase } from './support/database';
-import { uniqueEmail } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
+import { ApplicationsRepository } from '../../libs/applications/src/applications.repository';
+import { ApplicationsRetention } from '../../libs/applications/src/retention/applications-retention';
+import { act, shown, useApplicationsSuite } from '../support/applications';
+import { withDatabase } from '../support/database';
+import { uniqueEmail } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
 
 const DAYS = 30;
 

@@ -2,14 +2,14 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccountsService } from '@app/accounts';
-import { createApiApp } from './support/api-app';
-import { withDatabase } from './support/database';
-import { createPet, createPets, signUp, TestAccount } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
-import { createMessagesApp } from './support/messages';
-import { OrderBody, placeOrder, transition } from './support/orders';
-import { ThrowawayS3, tinyJpeg, TestPhoto, waitForProcessed } from './support/photos';
-import { AppProcess, startServing, waitFor } from './support/processes';
+import { createApiApp } from '../support/api-app';
+import { withDatabase } from '../support/database';
+import { createPet, createPets, signUp, TestAccount } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
+import { createMessagesApp } from '../support/messages';
+import { OrderBody, placeOrder, transition } from '../support/orders';
+import { ThrowawayS3, tinyJpeg, TestPhoto, waitForProcessed } from '../support/photos';
+import { AppProcess, startServing, waitFor } from '../support/processes';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,13 +1,13 @@
 import { AccountsService } from '@app/accounts';
 import type { ApplicationDto } from '@app/applications';
-import { act, newContact, shown, submit } from './support/applications';
-import { createApiApp } from './support/api-app';
-import { withDatabase } from './support/database';
-import { digestOf, enqueueEmails } from './support/email';
-import { createPet, signUp, TestAccount } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
-import { propose, step } from './support/meetings';
-import { AppProcess, startServing, waitFor } from './support/processes';
+import { act, newContact, shown, submit } from '../support/applications';
+import { createApiApp } from '../support/api-app';
+import { withDatabase } from '../support/database';
+import { digestOf, enqueueEmails } from '../support/email';
+import { createPet, signUp, TestAccount } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
+import { propose, step } from '../support/meetings';
+import { AppProcess, startServing, waitFor } from '../support/processes';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

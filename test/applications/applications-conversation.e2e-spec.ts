@@ -1,7 +1,7 @@
 import type { ApplicationDto, ApplicationMessageDto } from '@app/applications';
-import { act, submit, useApplicationsSuite } from './support/applications';
-import type { TestAccount } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
+import { act, submit, useApplicationsSuite } from '../support/applications';
+import type { TestAccount } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
 
 interface FeedEvent {
   id: string;

@@ -1,10 +1,10 @@
 import type { ApplicationDto } from '@app/applications';
-import { act, submit, useApplicationsSuite } from './support/applications';
-import type { TestAccount } from './support/factories';
-import { petStatus } from './support/orders';
-import { startWorker } from './support/messages';
-import { AppProcess, startServing, waitFor } from './support/processes';
-import { together } from './support/rate-limiting';
+import { act, submit, useApplicationsSuite } from '../support/applications';
+import type { TestAccount } from '../support/factories';
+import { petStatus } from '../support/orders';
+import { startWorker } from '../support/messages';
+import { AppProcess, startServing, waitFor } from '../support/processes';
+import { together } from '../support/rate-limiting';
 
 const APPLICANTS = 8;
 

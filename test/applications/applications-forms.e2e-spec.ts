@@ -1,7 +1,7 @@
 import type { ApplicationDto } from '@app/applications';
-import { newContact, submit, useApplicationsSuite } from './support/applications';
-import type { TestAccount } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
+import { newContact, submit, useApplicationsSuite } from '../support/applications';
+import type { TestAccount } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
 
 /** A form with one field of each type, all required. */
 const EVERY_TYPE = [

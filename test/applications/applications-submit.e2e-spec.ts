@@ -1,8 +1,8 @@
 import type { ApplicationDto } from '@app/applications';
-import { act, newContact, shown, submit, useApplicationsSuite } from './support/applications';
-import { createPet, TestAccount, uniqueEmail } from './support/factories';
-import type { TestHttpApp } from './support/http-app';
-import { petStatus } from './support/orders';
+import { act, newContact, shown, submit, useApplicationsSuite } from '../support/applications';
+import { createPet, TestAccount, uniqueEmail } from '../support/factories';
+import type { TestHttpApp } from '../support/http-app';
+import { petStatus } from '../support/orders';
 
 describe('applications: submitting, what each party sees, listing', () => {
   const suite = useApplicationsSuite();
