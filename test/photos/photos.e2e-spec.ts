@@ -338,6 +338,7 @@ describe.each(['filesystem', 's3'] as const)('photos hosted by the service (%s s
       const everyMs = async () =>
         new Map((await periodic.getJobSchedulers()).map((scheduler) => [scheduler.key, scheduler.every]));
       const names = [
+        'account-erasure-reconcile',
         'applications-retention',
         'events-reconcile',
         'events-retention',
