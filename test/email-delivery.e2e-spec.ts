@@ -1,6 +1,7 @@
 import { Sql } from '@app/database';
 import { EmailOutbox } from '@app/email';
 import { createApiApp } from './support/api-app';
+import { cli } from './support/cli';
 import { withDatabase } from './support/database';
 import {
   digestOf,
@@ -122,6 +123,26 @@ describe('email delivery by a real worker process to a real SMTP server', () => 
     expect((await storedEmail(stopped!))!.status).toBe('suppressed');
   });
 
+  it('shows an operator what was sent to an address and why the rest stopped (the CLI’s email-history)', async () => {
+    const to = testAddress('history');
+    smtp.refuseRecipient = (address) => (address === to ? { code: 550, message: 'No such user' } : undefined);
+    const [bounced] = await enqueueEmails(app, [digestOf(to, 'srch_h1')]);
+    await waitForEmailStatus(bounced!, 'bounced');
+    const [suppressed] = await enqueueEmails(app, [digestOf(to, 'srch_h2')]);
+    await waitForEmailStatus(suppressed!, 'suppressed');
+
+    const report = (await cli('email-history', to.toUpperCase())) as Record<string, unknown>;
+    expect(report).toEqual({
+      address: to,
+      suppression: { reason: expect.stringContaining('550'), createdAt: expect.any(String) },
+      unsubscribes: [],
+      emails: [
+        expect.objectContaining({ id: suppressed, list: 'saved_search:srch_h2', status: 'suppressed', attempts: 0 }),
+        expect.objectContaining({ id: bounced, list: 'saved_search:srch_h1', status: 'bounced', attempts: 1 }),
+      ],
+    });
+  });
+
   describe('the unsubscribe link', () => {
     /** The path of an email's link under the server's root, and its address's second email of the same list. */
     const linkOf = async (label: string) => {
@@ -159,6 +180,8 @@ describe('email delivery by a real worker process to a real SMTP server', () => 
       ]);
       expect(await waitForEmailStatus(stopped!, 'unsubscribed')).toMatchObject({ attempts: 0 });
       await waitForEmailStatus(other!, 'sent');
+      const { unsubscribes } = (await cli('email-history', to)) as { unsubscribes: Array<{ list: string }> };
+      expect(unsubscribes).toEqual([expect.objectContaining({ list: `saved_search:srch_${body ? 'form' : 'empty'}` })]);
     });
 
     it('answers 404 for a token altered or not signed by the service', async () => {

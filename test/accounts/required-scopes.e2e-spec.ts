@@ -59,6 +59,7 @@ const REQUIRED_SCOPES: Record<string, { scope: string; publishable?: true }> = {
   createSavedSearch: { scope: 'searches:write' },
   listSavedSearches: { scope: 'searches:read' },
   getSavedSearch: { scope: 'searches:read' },
+  updateSavedSearch: { scope: 'searches:write' },
   deleteSavedSearch: { scope: 'searches:write' },
   // Adoption applications.
   putApplicationForm: { scope: 'applications:write' },

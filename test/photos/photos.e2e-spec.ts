@@ -346,6 +346,7 @@ describe.each(['filesystem', 's3'] as const)('photos hosted by the service (%s s
         'messages-reconcile',
         'orders-expiry-sweep',
         'photos-sweep',
+        'saved-search-digests',
       ];
       // The worker sets its schedulers once started, and removes those of other apps (other suites') after.
       await waitFor(

@@ -25,6 +25,7 @@ describe('saved searches', () => {
       id: expect.stringMatching(SAVED_SEARCH_ID),
       name: 'Beagles near Berlin',
       query,
+      emailAlerts: false,
       createdAt: expect.stringMatching(ISO_UTC),
     });
     expect(response.headers.location).toBe(`/v1/saved-searches/${response.body.id}`);

@@ -9,6 +9,8 @@ import { waitFor } from './processes';
 /** An email the test server accepted: its envelope, its raw source and its parse. */
 export interface ReceivedEmail {
   to: string[];
+  /** When the server accepted it (Date.now()). */
+  at: number;
   raw: string;
   parsed: ParsedMail;
 }
@@ -34,6 +36,8 @@ export class TestSmtpServer {
   readonly recipients: string[] = [];
   /** A refusal of a recipient, or undefined to accept it. */
   refuseRecipient: (address: string) => SmtpRefusal | undefined = () => undefined;
+  /** Messages it kept waiting for their answer (`hold`). */
+  held = 0;
   /** A refusal of the message after its DATA, or undefined to accept it; `hold` keeps the sender waiting. */
   refuseMessage: (to: string[]) => SmtpRefusal | 'hold' | undefined = () => undefined;
   private readonly server = new SMTPServer({
@@ -51,22 +55,22 @@ export class TestSmtpServer {
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((recipient) => recipient.address);
         const answer = this.refuseMessage(to);
-        if (answer === 'hold') return;
+        if (answer === 'hold') return void this.held++;
         if (answer) return callback(refusal(answer));
         const raw = Buffer.concat(chunks).toString('utf8');
         void simpleParser(raw).then((parsed) => {
-          this.received.push({ to, raw, parsed });
+          this.received.push({ to, at: Date.now(), raw, parsed });
           callback();
         }, callback);
       });
     },
   });
 
-  /** Listens on an ephemeral port of 127.0.0.1; answers its `smtp://` URL. */
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    const { port } = this.server.server.address() as { port: number };
-    return `smtp://127.0.0.1:${port}`;
+  /** Listens on `port` of 127.0.0.1 (an ephemeral one by default); answers its `smtp://` URL. */
+  async start(port = 0): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+    const { port: listening } = this.server.server.address() as { port: number };
+    return `smtp://127.0.0.1:${listening}`;
   }
 
   stop(): Promise<void> {

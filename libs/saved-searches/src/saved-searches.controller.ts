@@ -5,7 +5,7 @@ import { Idempotent } from '@app/idempotency';
 import { Body, Controller, Param, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CreateSavedSearchDto, SavedSearchDto } from './dto/saved-search.dto';
+import { CreateSavedSearchDto, SavedSearchDto, UpdateSavedSearchDto } from './dto/saved-search.dto';
 import {
   SAVED_SEARCH_ID_PARAM,
   SAVED_SEARCH_NOT_FOUND,
@@ -29,7 +29,8 @@ export class SavedSearchesController {
     description:
       'Keeps a search of the catalogue: whenever an animal listed by another account comes to match it (added ' +
       'matching, or changed so that it matches where it did not), the caller receives one `saved_search.matched` ' +
-      'event, in its feed and at its webhook endpoints subscribed to it, within 60 seconds. At most 20 per account.',
+      'event, in its feed and at its webhook endpoints subscribed to it, within 60 seconds; with `emailAlerts: true`, its ' +
+      'email too, at most one email per `SAVED_SEARCH_EMAIL_MINUTES`. At most 20 per account.',
     success: {
       status: 201,
       description: 'The saved search.',
@@ -84,6 +85,28 @@ export class SavedSearchesController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<SavedSearchDto> {
     return SavedSearchDto.from(await this.searches.get(principal.accountId, id));
+  }
+
+  @Endpoint({
+    method: 'PATCH',
+    path: ':savedSearchId',
+    id: 'updateSavedSearch',
+    scope: 'searches:write',
+    summary: 'Rename a saved search, or turn its email alerts on or off',
+    description:
+      'Changes what the body names and keeps the rest. With `emailAlerts: true`, the account’s email receives the ' +
+      'pets that come to match, at most one email per `SAVED_SEARCH_EMAIL_MINUTES`; turning them on asks again for ' +
+      'an address that refused email or unsubscribed from this search’s.',
+    params: [SAVED_SEARCH_ID_PARAM],
+    success: { status: 200, description: 'The saved search as changed.', type: SavedSearchDto },
+    errors: [400, 401, SAVED_SEARCH_NOT_FOUND],
+  })
+  async updateSavedSearch(
+    @Param('savedSearchId') id: string,
+    @Body() body: UpdateSavedSearchDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<SavedSearchDto> {
+    return SavedSearchDto.from(await this.searches.update(principal.accountId, id, body));
   }
 
   @Endpoint({

@@ -14,19 +14,27 @@ export interface SavedSearch {
   accountId: number;
   name: string | null;
   query: string;
+  emailAlerts: boolean;
   createdAt: Date;
+}
+
+/** What `PATCH` changes; absent members stay. */
+export interface SavedSearchChanges {
+  name?: string;
+  emailAlerts?: boolean;
 }
 
 export interface NewSavedSearch {
   id: string;
   name?: string;
   query: string;
+  emailAlerts: boolean;
   filters: SavedSearchFilters;
   terms: string[];
   clauses: SearchClauses;
 }
 
-const SAVED_SEARCH_COLUMNS = ['id', 'account_id', 'name', 'query', 'created_at'] as const;
+const SAVED_SEARCH_COLUMNS = ['id', 'account_id', 'name', 'query', 'email_alerts', 'created_at'] as const;
 
 type SavedSearchRow = Pick<TableRow<'saved_searches'>, (typeof SAVED_SEARCH_COLUMNS)[number]>;
 
@@ -38,6 +46,7 @@ function toSavedSearch(row: SavedSearchRow): SavedSearch {
     accountId: Number(row.account_id),
     name: row.name,
     query: row.query,
+    emailAlerts: row.email_alerts,
     createdAt: row.created_at,
   };
 }
@@ -55,6 +64,7 @@ export class SavedSearchesRepository {
         id: 'srch_1',
         name: 'Calm cats',
         query: 'categoryId=2&tag=calm',
+        emailAlerts: true,
         filters: { categoryId: 2, tag: 'calm' },
         terms: ['tag=calm&categoryId=2'],
         clauses: { required: ['tag=calm', 'categoryId=2'], choices: [['status=available', 'status=pending']] },
@@ -69,8 +79,8 @@ export class SavedSearchesRepository {
       );
       // A statement of its own after the lock, so that it counts what the previous holder committed.
       const rows = await this.sql.rows<SavedSearchRow>(
-        sql`INSERT INTO saved_searches (id, account_id, name, query, filters, terms, required, choices)
-            SELECT ${search.id}, ${accountId}, ${search.name ?? null}, ${search.query}, ${JSON.stringify(search.filters)}::jsonb,
+        sql`INSERT INTO saved_searches (id, account_id, name, query, email_alerts, filters, terms, required, choices)
+            SELECT ${search.id}, ${accountId}, ${search.name ?? null}, ${search.query}, ${search.emailAlerts}, ${JSON.stringify(search.filters)}::jsonb,
                    ${search.terms}::text[], ${search.clauses.required}::text[], ${search.clauses.choices && JSON.stringify(search.clauses.choices)}::jsonb
              WHERE (SELECT count(*) FROM saved_searches WHERE account_id = ${accountId}) < ${max}
             RETURNING ${COLUMNS}`,
@@ -92,6 +102,19 @@ export class SavedSearchesRepository {
   async findOne(accountId: number, id: string): Promise<SavedSearch | undefined> {
     const rows = await this.sql.rows<SavedSearchRow>(
       sql`SELECT ${COLUMNS} FROM saved_searches WHERE id = ${id} AND account_id = ${accountId}`,
+    );
+    return rows[0] && toSavedSearch(rows[0]);
+  }
+
+  /** The changed search, or undefined when the account has none of this id. */
+  @GenerateSql({ params: [1, 'srch_1', { name: 'Calm cats', emailAlerts: true }] })
+  async update(accountId: number, id: string, changes: SavedSearchChanges): Promise<SavedSearch | undefined> {
+    const rows = await this.sql.rows<SavedSearchRow>(
+      sql`UPDATE saved_searches
+             SET name = coalesce(${changes.name ?? null}, name),
+                 email_alerts = coalesce(${changes.emailAlerts ?? null}::boolean, email_alerts)
+           WHERE id = ${id} AND account_id = ${accountId}
+       RETURNING ${COLUMNS}`,
     );
     return rows[0] && toSavedSearch(rows[0]);
   }

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { AccountsService } from '@app/accounts';
+import { EmailOutbox } from '@app/email';
 import { PetsService } from '@app/pets';
 import { Injectable } from '@nestjs/common';
 import { searchClauses, searchTerms } from './saved-search-filters';
 import { parseSavedSearchQuery } from './saved-search-query';
 import { SavedSearchNotFoundError, TooManySavedSearchesError } from './saved-searches.errors';
-import { SavedSearch, SavedSearchesRepository } from './saved-searches.repository';
+import { SavedSearch, SavedSearchChanges, SavedSearchesRepository } from './saved-searches.repository';
 
 /** At most this many saved searches per account. */
 const MAX_SAVED_SEARCHES = 20;
@@ -20,9 +22,14 @@ export class SavedSearchesService {
   constructor(
     private readonly searches: SavedSearchesRepository,
     private readonly pets: PetsService,
+    private readonly accounts: AccountsService,
+    private readonly emails: EmailOutbox,
   ) {}
 
-  async create(accountId: number, request: { name?: string; query: string }): Promise<SavedSearch> {
+  async create(
+    accountId: number,
+    request: { name?: string; query: string; emailAlerts?: boolean },
+  ): Promise<SavedSearch> {
     const filters = await parseSavedSearchQuery(request.query);
     if (filters.categoryId !== undefined) await this.pets.assertCategoryExists(filters.categoryId);
     if (filters.organizationId !== undefined) await this.pets.assertOrganizationExists(filters.organizationId);
@@ -32,6 +39,7 @@ export class SavedSearchesService {
         id: newSavedSearchId(),
         name: request.name,
         query: request.query,
+        emailAlerts: request.emailAlerts ?? false,
         filters,
         terms: searchTerms(filters),
         clauses: searchClauses(filters),
@@ -39,7 +47,22 @@ export class SavedSearchesService {
       MAX_SAVED_SEARCHES,
     );
     if (!search) throw new TooManySavedSearchesError(MAX_SAVED_SEARCHES);
+    if (search.emailAlerts) await this.askForEmail(search);
     return search;
+  }
+
+  /** Changes its name or its email alerts; turning them on asks again for the account's address. */
+  async update(accountId: number, id: string, changes: SavedSearchChanges): Promise<SavedSearch> {
+    const search = await this.searches.update(accountId, id, changes);
+    if (!search) throw new SavedSearchNotFoundError(id);
+    if (changes.emailAlerts === true) await this.askForEmail(search);
+    return search;
+  }
+
+  /** The owner wants this search's emails: a refusal of its address, or its unsubscribe from them, is lifted. */
+  private async askForEmail(search: SavedSearch): Promise<void> {
+    const { email } = await this.accounts.get(search.accountId);
+    await this.emails.askAgain(email, { kind: 'saved_search', id: search.id });
   }
 
   list(accountId: number): Promise<SavedSearch[]> {

@@ -1074,7 +1074,7 @@ export interface paths {
         put?: never;
         /**
          * Save a search
-         * @description Keeps a search of the catalogue: whenever an animal listed by another account comes to match it (added matching, or changed so that it matches where it did not), the caller receives one `saved_search.matched` event, in its feed and at its webhook endpoints subscribed to it, within 60 seconds. At most 20 per account.
+         * @description Keeps a search of the catalogue: whenever an animal listed by another account comes to match it (added matching, or changed so that it matches where it did not), the caller receives one `saved_search.matched` event, in its feed and at its webhook endpoints subscribed to it, within 60 seconds; with `emailAlerts: true`, its email too, at most one email per `SAVED_SEARCH_EMAIL_MINUTES`. At most 20 per account.
          *
          *     Required scope: `searches:write` (`*` also grants it). A publishable key may not call it.
          */
@@ -1110,7 +1110,13 @@ export interface paths {
         delete: operations["deleteSavedSearch"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a saved search, or turn its email alerts on or off
+         * @description Changes what the body names and keeps the rest. With `emailAlerts: true`, the account’s email receives the pets that come to match, at most one email per `SAVED_SEARCH_EMAIL_MINUTES`; turning them on asks again for an address that refused email or unsubscribed from this search’s.
+         *
+         *     Required scope: `searches:write` (`*` also grants it). A publishable key may not call it.
+         */
+        patch: operations["updateSavedSearch"];
         trace?: never;
     };
     "/unsubscribe/{token}": {
@@ -2813,6 +2819,8 @@ export interface components {
              * @example categoryId=1&ageGroup=young&near=52.52,13.405&radiusKm=30
              */
             query: string;
+            /** @description Whether the account’s email receives the pets that came to match, at most one email per `SAVED_SEARCH_EMAIL_MINUTES` (60 by default). Turning it on asks again for an address that refused or unsubscribed. False when absent. */
+            emailAlerts?: boolean;
         };
         SavedSearch: {
             /**
@@ -2827,8 +2835,16 @@ export interface components {
              * @example categoryId=1&ageGroup=young&near=52.52,13.405&radiusKm=30
              */
             query: string;
+            /** @description Whether the account’s email receives the pets that came to match, at most one email per `SAVED_SEARCH_EMAIL_MINUTES` (60 by default). Turning it on asks again for an address that refused or unsubscribed. */
+            emailAlerts: boolean;
             /** Format: date-time */
             createdAt: string;
+        };
+        SavedSearchChanges: {
+            /** @example Young dogs near Berlin */
+            name?: string;
+            /** @description Whether the account’s email receives the pets that came to match, at most one email per `SAVED_SEARCH_EMAIL_MINUTES` (60 by default). Turning it on asks again for an address that refused or unsubscribed. */
+            emailAlerts?: boolean;
         };
         ErrorDetail: {
             /** @example limit */
@@ -16261,6 +16277,207 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "invalid_json";
+                    };
+                };
+            };
+            /** @description - `unauthorized`: The API key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description - `insufficient_scope`: The key lacks the scope the operation needs (named in `message` and in `WWW-Authenticate`), or cannot grant the scopes asked. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description - `not_found`: No saved search with this id on the caller’s account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description - `payload_too_large`: The body is larger than 64 KiB; the connection is closed. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /**
+             * @description - `rate_limited`: A window of the caller’s limits is exhausted; retry after `Retry-After` seconds.
+             *     - `api_key_banned`: The key kept sending after being rate limited and is banned for the rest of `Retry-After`.
+             *     - `too_many_connections`: The client address holds too many open connections; this one is closed.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited" | "api_key_banned" | "too_many_connections";
+                    };
+                };
+            };
+            /** @description - `headers_too_large`: The request headers are larger than 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "headers_too_large";
+                    };
+                };
+            };
+            /** @description - `internal_error`: An unexpected failure, logged with the request id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description - `service_unavailable`: PostgreSQL or Redis cannot be reached, or a statement ran too long. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateSavedSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the saved search. */
+                savedSearchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedSearchChanges"];
+            };
+        };
+        responses: {
+            /** @description The saved search as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSearch"];
+                };
+            };
+            /**
+             * @description - `validation_failed`: A parameter, body field or header is missing or invalid; `message` names it.
+             *     - `invalid_json`: The body, sent as `application/json`, is not valid JSON.
+             *     - `unsupported_content_type`: A body whose `Content-Type` is not `application/json` (nor another type the request body lists).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed" | "invalid_json" | "unsupported_content_type";
                     };
                 };
             };

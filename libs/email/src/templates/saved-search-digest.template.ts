@@ -1,11 +1,14 @@
 import { layout, type RenderedEmail } from './layout';
 
+/** The most pets one digest lists; it gives the number of the others. */
+export const DIGEST_MAX_PETS = 20;
+
 /** A saved search's digest: the pets that came to match it since the one before. */
 export interface SavedSearchDigestData {
   savedSearchId: string;
   searchName: string | null;
   query: string;
-  /** Up to 20 of them, oldest match first. */
+  /** Up to DIGEST_MAX_PETS of them, oldest match first. */
   pets: ReadonlyArray<{ id: number; name: string }>;
   /** How many more came to match. */
   more: number;

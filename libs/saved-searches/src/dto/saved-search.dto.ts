@@ -1,11 +1,15 @@
 import { LabelText } from '@app/core';
 import { PetDto } from '@app/pets';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsOptional, IsString, Length } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
 import type { SavedSearch } from '../saved-searches.repository';
 
 /** The query string as sent, percent-encoded. */
 const MAX_SAVED_QUERY_LENGTH = 2000;
+
+const EMAIL_ALERTS_DESCRIPTION =
+  'Whether the account’s email receives the pets that came to match, at most one email per ' +
+  '`SAVED_SEARCH_EMAIL_MINUTES` (60 by default). Turning it on asks again for an address that refused or unsubscribed.';
 
 const QUERY_DESCRIPTION =
   'A `GET /v1/pets` query string without the `?`: any of its filters (not `cursor`, `limit`, `sort`, ' +
@@ -28,6 +32,25 @@ export class CreateSavedSearchDto {
   @IsString()
   @Length(1, MAX_SAVED_QUERY_LENGTH)
   query: string;
+
+  @ApiPropertyOptional({ description: `${EMAIL_ALERTS_DESCRIPTION} False when absent.` })
+  @IsOptional()
+  @IsBoolean()
+  emailAlerts?: boolean;
+}
+
+/** The body of `PATCH /v1/saved-searches/{savedSearchId}`: what it names changes, the rest stays. */
+@ApiSchema({ name: 'SavedSearchChanges' })
+export class UpdateSavedSearchDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100, example: 'Young dogs near Berlin' })
+  @IsOptional()
+  @LabelText(1, 100)
+  name?: string;
+
+  @ApiPropertyOptional({ description: EMAIL_ALERTS_DESCRIPTION })
+  @IsOptional()
+  @IsBoolean()
+  emailAlerts?: boolean;
 }
 
 @ApiSchema({ name: 'SavedSearch' })
@@ -44,6 +67,9 @@ export class SavedSearchDto {
   })
   query: string;
 
+  @ApiProperty({ description: EMAIL_ALERTS_DESCRIPTION })
+  emailAlerts: boolean;
+
   @ApiProperty({ type: 'string', format: 'date-time' })
   createdAt: string;
 
@@ -52,6 +78,7 @@ export class SavedSearchDto {
       id: search.id,
       ...(search.name !== null && { name: search.name }),
       query: search.query,
+      emailAlerts: search.emailAlerts,
       createdAt: search.createdAt.toISOString(),
     };
   }

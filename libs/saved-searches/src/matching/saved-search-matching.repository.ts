@@ -137,7 +137,8 @@ export class SavedSearchMatchingRepository {
    * pet that keeps matching alerts once, and one that stops matching and matches again alerts again. Each
    * pet state's terms, earth point and words are computed once, not per candidate. The alerts of owners
    * without a subscribed endpoint are recorded by the statement (`EventsRecorder.alertsRecordedBy`, one narrow
-   * row each); the others, few, are returned, to be recorded as events the dispatcher delivers.
+   * row each); the others, few, are returned, to be recorded as events the dispatcher delivers. The pets that
+   * came to match a search with email alerts are kept for its next digest (`saved_search_email_matches`).
    */
   @GenerateSql({
     params: [
@@ -183,26 +184,31 @@ export class SavedSearchMatchingRepository {
                            FROM unnest(${own.map((o) => o.state)}::int[], ${own.map((o) => o.term)}::text[]) AS o (state, term)
                           GROUP BY o.state) o ON o.state = s.state),
           judged AS MATERIALIZED (
-            SELECT c.change, c.change_id, c.lister, c.changed_at, l.lookup,
+            SELECT c.change, c.change_id, c.lister, c.changed_at, c.pet_id, c.pet_name, l.lookup,
                    a.own AS after_own, a.place AS after_place, a.words AS after_words,
                    b.own AS before_own, b.place AS before_place, b.words AS before_words
               FROM unnest(${changes.map((c) => c.change)}::int[], ${changes.map((c) => c.changeId)}::text[],
                           ${changes.map((c) => c.listerAccountId)}::bigint[], ${changes.map((c) => c.changedAt)}::timestamptz[],
-                          ${positions.map((p) => p.after)}::int[], ${positions.map((p) => p.before)}::int[])
-                   AS c (change, change_id, lister, changed_at, after_state, before_state)
+                          ${positions.map((p) => p.after)}::int[], ${positions.map((p) => p.before)}::int[],
+                          ${changes.map((c) => c.after.pet.id)}::bigint[], ${changes.map((c) => c.after.pet.name)}::text[])
+                   AS c (change, change_id, lister, changed_at, after_state, before_state, pet_id, pet_name)
               JOIN states a ON a.state = c.after_state
               LEFT JOIN states b ON b.state = c.before_state
               JOIN (SELECT l.change, array_agg(l.term) AS lookup
                       FROM unnest(${lookup.map((l) => l.change)}::int[], ${lookup.map((l) => l.term)}::text[]) AS l (change, term)
                      GROUP BY l.change) l ON l.change = c.change),
           matched AS MATERIALIZED (
-            SELECT c.change, c.change_id, s.id AS saved_search_id, s.account_id
+            SELECT c.change, c.change_id, c.pet_id, c.pet_name, s.id AS saved_search_id, s.account_id, s.email_alerts
               FROM judged c
              CROSS JOIN LATERAL (
                    SELECT * FROM saved_searches s
                     WHERE s.terms && c.lookup AND s.account_id <> c.lister
                       AND date_trunc('milliseconds', s.created_at) <= c.changed_at) s
              WHERE ${passes(AFTER)} AND NOT coalesce(${passes(BEFORE)}, false)),
+          emailed AS (
+            INSERT INTO saved_search_email_matches (saved_search_id, pet_id, pet_name)
+            SELECT saved_search_id, pet_id, pet_name FROM matched WHERE email_alerts
+            ON CONFLICT (saved_search_id, pet_id) DO NOTHING),
           subscribed AS MATERIALIZED (
             ${this.events.subscribedRecipients('saved_search.matched', sql`SELECT account_id FROM matched`)}),
           recorded AS (

@@ -64,6 +64,8 @@ WITH
       c.change_id,
       c.lister,
       c.changed_at,
+      c.pet_id,
+      c.pet_name,
       l.lookup,
       a.own AS after_own,
       a.place AS after_place,
@@ -78,14 +80,18 @@ WITH
         $10::bigint[],
         $11::timestamptz[],
         $12::int[],
-        $13::int[]
+        $13::int[],
+        $14::bigint[],
+        $15::text[]
       ) AS c (
         change,
         change_id,
         lister,
         changed_at,
         after_state,
-        before_state
+        before_state,
+        pet_id,
+        pet_name
       )
       JOIN states a ON a.state = c.after_state
       LEFT JOIN states b ON b.state = c.before_state
@@ -94,7 +100,7 @@ WITH
           l.change,
           array_agg(l.term) AS lookup
         FROM
-          unnest($14::int[], $15::text[]) AS l (change, term)
+          unnest($16::int[], $17::text[]) AS l (change, term)
         GROUP BY
           l.change
       ) l ON l.change = c.change
@@ -103,8 +109,11 @@ WITH
     SELECT
       c.change,
       c.change_id,
+      c.pet_id,
+      c.pet_name,
       s.id AS saved_search_id,
-      s.account_id
+      s.account_id,
+      s.email_alerts
     FROM
       judged c
       CROSS JOIN LATERAL (
@@ -170,6 +179,19 @@ WITH
         false
       )
   ),
+  emailed AS (
+    INSERT INTO
+      saved_search_email_matches (saved_search_id, pet_id, pet_name)
+    SELECT
+      saved_search_id,
+      pet_id,
+      pet_name
+    FROM
+      matched
+    WHERE
+      email_alerts
+    ON CONFLICT (saved_search_id, pet_id) DO NOTHING
+  ),
   subscribed AS MATERIALIZED (
     SELECT
       w.account_id
@@ -184,8 +206,8 @@ WITH
       )
       AND w.enabled
       AND (
-        $16::text <> $17
-        AND w.event_types && ARRAY[$18, $19::text]
+        $18::text <> $19
+        AND w.event_types && ARRAY[$20, $21::text]
       )
   ),
   recorded AS (

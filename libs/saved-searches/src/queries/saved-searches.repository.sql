@@ -10,6 +10,7 @@ INSERT INTO
     account_id,
     name,
     query,
+    email_alerts,
     filters,
     terms,
     required,
@@ -20,10 +21,11 @@ SELECT
   $2,
   $3,
   $4,
-  $5::jsonb,
-  $6::text[],
+  $5,
+  $6::jsonb,
   $7::text[],
-  $8::jsonb
+  $8::text[],
+  $9::jsonb
 WHERE
   (
     SELECT
@@ -31,13 +33,14 @@ WHERE
     FROM
       saved_searches
     WHERE
-      account_id = $9
-  ) < $10
+      account_id = $10
+  ) < $11
 RETURNING
   id,
   account_id,
   name,
   query,
+  email_alerts,
   created_at
 
 -- SavedSearchesRepository.delete
@@ -52,6 +55,7 @@ SELECT
   account_id,
   name,
   query,
+  email_alerts,
   created_at
 FROM
   saved_searches
@@ -65,6 +69,7 @@ SELECT
   account_id,
   name,
   query,
+  email_alerts,
   created_at
 FROM
   saved_searches
@@ -73,3 +78,19 @@ WHERE
 ORDER BY
   created_at,
   id
+
+-- SavedSearchesRepository.update
+UPDATE saved_searches
+SET
+  name = coalesce($1, name),
+  email_alerts = coalesce($2::boolean, email_alerts)
+WHERE
+  id = $3
+  AND account_id = $4
+RETURNING
+  id,
+  account_id,
+  name,
+  query,
+  email_alerts,
+  created_at
