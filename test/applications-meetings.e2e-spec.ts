@@ -71,6 +71,7 @@ describe('applications: meetings, their bounds and steps, and their events', () 
     await refused({ startsAt: beyond, endsAt: plusMinutes(beyond, 60) }, 'startsAt');
     await refused({ ...meetingIn(), location: 'x'.repeat(501) }, 'location');
     await refused({ ...meetingIn(), location: '   ' }, 'location');
+    await refused({ ...meetingIn(), location: null }, 'location');
     await refused({ ...meetingIn(), room: 2 }, 'room');
     await refused({ startsAt: '2026-13-01T10:00:00Z', endsAt: '2026-13-01T11:00:00Z' }, 'startsAt');
     await refused({ startsAt: soon.slice(0, 10), endsAt: plusMinutes(soon, 60) }, 'startsAt');

@@ -129,6 +129,16 @@ export function applicationsPage(accountId: number, listing: ApplicationListing)
              ORDER BY seq DESC LIMIT ${limit}`;
 }
 
+/**
+ * The statement of the applications past retention (ApplicationsRepository.findPastRetention): the oldest ended
+ * ones that still have a contact, over the partial index of those, so a run reads what it erases.
+ */
+export function pastRetention(days: number, limit: number): SqlFragment {
+  return sql`SELECT id FROM applications
+              WHERE ended_at IS NOT NULL AND contact IS NOT NULL AND ended_at < now() - make_interval(days => ${days})
+              ORDER BY ended_at LIMIT ${limit}`;
+}
+
 /** `applications`: the applications, their caps and guarded changes of state. */
 @Injectable()
 export class ApplicationsRepository {
@@ -244,15 +254,11 @@ export class ApplicationsRepository {
 
   /**
    * Up to `limit` applications that became declined, withdrawn or closed more than `days` ago and still hold
-   * personal data, the longest ended first, over the index of ended applications.
+   * personal data, the longest ended first, over the partial index of those not yet erased.
    */
   @GenerateSql({ params: [365, 500] })
   async findPastRetention(days: number, limit: number): Promise<string[]> {
-    const rows = await this.sql.rows<{ id: string }>(
-      sql`SELECT id FROM applications
-           WHERE ended_at IS NOT NULL AND ended_at < now() - make_interval(days => ${days}) AND contact IS NOT NULL
-           ORDER BY ended_at LIMIT ${limit}`,
-    );
+    const rows = await this.sql.rows<{ id: string }>(pastRetention(days, limit));
     return rows.map((row) => row.id);
   }
 

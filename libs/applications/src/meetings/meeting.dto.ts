@@ -1,7 +1,7 @@
 import { LabelText } from '@app/core';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { applyDecorators } from '@nestjs/common';
-import { IsISO8601, IsOptional, Matches } from 'class-validator';
+import { IsISO8601, Matches, ValidateIf } from 'class-validator';
 import { MEETING_STATUSES, MeetingStatus } from './meeting-transitions';
 
 /** An instant: a date, a time and its offset from UTC (`Z` or `±hh:mm`), a real one. */
@@ -32,7 +32,8 @@ export class ProposeMeetingDto {
   endsAt: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 500, description: 'Trimmed.', example: 'The shelter, 12 Mill Lane' })
-  @IsOptional()
+  // Absent or a place: `null` is refused as a wrong type.
+  @ValidateIf((_body: object, value: unknown) => value !== undefined)
   @LabelText(1, 500)
   location?: string;
 }

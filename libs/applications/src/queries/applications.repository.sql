@@ -100,8 +100,8 @@ FROM
   applications
 WHERE
   ended_at IS NOT NULL
-  AND ended_at < now() - make_interval(days => $1)
   AND contact IS NOT NULL
+  AND ended_at < now() - make_interval(days => $1)
 ORDER BY
   ended_at
 LIMIT

@@ -27,6 +27,7 @@ import { SavedSearchStoredTermsOfQAndNear1797450000000 } from './1797450000000-s
 import { SavedSearchAlerts1797460000000 } from './1797460000000-saved-search-alerts';
 import { PhotoRenditionKeys1797470000000 } from './1797470000000-photo-rendition-keys';
 import { Applications1797510000000 } from './1797510000000-applications';
+import { ApplicationsRetentionDue1797515000000 } from './1797515000000-applications-retention-due';
 import { Email1797520000000 } from './1797520000000-email';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
@@ -60,5 +61,6 @@ export const MIGRATIONS = [
   SavedSearchAlerts1797460000000,
   PhotoRenditionKeys1797470000000,
   Applications1797510000000,
+  ApplicationsRetentionDue1797515000000,
   Email1797520000000,
 ];
