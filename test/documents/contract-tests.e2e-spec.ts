@@ -183,13 +183,6 @@ describe('the committed OpenAPI documents, run by Portman and newman against the
     variables.savedSearchId = (await search()).id;
     variables.savedSearchToDelete = (await search()).id;
 
-    // An unsubscribe link as an email carries it, signed under the apps' key.
-    const key = Object.assign(new EmailSettings(), { EMAIL_UNSUBSCRIBE_KEY: process.env.EMAIL_UNSUBSCRIBE_KEY });
-    variables.token = new UnsubscribeTokens(key).sign({
-      addressKey: 'contract@example.com',
-      list: 'saved_search:srch_1',
-    });
-
     variables.keyToRevoke = String((await v1(lister, 'POST', '/keys', { name: 'to revoke' })).id);
     variables.messageId = (
       await call(messages.baseUrl, lister, 'POST', '/messages', { message: 'Rex has found a home!' })

@@ -1,4 +1,5 @@
 import { settingsModule } from '@app/core';
+import { EmailModule } from '@app/email';
 import { EventsModule } from '@app/events';
 import { OrderFollower, OrdersModule } from '@app/orders';
 import { PetRemovalFollower, PetsModule } from '@app/pets';
@@ -27,9 +28,10 @@ import { ApplicationsRetention } from './retention/applications-retention';
  */
 @Global()
 @Module({
-  imports: [EventsModule],
+  imports: [EventsModule, EmailModule],
   providers: [
     ApplicationsRepository,
+    ApplicationFormsRepository,
     ApplicationNotifications,
     MeetingsRepository,
     MeetingsService,
@@ -39,6 +41,7 @@ import { ApplicationsRetention } from './retention/applications-retention';
   ],
   exports: [
     ApplicationsRepository,
+    ApplicationFormsRepository,
     ApplicationNotifications,
     MeetingsRepository,
     MeetingsService,
@@ -51,7 +54,7 @@ class ApplicationFollowersModule {}
 /** Applications without HTTP: forms, applications, their conversations. */
 @Module({
   imports: [ApplicationFollowersModule, OrdersModule, PetsModule, settingsModule(ApplicationsSettings)],
-  providers: [ApplicationFormsRepository, ApplicationMessagesRepository, ApplicationFormsService, ApplicationsService],
+  providers: [ApplicationMessagesRepository, ApplicationFormsService, ApplicationsService],
   exports: [ApplicationFormsService, ApplicationsService],
 })
 class ApplicationsModule {}
