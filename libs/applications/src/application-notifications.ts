@@ -141,9 +141,9 @@ export class ApplicationNotifications {
     return meetings.flatMap((meeting) => {
       const application = applications.get(meeting.applicationId);
       const to = application && applicantAddress(application);
-      if (to === undefined) return [];
+      if (!application || to === undefined) return [];
       const data = {
-        ...about(application!),
+        ...about(application),
         meetingId: meeting.id,
         status: meeting.status,
         startsAt: meeting.startsAt.toISOString(),
@@ -151,7 +151,7 @@ export class ApplicationNotifications {
         ...(meeting.location !== null && { location: meeting.location }),
         reminder,
       };
-      return [{ to, list: applicationList(application!), template: 'meeting' as const, data }];
+      return [{ to, list: applicationList(application), template: 'meeting' as const, data }];
     });
   }
 
