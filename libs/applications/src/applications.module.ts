@@ -1,4 +1,5 @@
 import { settingsModule } from '@app/core';
+import { EmailModule } from '@app/email';
 import { EventsModule } from '@app/events';
 import { OrderFollower, OrdersModule } from '@app/orders';
 import { PetRemovalFollower, PetsModule } from '@app/pets';
@@ -28,9 +29,10 @@ import { ApplicationsRetention } from './retention/applications-retention';
  */
 @Global()
 @Module({
-  imports: [EventsModule],
+  imports: [EventsModule, EmailModule],
   providers: [
     ApplicationsRepository,
+    ApplicationFormsRepository,
     ApplicationNotifications,
     MeetingsRepository,
     MeetingsService,
@@ -40,6 +42,7 @@ import { ApplicationsRetention } from './retention/applications-retention';
   ],
   exports: [
     ApplicationsRepository,
+    ApplicationFormsRepository,
     ApplicationNotifications,
     MeetingsRepository,
     MeetingsService,
@@ -52,13 +55,7 @@ class ApplicationFollowersModule {}
 /** Applications without HTTP: forms, applications, their conversations, their part of personal data. */
 @Module({
   imports: [ApplicationFollowersModule, OrdersModule, PetsModule, settingsModule(ApplicationsSettings)],
-  providers: [
-    ApplicationFormsRepository,
-    ApplicationMessagesRepository,
-    ApplicationFormsService,
-    ApplicationsService,
-    ApplicationsPersonalData,
-  ],
+  providers: [ApplicationMessagesRepository, ApplicationFormsService, ApplicationsService, ApplicationsPersonalData],
   exports: [ApplicationFormsService, ApplicationsService],
 })
 class ApplicationsModule {}

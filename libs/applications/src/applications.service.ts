@@ -92,7 +92,7 @@ export class ApplicationsService {
       if (submitted === 'too_many') throw new TooManyOpenApplicationsError(maxOpen);
       const message =
         body.message === undefined ? undefined : await this.addMessage(submitted, 'applicant', body.message);
-      await this.notifications.submitted(submitted, message);
+      await this.notifications.submitted(submitted, stored.pet.name, message);
       return toApplicationDto(submitted, 'applicant');
     });
   }

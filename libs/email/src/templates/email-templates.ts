@@ -1,9 +1,21 @@
+import {
+  applicationMessageToApplicant,
+  applicationMessageToLister,
+  applicationStatus,
+  meeting,
+  newApplication,
+} from './application-emails.template';
 import type { RenderedEmail } from './layout';
 import { savedSearchDigest } from './saved-search-digest.template';
 
 /** Every email the service sends, by name: each renders its data and its unsubscribe link. */
 const EMAIL_TEMPLATES = {
   saved_search_digest: savedSearchDigest,
+  application_status: applicationStatus,
+  application_message: applicationMessageToApplicant,
+  meeting,
+  lister_new_application: newApplication,
+  lister_message: applicationMessageToLister,
 };
 
 export type EmailTemplateName = keyof typeof EMAIL_TEMPLATES;
