@@ -33,7 +33,7 @@ const toApplicant = (application: StoredApplication) => ({
   accountId: application.applicantAccountId,
 });
 const toLister = (application: StoredApplication) => ({
-  ...toLister(application),
+  list: listerList(application),
   accountId: application.listerAccountId,
 });
 
