@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccountsService } from '@app/accounts';
+import { EmailSettings } from '@app/email';
 import { ORDER_TRANSITIONS, type OrderStatus } from '@app/orders';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createApiApp } from '../support/api-app';
@@ -11,6 +12,7 @@ import type { TestHttpApp } from '../support/http-app';
 import { createMessagesApp } from '../support/messages';
 import { tinyJpeg } from '../support/photos';
 import { onFreePorts } from '../support/processes';
+import { UnsubscribeTokens } from '../../libs/email/src/unsubscribe-tokens';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = [
@@ -37,6 +39,12 @@ type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
  * operation on a singleton of the caller's (its organisation's profile) finds it made.
  */
 const METHOD_ORDER = ['POST', 'PUT', 'GET', 'PATCH', 'DELETE'];
+/** The steps of an application that its applicant takes; the lister takes the others. */
+const APPLICANT_STEPS = new Set(['withdrawApplication', 'acceptMeeting', 'declineMeeting']);
+/** The steps that start from a submitted application; the others need it under review. */
+const SUBMITTED_STEPS = new Set(['reviewApplication', 'declineApplication', 'withdrawApplication']);
+/** When the meetings the walk proposes start. */
+const TOMORROW = Date.now() + 24 * 3600_000;
 
 /** One operation of a served document, as Swagger UI shows it. */
 interface Operation {
@@ -48,6 +56,7 @@ interface Operation {
   required: Array<{ name: string; in: string }>;
   /** The required fields of its JSON request body. */
   requiredBody: Array<{ name: string; format?: string }>;
+  /** Whether it takes a JSON body, which Swagger UI pre-fills in a text area (a form body shows its fields). */
   hasBody: boolean;
   /** Whether its body is a form whose required field is a file (a photo): chosen, not typed. */
   fileBody: boolean;
@@ -67,7 +76,7 @@ function operationsOf(doc: Doc): Operation[] {
         tag: operation.tags[0],
         required: (operation.parameters ?? []).filter((parameter: Doc) => parameter.required),
         requiredBody: (body.required ?? []).map((name: string) => ({ name, format: body.properties[name].format })),
-        hasBody: operation.requestBody !== undefined,
+        hasBody: mediaType === 'application/json',
         fileBody: mediaType === 'multipart/form-data',
       };
     }),
@@ -137,7 +146,9 @@ async function execute(
   // Cleared for the next run of the same operation, and folded: a page of open operations slows Swagger UI.
   await block.locator('button.btn-clear').click();
   await block.locator('.opblock-summary').click();
-  return { status: response.status(), body: text ? JSON.parse(text) : undefined, url: response.url(), sent };
+  // An HTML page (the unsubscribe link's) is a body the checks below do not read.
+  const json = text !== '' && (response.headers()['content-type'] ?? '').startsWith('application/json');
+  return { status: response.status(), body: json ? JSON.parse(text) : undefined, url: response.url(), sent };
 }
 
 (hasBrowser ? describe : describe.skip)('Swagger UI in a real browser (Chromium)', () => {
@@ -150,6 +161,7 @@ async function execute(
   let profile: string;
   /** The caller of the UI, and another account, whose pets the caller orders. */
   const keys = { me: '', other: '' };
+  const emails = { me: '', other: '' };
 
   /** A call outside the browser, to make what an operation acts on. */
   async function call(who: keyof typeof keys, method: string, url: string, body?: object): Promise<Doc> {
@@ -192,7 +204,33 @@ async function execute(
    * machine to where the operation's transition starts).
    */
   const pathResources: Record<string, (operation: Operation, made: Record<string, string>) => Promise<string>> = {
-    pets: async () => String(await newPet('me')),
+    // One applies for another account's pet, whose form the example's answers are for.
+    pets: async (operation) => String(await newPet(operation.operationId === 'submitApplication' ? 'other' : 'me')),
+    applications: async (operation) => {
+      const applicant = APPLICANT_STEPS.has(operation.operationId) ? 'me' : 'other';
+      const lister = applicant === 'me' ? 'other' : 'me';
+      const application = await call(applicant, 'POST', `${apiUrl}/v1/pets/${await newPet(lister)}/applications`, {
+        answers: {},
+        contact: { name: 'Fixture', email: uniqueEmail('swagger-ui-applicant') },
+      });
+      if (!SUBMITTED_STEPS.has(operation.operationId))
+        await call(lister, 'POST', `${apiUrl}/v1/applications/${application.id}/review`, {});
+      return application.id as string;
+    },
+    // A meeting the lister of the application made before it proposes.
+    meetings: async (operation, made) => {
+      const lister = APPLICANT_STEPS.has(operation.operationId) ? 'other' : 'me';
+      const meeting = await call(lister, 'POST', `${apiUrl}/v1/applications/${made.applicationId}/meetings`, {
+        startsAt: new Date(TOMORROW).toISOString(),
+        endsAt: new Date(TOMORROW + 3600_000).toISOString(),
+      });
+      return meeting.id as string;
+    },
+    // A link as an email to the caller carries it, signed with the app's key.
+    unsubscribe: async () =>
+      new UnsubscribeTokens(
+        Object.assign(new EmailSettings(), { EMAIL_UNSUBSCRIBE_KEY: process.env.EMAIL_UNSUBSCRIBE_KEY }),
+      ).sign({ addressKey: emails.me, list: 'lister:1' }),
     orders: async (operation) => {
       const order = await call('other', 'POST', `${apiUrl}/v1/store/orders`, { petId: await newPet('me') });
       const transition = Object.values(ORDER_TRANSITIONS).find((each) => each.operationId === operation.operationId);
@@ -236,6 +274,33 @@ async function execute(
     },
   };
 
+  /** Required body fields whose examples cannot be sent as they are: a past time, another account's email. */
+  const bodyValues: Record<string, string> = {
+    get startsAt() {
+      return new Date(TOMORROW).toISOString();
+    },
+    get endsAt() {
+      return new Date(TOMORROW + 3600_000).toISOString();
+    },
+    get confirm() {
+      return emails.me;
+    },
+  };
+
+  /** Signs `who` up (again, with the same email, after the deletion), on a plan with room for the whole walk. */
+  async function signUp(who: keyof typeof keys): Promise<void> {
+    const email = emails[who] || uniqueEmail(`browser-${who}`);
+    const created = await fetch(`${apiUrl}/v1/accounts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
+    keys[who] = ((await created.json()) as { apiKey: { key: string } }).apiKey.key;
+    emails[who] = email;
+    // Room for every operation and the resources they act on, within a minute.
+    await api.app.get(AccountsService).setPlan(email, 'enterprise', { perMinute: 100_000, perDay: 1_000_000 });
+  }
+
   async function valuesFor(operation: Operation) {
     const parameters: Record<string, string> = {};
     for (const parameter of operation.required) {
@@ -248,7 +313,8 @@ async function execute(
     }
     const body: Record<string, unknown> = {};
     for (const field of operation.requiredBody) {
-      if (field.format === 'email') body[field.name] = uniqueEmail('swagger-ui');
+      if (field.name in bodyValues) body[field.name] = bodyValues[field.name];
+      else if (field.format === 'email') body[field.name] = uniqueEmail('swagger-ui');
       else if (field.name.endsWith('Id')) {
         const reference = bodyReferences[field.name];
         if (!reference) throw new Error(`no value for ${field.name} of ${operation.operationId}: add one`);
@@ -269,12 +335,22 @@ async function execute(
     await page.locator('.opblock').first().waitFor();
     await authorize(page, keys.me);
     const failures: string[] = [];
-    const ordered = operationsOf(document).sort(
-      (a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method),
-    );
+    // The account's deletion comes last: it ends the caller's key.
+    const rank = (operation: Operation) =>
+      operation.operationId === 'deleteAccount' ? METHOD_ORDER.length : METHOD_ORDER.indexOf(operation.method);
+    const ordered = operationsOf(document).sort((a, b) => rank(a) - rank(b));
     for (const operation of ordered) {
       const values = await valuesFor(operation);
       const answer = await execute(page, operation, values.parameters, values.body);
+      // The deletion freed the caller's email: it signs up again, for the suites after this one.
+      if (operation.operationId === 'deleteAccount' && answer.status === 202) {
+        await signUp('me');
+        // The page keeps the deleted key: forgotten, and the new one given.
+        await page.evaluate(() => localStorage.clear());
+        await page.reload();
+        await page.locator('.opblock').first().waitFor();
+        await authorize(page, keys.me);
+      }
       if ((answer.status < 200 || answer.status > 299) && !explainedByInputs(answer)) {
         failures.push(`${operation.operationId}: ${answer.status} ${JSON.stringify(answer.body)}`);
       } else if (Array.isArray(answer.body) && answer.body.length === 0) {
@@ -296,17 +372,11 @@ async function execute(
       await api.app.listen(apiPort, 'localhost');
       await messages.app.listen(messagesPort, 'localhost');
     });
-    for (const who of ['me', 'other'] as const) {
-      const email = uniqueEmail(`browser-${who}`);
-      const signUp = await fetch(`${apiUrl}/v1/accounts`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email }),
-      });
-      keys[who] = ((await signUp.json()) as { apiKey: { key: string } }).apiKey.key;
-      // Room for every operation and the resources they act on, within a minute.
-      await api.app.get(AccountsService).setPlan(email, 'enterprise', { perMinute: 100_000, perDay: 1_000_000 });
-    }
+    for (const who of ['me', 'other'] as const) await signUp(who);
+    // The form the documents' example answers are for: applications are made to the other account's pets.
+    await call('other', 'PUT', `${apiUrl}/v1/application-form`, {
+      fields: [{ name: 'housing', label: 'Where do you live?', type: 'choice', options: ['A flat', 'A house'] }],
+    });
     mkdirSync(SCREENSHOTS, { recursive: true });
     profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
     context = await chromium.launchPersistentContext(profile, {
