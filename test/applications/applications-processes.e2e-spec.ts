@@ -1,6 +1,6 @@
 import type { ApplicationDto } from '@app/applications';
 import { act, submit, useApplicationsSuite } from '../support/applications';
-import type { TestAccount } from '../support/factories';
+import { type TestAccount, uniqueEmail } from '../support/factories';
 import { petStatus } from '../support/orders';
 import { startWorker } from '../support/messages';
 import { AppProcess, startServing, waitFor } from '../support/processes';
@@ -9,7 +9,7 @@ import { together } from '../support/rate-limiting';
 const APPLICANTS = 8;
 
 /**
- * Races of applications' transitions over two api processes sharing PostgreSQL and Redis: the accounts and
+ * Races of applications' submissions and transitions over two api processes sharing PostgreSQL and Redis: the accounts and
  * applications are made in-process, the racing requests go to the two processes in turn.
  */
 describe('applications across processes', () => {
@@ -27,7 +27,10 @@ describe('applications across processes', () => {
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
       // No connection cap: every concurrent request comes from this one address.
-      const api = await startServing('api', { MAX_CONNECTIONS_PER_CLIENT: '0' });
+      const api = await startServing('api', {
+        MAX_CONNECTIONS_PER_CLIENT: '0',
+        APPLICATIONS_MAX_OPEN_PER_APPLICANT: '3',
+      });
       apis.push(api);
       urls.push(api.baseUrl);
     }
@@ -44,6 +47,25 @@ describe('applications across processes', () => {
     }
     return { petId: pet.id, applications };
   };
+
+  it('holds one person’s cap of 3 and one application per pet while its submissions race on both processes', async () => {
+    const email = uniqueEmail('racer');
+    const pets = await Promise.all([1, 2, 3, 4, 5].map(() => suite.pet()));
+    // Each pet's two submissions go to different processes.
+    const answers = await together(pets.length * 2, async (i) => {
+      const petId = pets[Math.floor(i / 2)]!.id;
+      const response = await fetch(`${urls[i % 2]}/v1/pets/${petId}/applications`, {
+        method: 'POST',
+        headers: { ...suite.applicant.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ answers: {}, contact: { name: 'R', email } }),
+      });
+      return { status: response.status, petId };
+    });
+    const made = answers.filter((answer) => answer.status === 201);
+    expect(made).toHaveLength(3);
+    expect(new Set(made.map((answer) => answer.petId)).size).toBe(3);
+    expect(answers.filter((answer) => answer.status === 409)).toHaveLength(7);
+  });
 
   it(`approves exactly one of ${APPLICANTS} approvals racing for one pet; the others get 409 pet_not_available`, async () => {
     const { petId, applications } = await underReview(APPLICANTS);

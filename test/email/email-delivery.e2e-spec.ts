@@ -116,7 +116,7 @@ describe('email delivery by a real worker process to a real SMTP server', () => 
     expect(await waitForEmailStatus(stopped!, 'suppressed')).toMatchObject({ attempts: 0 });
     expect(smtp.recipients.filter((address) => address === to)).toHaveLength(1);
 
-    await app.app.get(EmailOutbox).askAgain(to, { kind: 'saved_search', id: 'srch_y' });
+    await app.app.get(EmailOutbox).askAgain([{ address: to, list: { kind: 'saved_search', id: 'srch_y' } }]);
     const [again] = await enqueueEmails(app, [digestOf(to, 'srch_y')]);
     await waitForEmailStatus(again!, 'sent');
     expect(smtp.to(to)).toHaveLength(1);

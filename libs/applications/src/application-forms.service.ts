@@ -56,7 +56,7 @@ export class ApplicationFormsService {
    * What an applicant reads and answers: the questions, never where the staff are told (none for a pet
    * listed before listers were recorded).
    */
-  async questions(listerAccountId: number | undefined): Promise<PetApplicationFormDto> {
+  private async questions(listerAccountId: number | undefined): Promise<PetApplicationFormDto> {
     const form = listerAccountId === undefined ? undefined : await this.forms.find(listerAccountId);
     return form ? { version: form.version, fields: form.fields } : NO_FORM;
   }

@@ -61,6 +61,21 @@ export class ApplicationMessagesRepository {
     return rows[0] && toMessage(rows[0]);
   }
 
+  /** The first messages of applications inserted in the caller's transaction, open by then. */
+  @GenerateSql({ params: [[{ id: 'amsg_1', applicationId: 'app_1', sender: 'applicant', body: 'Hello' }]] })
+  async insertAll(messages: readonly NewApplicationMessage[]): Promise<StoredApplicationMessage[]> {
+    if (messages.length === 0) return [];
+    const column = <K extends keyof NewApplicationMessage>(key: K) => messages.map((message) => message[key]);
+    const rows = await this.sql.rows<MessageRow>(
+      sql`INSERT INTO application_messages (id, application_id, sender, body)
+          SELECT * FROM unnest(${column('id')}::text[], ${column('applicationId')}::text[], ${column('sender')}::text[],
+                               ${column('body')}::text[])
+          RETURNING ${COLUMNS}`,
+    );
+    const byId = new Map(rows.map((row) => [row.id, toMessage(row)]));
+    return messages.map((message) => byId.get(message.id)!);
+  }
+
   /** One page of an application's messages, oldest first, with one more than `limit` when another follows. */
   @GenerateSql(
     { name: 'first page', params: ['app_1', { limit: 20 }] },

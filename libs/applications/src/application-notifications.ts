@@ -11,6 +11,15 @@ import type { StoredMeeting } from './meetings/meetings.repository';
 
 const PARTIES: readonly ApplicationRole[] = ['applicant', 'lister'];
 
+/** A new application as its submission left it, with what its notifications name. */
+export interface SubmittedApplication {
+  application: StoredApplication;
+  petName: string;
+  message?: StoredApplicationMessage;
+  /** The lister form's address for its staff, when set. */
+  notifyEmail?: string;
+}
+
 type Parties = Pick<StoredApplication, 'applicantAccountId' | 'listerAccountId'>;
 
 /** The applicant's address when it consented to email (none once retention erased the contact). */
@@ -63,30 +72,37 @@ export class ApplicationNotifications {
   ) {}
 
   /**
-   * A new application: `application.submitted` to the lister, and its first message if it has one. With
-   * consent, its contact asks again for email: an earlier refusal of that address is lifted.
+   * New applications: `application.submitted` to each lister, and each first message. With consent, a contact
+   * asks again for email: an earlier refusal of that address is lifted.
    */
-  async submitted(application: StoredApplication, petName: string, message?: StoredApplicationMessage): Promise<void> {
-    await this.events.recordAll([
-      this.applicationEvent('application.submitted', application, 'lister'),
-      ...(message ? [this.messageEvent(application, message)] : []),
-    ]);
-    const to = applicantAddress(application);
-    if (to !== undefined) await this.emails.askAgain(to, applicationList(application));
-    const notifyEmail = await this.notifyEmail(application);
-    await this.emails.enqueue([
-      ...this.statusEmails([application], petName),
-      ...(notifyEmail === undefined
-        ? []
-        : [
-            {
-              to: notifyEmail,
-              ...toLister(application),
-              template: 'lister_new_application' as const,
-              data: { ...about(application, petName), ...(message?.body && { message: message.body }) },
-            },
-          ]),
-    ]);
+  async submitted(submissions: readonly SubmittedApplication[]): Promise<void> {
+    await this.events.recordAll(
+      submissions.flatMap(({ application, message }) => [
+        this.applicationEvent('application.submitted', application, 'lister'),
+        ...(message ? [this.messageEvent(application, message)] : []),
+      ]),
+    );
+    await this.emails.askAgain(
+      submissions.flatMap(({ application }) => {
+        const address = applicantAddress(application);
+        return address === undefined ? [] : [{ address, list: applicationList(application) }];
+      }),
+    );
+    await this.emails.enqueue(
+      submissions.flatMap(({ application, petName, message, notifyEmail }) => [
+        ...this.statusEmails([application], petName),
+        ...(notifyEmail === undefined
+          ? []
+          : [
+              {
+                to: notifyEmail,
+                ...toLister(application),
+                template: 'lister_new_application' as const,
+                data: { ...about(application, petName), ...(message?.body && { message: message.body }) },
+              },
+            ]),
+      ]),
+    );
   }
 
   /** A change of state, by either party or the service: `application.updated` to both. */

@@ -12,6 +12,7 @@ import { ApplicationMessagesRepository } from './application-messages.repository
 import { ApplicationNotifications } from './application-notifications';
 import { ApplicationsController } from './applications.controller';
 import { ApplicationsRepository } from './applications.repository';
+import { ApplicationSubmissions } from './application-submissions';
 import { ApplicationsService } from './applications.service';
 import { ApplicationsSettings } from './applications.settings';
 import { ApplicationsJobsSettings } from './applications-jobs.settings';
@@ -55,7 +56,13 @@ class ApplicationFollowersModule {}
 /** Applications without HTTP: forms, applications, their conversations, their part of personal data. */
 @Module({
   imports: [ApplicationFollowersModule, OrdersModule, PetsModule, settingsModule(ApplicationsSettings)],
-  providers: [ApplicationMessagesRepository, ApplicationFormsService, ApplicationsService, ApplicationsPersonalData],
+  providers: [
+    ApplicationMessagesRepository,
+    ApplicationFormsService,
+    ApplicationSubmissions,
+    ApplicationsService,
+    ApplicationsPersonalData,
+  ],
   exports: [ApplicationFormsService, ApplicationsService],
 })
 class ApplicationsModule {}

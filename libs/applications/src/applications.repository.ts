@@ -140,52 +140,101 @@ export function pastRetention(days: number, limit: number): SqlFragment {
               ORDER BY ended_at LIMIT ${limit}`;
 }
 
+type SubmittedRow = { submitted_id: string; refusal: 'exists' | 'too_many' | null } & Partial<ApplicationRow>;
+
+/** The applications in rounds in which no contact email is twice, in their order. */
+function roundsOfDistinctEmails(applications: readonly NewApplication[]): NewApplication[][] {
+  const rounds: Array<{ applications: NewApplication[]; emails: Set<string> }> = [];
+  for (const application of applications) {
+    const email = application.contactEmailCanonical;
+    let round = rounds.find(({ emails }) => !emails.has(email));
+    if (!round) {
+      round = { applications: [], emails: new Set() };
+      rounds.push(round);
+    }
+    round.applications.push(application);
+    round.emails.add(email);
+  }
+  return rounds.map((round) => round.applications);
+}
+
+/**
+ * The statement of a round of submissions (ApplicationsRepository.insertAll): each is inserted unless its contact
+ * email already has an open application for the pet or `maxOpen` open ones, each counted on the open applications'
+ * index by contact. Gives every submission's id with its refusal, or with the application inserted.
+ */
+function insertUnlessCapped(round: readonly NewApplication[], maxOpen: number): SqlFragment {
+  const column = <K extends keyof NewApplication>(key: K) => round.map((application) => application[key]);
+  const json = (key: 'answers' | 'contact') => round.map((application) => JSON.stringify(application[key]));
+  return sql`WITH submitted AS (
+      SELECT * FROM unnest(${column('id')}::text[], ${column('petId')}::bigint[], ${column('applicantAccountId')}::bigint[],
+                           ${column('listerAccountId')}::bigint[], ${column('formVersion')}::int[], ${json('answers')}::jsonb[],
+                           ${json('contact')}::jsonb[], ${column('contactEmailCanonical')}::text[], ${column('emailConsent')}::boolean[])
+               AS s (id, pet_id, applicant_account_id, lister_account_id, form_version, answers, contact,
+                     contact_email_canonical, email_consent)
+    ), decided AS (
+      SELECT s.*,
+             CASE WHEN bool_or(held.pet_id = s.pet_id) THEN 'exists' WHEN count(held.id) >= ${maxOpen} THEN 'too_many' END
+               AS refusal
+        FROM submitted s
+        LEFT JOIN applications held ON held.contact_email_canonical = s.contact_email_canonical
+                                   AND held.status = ANY(${OPEN_APPLICATION_STATUSES}::text[])
+       GROUP BY s.id, s.pet_id, s.applicant_account_id, s.lister_account_id, s.form_version, s.answers, s.contact,
+                s.contact_email_canonical, s.email_consent
+    ), inserted AS (
+      INSERT INTO applications (id, pet_id, applicant_account_id, lister_account_id, form_version, answers, contact,
+                                contact_email_canonical, email_consent, history)
+      SELECT id, pet_id, applicant_account_id, lister_account_id, form_version, answers, contact,
+             contact_email_canonical, email_consent, ${historyEntry('submitted', 'applicant', null)}
+        FROM decided WHERE refusal IS NULL
+      RETURNING ${COLUMNS}
+    )
+    SELECT decided.id AS submitted_id, decided.refusal, inserted.*
+      FROM decided LEFT JOIN inserted ON inserted.id = decided.id`;
+}
+
 /** `applications`: the applications, their caps and guarded changes of state. */
 @Injectable()
 export class ApplicationsRepository {
   constructor(private readonly sql: Sql) {}
 
   /**
-   * The new application, `submitted`, or why not: the contact email has an open application for the pet
-   * (`exists`) or `maxOpen` open ones (`too_many`). Counted under the email's lock, in the caller's
-   * transaction, so that two submissions for one person are counted one after the other.
+   * Each new application, `submitted`, or why not, in the applications' order: the contact email has an open
+   * application for the pet (`exists`) or `maxOpen` open ones (`too_many`). Counted under the emails' locks, in
+   * the caller's transaction, so that submissions for one person are counted one after the other; submissions
+   * that share an email are written a statement after the other, each counting the one before.
    */
   @GenerateSql({
     params: [
-      {
-        id: 'app_1',
-        petId: 1,
-        applicantAccountId: 2,
-        listerAccountId: 3,
-        formVersion: 1,
-        answers: [{ name: 'has_garden', label: 'A garden?', type: 'yesno', value: true }],
-        contact: { name: 'Alex', email: 'alex@example.com' },
-        contactEmailCanonical: 'alex@example.com',
-        emailConsent: false,
-      },
+      [
+        {
+          id: 'app_1',
+          petId: 1,
+          applicantAccountId: 2,
+          listerAccountId: 3,
+          formVersion: 1,
+          answers: [{ name: 'has_garden', label: 'A garden?', type: 'yesno', value: true }],
+          contact: { name: 'Alex', email: 'alex@example.com' },
+          contactEmailCanonical: 'alex@example.com',
+          emailConsent: false,
+        },
+      ],
       5,
     ],
   })
-  async insert(application: NewApplication, maxOpen: number): Promise<Submission> {
-    const email = application.contactEmailCanonical;
-    await this.sql.query(sql`SELECT pg_advisory_xact_lock(${APPLICATIONS_CAP_LOCK_CLASS}, hashtext(${email}))`);
-    // A statement of its own after the lock, so that it counts what the previous holder committed.
-    const [open] = await this.sql.rows<{ count: string; exists: boolean }>(
-      sql`SELECT count(*) AS count, coalesce(bool_or(pet_id = ${application.petId}), false) AS exists
-            FROM applications WHERE contact_email_canonical = ${email} AND ${OPEN}`,
+  async insertAll(applications: readonly NewApplication[], maxOpen: number): Promise<Submission[]> {
+    const emails = [...new Set(applications.map((application) => application.contactEmailCanonical))];
+    await this.sql.query(
+      sql`SELECT pg_advisory_xact_lock(${APPLICATIONS_CAP_LOCK_CLASS}, key)
+            FROM (SELECT DISTINCT hashtext(email) AS key FROM unnest(${emails}::text[]) AS email ORDER BY key) AS keys`,
     );
-    if (open!.exists) return 'exists';
-    if (Number(open!.count) >= maxOpen) return 'too_many';
-    const rows = await this.sql.rows<ApplicationRow>(
-      sql`INSERT INTO applications (id, pet_id, applicant_account_id, lister_account_id, form_version, answers, contact,
-                                    contact_email_canonical, email_consent, history)
-          VALUES (${application.id}, ${application.petId}, ${application.applicantAccountId},
-                  ${application.listerAccountId}, ${application.formVersion}, ${JSON.stringify(application.answers)}::jsonb,
-                  ${JSON.stringify(application.contact)}::jsonb, ${email}, ${application.emailConsent},
-                  ${historyEntry('submitted', 'applicant', null)})
-          RETURNING ${COLUMNS}`,
-    );
-    return toApplication(rows[0]!);
+    const submissions = new Map<string, Submission>();
+    for (const round of roundsOfDistinctEmails(applications)) {
+      // A statement of its own after the locks, so that it counts what the previous holders committed.
+      for (const row of await this.sql.rows<SubmittedRow>(insertUnlessCapped(round, maxOpen)))
+        submissions.set(row.submitted_id, row.refusal ?? toApplication(row as ApplicationRow));
+    }
+    return applications.map((application) => submissions.get(application.id)!);
   }
 
   @GenerateSql({ params: ['app_1'] })

@@ -1,13 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { canonicalEmail, ForbiddenError } from '@app/core';
 import { Sql } from '@app/database';
 import { OrdersService, PetNotAvailableError } from '@app/orders';
 import { PetsService } from '@app/pets';
 import { Injectable } from '@nestjs/common';
 import { answersFor } from './application-form';
+import { newId } from './application-ids';
 import { ApplicationFormsService } from './application-forms.service';
 import { ApplicationMessagesRepository, StoredApplicationMessage } from './application-messages.repository';
 import { ApplicationNotifications } from './application-notifications';
+import { ApplicationSubmissions } from './application-submissions';
 import {
   APPLICATION_TRANSITIONS,
   ApplicationOperation,
@@ -26,9 +27,6 @@ import { ApplicationsSettings } from './applications.settings';
 import { MeetingsService } from './meetings/meetings.service';
 import type { ApplicationMessageDto } from './dto/application-message.dto';
 import type { ApplicationDto, SubmitApplicationDto } from './dto/application.dto';
-
-/** A prefix and 24 base64url characters (144 bits from the CSPRNG), as events' ids. */
-const newId = (prefix: string) => `${prefix}_${randomBytes(18).toString('base64url')}`;
 
 export interface ApplicationPage {
   applications: ApplicationDto[];
@@ -56,6 +54,7 @@ export class ApplicationsService {
     private readonly pets: PetsService,
     private readonly orders: OrdersService,
     private readonly notifications: ApplicationNotifications,
+    private readonly submissions: ApplicationSubmissions,
     private readonly settings: ApplicationsSettings,
     private readonly meetings: MeetingsService,
   ) {}
@@ -70,31 +69,27 @@ export class ApplicationsService {
     if (listerAccountId === applicantAccountId) throw new ForbiddenError(`Pet ${petId} is listed by your account.`);
     if (stored.pet.status !== 'available') throw new PetNotAvailableError(petId);
     if (listerAccountId === undefined) throw new PetNotAvailableError(petId, 'has no lister to receive applications');
-    const form = await this.forms.questions(listerAccountId);
-    const answers = answersFor(form.fields, body.answers);
-    const { APPLICATIONS_MAX_OPEN_PER_APPLICANT: maxOpen } = this.settings;
-    return this.sql.transaction(async () => {
-      const submitted = await this.applications.insert(
-        {
-          id: newId('app'),
-          petId,
-          applicantAccountId,
-          listerAccountId,
-          formVersion: form.version,
-          answers,
-          contact: body.contact,
-          contactEmailCanonical: canonicalEmail(body.contact.email),
-          emailConsent: body.emailConsent ?? false,
-        },
-        maxOpen,
-      );
-      if (submitted === 'exists') throw new ApplicationExistsError(petId);
-      if (submitted === 'too_many') throw new TooManyOpenApplicationsError(maxOpen);
-      const message =
-        body.message === undefined ? undefined : await this.addMessage(submitted, 'applicant', body.message);
-      await this.notifications.submitted(submitted, stored.pet.name, message);
-      return toApplicationDto(submitted, 'applicant');
+    const form = await this.forms.get(listerAccountId);
+    const submitted = await this.submissions.submit({
+      application: {
+        id: newId('app'),
+        petId,
+        applicantAccountId,
+        listerAccountId,
+        formVersion: form.version,
+        answers: answersFor(form.fields, body.answers),
+        contact: body.contact,
+        contactEmailCanonical: canonicalEmail(body.contact.email),
+        emailConsent: body.emailConsent ?? false,
+      },
+      petName: stored.pet.name,
+      message: body.message,
+      notifyEmail: form.notifyEmail,
     });
+    if (submitted === 'exists') throw new ApplicationExistsError(petId);
+    if (submitted === 'too_many')
+      throw new TooManyOpenApplicationsError(this.settings.APPLICATIONS_MAX_OPEN_PER_APPLICANT);
+    return toApplicationDto(submitted, 'applicant');
   }
 
   async get(accountId: number, id: string): Promise<ApplicationDto> {

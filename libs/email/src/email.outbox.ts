@@ -60,10 +60,13 @@ export class EmailOutbox {
   }
 
   /**
-   * The recipient asked for the list again (consent given, email alerts turned on): a permanent refusal
-   * of its address is forgotten, and so is its leaving of that list.
+   * Each recipient asked for its list again (consent given, email alerts turned on): a permanent refusal of
+   * its address is forgotten, and so is its leaving of that list.
    */
-  askAgain(address: string, list: EmailList): Promise<void> {
-    return this.emails.askAgain(canonicalEmail(address), listKey(list));
+  async askAgain(requests: readonly { address: string; list: EmailList }[]): Promise<void> {
+    if (requests.length === 0) return;
+    await this.emails.askAgain(
+      requests.map(({ address, list }) => ({ addressKey: canonicalEmail(address), list: listKey(list) })),
+    );
   }
 }

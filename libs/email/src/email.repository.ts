@@ -186,12 +186,17 @@ export class EmailRepository {
     );
   }
 
-  /** The address asked for the list again: its suppression and its leaving of the list are forgotten. */
-  @GenerateSql({ params: ['ada@example.com', 'saved_search:srch_1'] })
-  async askAgain(addressKey: string, list: string): Promise<void> {
+  /** Each address asked for its list again: its suppression and its leaving of that list are forgotten. */
+  @GenerateSql({ params: [[{ addressKey: 'ada@example.com', list: 'saved_search:srch_1' }]] })
+  async askAgain(requests: readonly { addressKey: string; list: string }[]): Promise<void> {
     await this.sql.query(
-      sql`WITH lifted AS (DELETE FROM email_suppressions WHERE address_key = ${addressKey})
-          DELETE FROM email_unsubscribes WHERE address_key = ${addressKey} AND list = ${list}`,
+      sql`WITH asked AS (
+            SELECT * FROM unnest(${requests.map((r) => r.addressKey)}::text[], ${requests.map((r) => r.list)}::text[])
+                     AS a (address_key, list)
+          ), lifted AS (
+            DELETE FROM email_suppressions WHERE address_key IN (SELECT address_key FROM asked)
+          )
+          DELETE FROM email_unsubscribes u USING asked WHERE u.address_key = asked.address_key AND u.list = asked.list`,
     );
   }
 

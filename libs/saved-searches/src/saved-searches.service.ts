@@ -62,7 +62,7 @@ export class SavedSearchesService {
   /** The owner wants this search's emails: a refusal of its address, or its unsubscribe from them, is lifted. */
   private async askForEmail(search: SavedSearch): Promise<void> {
     const { email } = await this.accounts.get(search.accountId);
-    await this.emails.askAgain(email, { kind: 'saved_search', id: search.id });
+    await this.emails.askAgain([{ address: email, list: { kind: 'saved_search', id: search.id } }]);
   }
 
   list(accountId: number): Promise<SavedSearch[]> {

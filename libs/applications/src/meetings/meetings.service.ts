@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { Clock, ForbiddenError, ValidationFailedError } from '@app/core';
 import { Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
+import { newId } from '../application-ids';
 import { ApplicationNotifications } from '../application-notifications';
 import { OPEN_APPLICATION_STATUSES } from '../application-transitions';
 import { roleOf } from '../application-view';
@@ -77,7 +77,7 @@ export class MeetingsService {
         throw new TooManyMeetingsError(MAX_LIVE_MEETINGS);
       }
       const meeting = await this.meetings.insert({
-        id: `mtg_${randomBytes(18).toString('base64url')}`,
+        id: newId('mtg'),
         applicationId,
         startsAt,
         endsAt,

@@ -18,6 +18,21 @@ ORDER BY
 LIMIT
   $3
 
+-- ApplicationMessagesRepository.insertAll
+INSERT INTO
+  application_messages (id, application_id, sender, body)
+SELECT
+  *
+FROM
+  unnest($1::text[], $2::text[], $3::text[], $4::text[])
+RETURNING
+  id,
+  seq,
+  application_id,
+  sender,
+  body,
+  created_at
+
 -- ApplicationMessagesRepository.insertWhileOpen
 WITH
   open AS (

@@ -268,18 +268,137 @@ RETURNING
   created_at,
   updated_at
 
--- ApplicationsRepository.insert
+-- ApplicationsRepository.insertAll
 SELECT
-  pg_advisory_xact_lock($1, hashtext ($2))
-
-SELECT
-  count(*) AS count,
-  coalesce(bool_or(pet_id = $1), false) AS exists
+  pg_advisory_xact_lock($1, key)
 FROM
-  applications
-WHERE
-  contact_email_canonical = $2
-  AND status = ANY ($3::text[])
+  (
+    SELECT DISTINCT
+      hashtext (email) AS key
+    FROM
+      unnest($2::text[]) AS email
+    ORDER BY
+      key
+  ) AS keys
+
+WITH
+  submitted AS (
+    SELECT
+      *
+    FROM
+      unnest(
+        $1::text[],
+        $2::bigint[],
+        $3::bigint[],
+        $4::bigint[],
+        $5::int[],
+        $6::jsonb[],
+        $7::jsonb[],
+        $8::text[],
+        $9::boolean[]
+      ) AS s (
+        id,
+        pet_id,
+        applicant_account_id,
+        lister_account_id,
+        form_version,
+        answers,
+        contact,
+        contact_email_canonical,
+        email_consent
+      )
+  ),
+  decided AS (
+    SELECT
+      s.*,
+      CASE
+        WHEN bool_or(held.pet_id = s.pet_id) THEN 'exists'
+        WHEN count(held.id) >= $10 THEN 'too_many'
+      END AS refusal
+    FROM
+      submitted s
+      LEFT JOIN applications held ON held.contact_email_canonical = s.contact_email_canonical
+      AND held.status = ANY ($11::text[])
+    GROUP BY
+      s.id,
+      s.pet_id,
+      s.applicant_account_id,
+      s.lister_account_id,
+      s.form_version,
+      s.answers,
+      s.contact,
+      s.contact_email_canonical,
+      s.email_consent
+  ),
+  inserted AS (
+    INSERT INTO
+      applications (
+        id,
+        pet_id,
+        applicant_account_id,
+        lister_account_id,
+        form_version,
+        answers,
+        contact,
+        contact_email_canonical,
+        email_consent,
+        history
+      )
+    SELECT
+      id,
+      pet_id,
+      applicant_account_id,
+      lister_account_id,
+      form_version,
+      answers,
+      contact,
+      contact_email_canonical,
+      email_consent,
+      jsonb_build_array(
+        jsonb_strip_nulls(
+          jsonb_build_object(
+            'status',
+            $12::text,
+            'at',
+            to_char(
+              now() AT TIME ZONE 'UTC',
+              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+            ),
+            'by',
+            $13::text,
+            'note',
+            $14::text
+          )
+        )
+      )
+    FROM
+      decided
+    WHERE
+      refusal IS NULL
+    RETURNING
+      id,
+      seq,
+      pet_id,
+      applicant_account_id,
+      lister_account_id,
+      status,
+      form_version,
+      answers,
+      contact,
+      email_consent,
+      order_id,
+      closed_reason,
+      history,
+      created_at,
+      updated_at
+  )
+SELECT
+  decided.id AS submitted_id,
+  decided.refusal,
+  inserted.*
+FROM
+  decided
+  LEFT JOIN inserted ON inserted.id = decided.id
 
 -- ApplicationsRepository.list (either side, first page)
 SELECT

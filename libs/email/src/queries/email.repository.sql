@@ -2,15 +2,26 @@
 
 -- EmailRepository.askAgain
 WITH
+  asked AS (
+    SELECT
+      *
+    FROM
+      unnest($1::text[], $2::text[]) AS a (address_key, list)
+  ),
   lifted AS (
     DELETE FROM email_suppressions
     WHERE
-      address_key = $1
+      address_key IN (
+        SELECT
+          address_key
+        FROM
+          asked
+      )
   )
-DELETE FROM email_unsubscribes
+DELETE FROM email_unsubscribes u USING asked
 WHERE
-  address_key = $2
-  AND list = $3
+  u.address_key = asked.address_key
+  AND u.list = asked.list
 
 -- EmailRepository.claimDue
 WITH
