@@ -245,10 +245,11 @@ export function targets(results: BenchResults): TargetResult[] {
     });
   const [smallExport, ...largeExports] = results.accountExport ?? [];
   for (const large of smallExport ? largeExports : []) {
-    // Flat memory: ten times the pets, and a client that keeps the socket full, grow the api's RSS no more.
+    // Flat memory: one document of ten times the pets, even to a client that keeps the socket full, grows the
+    // api's RSS no more than as many bytes exported in ten documents.
     const times = exportGrowthMiB(large) / exportGrowthMiB(smallExport!);
     found.push({
-      target: `\`GET /v1/account/export\` of ${count(large.pets)} pets${large.readMiBPerSecond ? `, read at ${large.readMiBPerSecond} MiB/s,` : ''} grows the api's RSS ≤ 1.2× the export of ${count(smallExport!.pets)}`,
+      target: `\`GET /v1/account/export\` of ${count(large.pets)} pets${large.readMiBPerSecond ? `, read at ${large.readMiBPerSecond} MiB/s,` : ''} grows the api's RSS ≤ 1.2× ${smallExport!.times} exports of ${count(smallExport!.pets)}`,
       value: `${exportGrowthMiB(large).toFixed(0)} MiB against ${exportGrowthMiB(smallExport!).toFixed(0)}: ${times.toFixed(2)}×`,
       met: times <= 1.2,
     });

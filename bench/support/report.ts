@@ -337,9 +337,9 @@ export function markdown(results: BenchResults): string {
       '### `GET /v1/account/export`, each on a fresh api, RSS sampled every 50 ms',
       table(
         [
-          'pets',
+          'pets × exports',
           'read',
-          'MB',
+          'MB each',
           's',
           'MB/s',
           'api RSS MiB idle',
@@ -349,11 +349,11 @@ export function markdown(results: BenchResults): string {
           'PostgreSQL + Redis CPU s',
         ],
         results.accountExport.map((run) => [
-          fixed(run.pets),
+          `${fixed(run.pets)} × ${run.times}`,
           run.readMiBPerSecond ? `at ${run.readMiBPerSecond} MiB/s` : 'as fast as it comes',
           fixed(run.bytes / 1e6, 1),
           fixed(run.seconds, 1),
-          fixed(run.bytes / 1e6 / run.seconds, 1),
+          fixed((run.bytes * run.times) / 1e6 / run.seconds, 1),
           fixed(run.idleRssMiB),
           fixed(run.peakRssMiB),
           fixed(exportGrowthMiB(run)),
