@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { measureAccountExport } from './account-export';
 import { checkApprovalRaces } from './approval-races';
 import { checkBudget } from './budget';
 import { budgetProbes } from './budget-probes';
@@ -70,6 +71,7 @@ const SCENARIO_NAMES = [
   'write-order',
   'approval-races',
   'budget',
+  'account-export',
 ];
 const selected = new Set(flags.scenario ?? SCENARIO_NAMES);
 for (const name of selected) {
@@ -112,7 +114,7 @@ function log(message: string): void {
   console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 }
 
-type AppName = Exclude<HttpScenario['server'], 'peer'> | 'webhooks-api' | 'mix-api';
+type AppName = Exclude<HttpScenario['server'], 'peer'> | 'webhooks-api' | 'mix-api' | 'export-api';
 /** Which app each process the bench starts runs, and what it starts with beyond the bench's settings. */
 const APPS: Record<AppName, { app: 'api' | 'messages'; preload?: string; env?: Record<string, string> }> = {
   api: { app: 'api' },
@@ -121,6 +123,8 @@ const APPS: Record<AppName, { app: 'api' | 'messages'; preload?: string; env?: R
   'webhooks-api': { app: 'api', env: LOOPBACK_ALLOWED },
   // A fresh process, so its peak RSS is the mix's.
   'mix-api': { app: 'api', env: LOOPBACK_ALLOWED },
+  // A fresh process for each export, so that its RSS is the export's.
+  'export-api': { app: 'api' },
 };
 
 /** Every server the run started, stopped when it fails wherever it is. */
@@ -397,6 +401,12 @@ async function main(): Promise<void> {
     budget = await checkBudget(STORES, appEnv, probes, logDir);
   }
 
+  let accountExport: BenchResults['accountExport'];
+  if (selected.has('account-export')) {
+    log('account export');
+    accountExport = await measureAccountExport({ stores: STORES, startApi: () => startApp('export-api') });
+  }
+
   const profiles: BenchResults['profiles'] = [];
   if (flags.profile) {
     // The scenarios named with --scenario, else the two hot paths.
@@ -423,6 +433,7 @@ async function main(): Promise<void> {
     savedSearches,
     writeOrder,
     approvalRaces,
+    accountExport,
     mix,
     targets: [],
     profiles,

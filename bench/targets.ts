@@ -1,3 +1,4 @@
+import { exportGrowthMiB } from './account-export';
 import { APPLICATION_TARGETS } from './application-scenarios';
 import { HTTP_SCENARIOS } from './scenarios';
 import { SEARCH_SCENARIOS, UNTARGETED_SEARCHES } from './search-scenarios';
@@ -242,6 +243,17 @@ export function targets(results: BenchResults): TargetResult[] {
       // The check throws when a pet has another number of orders: a report that has it, met it.
       met: true,
     });
+  const [smallExport, ...largeExports] = results.accountExport ?? [];
+  for (const large of smallExport ? largeExports : []) {
+    // Flat memory: one document of ten times the pets, even to a client that keeps the socket full, grows the
+    // api's RSS no more than as many bytes exported in ten documents.
+    const times = exportGrowthMiB(large) / exportGrowthMiB(smallExport!);
+    found.push({
+      target: `\`GET /v1/account/export\` of ${count(large.pets)} pets${large.readMiBPerSecond ? `, read at ${large.readMiBPerSecond} MiB/s,` : ''} grows the api's RSS ≤ 1.2× ${smallExport!.times} exports of ${count(smallExport!.pets)}`,
+      value: `${exportGrowthMiB(large).toFixed(0)} MiB against ${exportGrowthMiB(smallExport!).toFixed(0)}: ${times.toFixed(2)}×`,
+      met: times <= 1.2,
+    });
+  }
   for (const probe of results.budget)
     found.push({
       target: `${probe.name}: ${probe.budget}`,

@@ -358,10 +358,10 @@ export interface ProcessUsage {
 }
 
 /**
- * Samples the RSS of processes every 250 ms and their CPU time and the stores'; `stop()` returns the
+ * Samples the RSS of processes every `intervalMs` and their CPU time and the stores'; `stop()` returns the
  * peaks and the CPU used.
  */
-export function watchProcesses(processes: ServerProcess[]): { stop: () => ProcessUsage } {
+export function watchProcesses(processes: ServerProcess[], intervalMs = 250): { stop: () => ProcessUsage } {
   const peakRssMiB: Record<string, number> = {};
   const startCpu = Object.fromEntries(processes.map(({ name, child }) => [name, cpuSeconds(child.pid) ?? 0]));
   const storesCpu = watchStoresCpu();
@@ -372,7 +372,7 @@ export function watchProcesses(processes: ServerProcess[]): { stop: () => Proces
     }
   };
   sample();
-  const timer = setInterval(sample, 250);
+  const timer = setInterval(sample, intervalMs);
   return {
     stop: () => {
       clearInterval(timer);

@@ -1,4 +1,5 @@
 import { MIX, MIX_P99_MS, type MixResult } from '../mix';
+import { exportGrowthMiB, type AccountExportRun } from '../account-export';
 import type { ApprovalRacesResult } from '../approval-races';
 import type { BudgetResult } from '../budget';
 import type { WriteOrderVariant } from '../write-order';
@@ -86,6 +87,8 @@ export interface BenchResults {
   writeOrder?: WriteOrderVariant[];
   /** Approvals racing for the same pets (bench/approval-races.ts), when checked. */
   approvalRaces?: ApprovalRacesResult;
+  /** `GET /v1/account/export` of accounts of 10,000 and 100,000 pets, each on a fresh api (bench/account-export.ts). */
+  accountExport?: AccountExportRun[];
   /** `--scenario mix`, when measured. */
   mix?: MixResult;
   targets: TargetResult[];
@@ -325,6 +328,37 @@ export function markdown(results: BenchResults): string {
           fixed(variant.perSecond),
           rates(variant.runsPerSecond),
           fixed(allCpu(variant)),
+        ]),
+      ),
+    );
+  }
+  if (results.accountExport) {
+    sections.push(
+      '### `GET /v1/account/export`, each on a fresh api, RSS sampled every 50 ms',
+      table(
+        [
+          'pets × exports',
+          'read',
+          'MB each',
+          's',
+          'MB/s',
+          'api RSS MiB idle',
+          'peak',
+          'growth',
+          'api CPU s',
+          'PostgreSQL + Redis CPU s',
+        ],
+        results.accountExport.map((run) => [
+          `${fixed(run.pets)} × ${run.times}`,
+          run.readMiBPerSecond ? `at ${run.readMiBPerSecond} MiB/s` : 'as fast as it comes',
+          fixed(run.bytes / 1e6, 1),
+          fixed(run.seconds, 1),
+          fixed((run.bytes * run.times) / 1e6 / run.seconds, 1),
+          fixed(run.idleRssMiB),
+          fixed(run.peakRssMiB),
+          fixed(exportGrowthMiB(run)),
+          fixed(run.apiCpuSec, 1),
+          fixed(run.storesCpuSec, 1),
         ]),
       ),
     );
