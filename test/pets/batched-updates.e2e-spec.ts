@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { AccountsService } from '@app/accounts';
 import { PetsService } from '@app/pets';
 import { LastUsedRecorder } from '../../libs/accounts/src/api-keys/last-used-recorder';
@@ -140,6 +141,10 @@ describe('a burst of messages delivered by a worker', () => {
     await emptyMessagesQueue();
     deadlocksBefore = await deadlocksSoFar();
     app = await createMessagesApp();
+    // A backlog for the whole burst: on a loaded machine the app accepts connections slower than they come,
+    // and past Node's default backlog (511) a connection may be reset.
+    const server = app.app.getHttpServer() as Server;
+    await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: BURST }, resolve));
     account = await createAccount(app);
     await app.app
       .get(AccountsService)
