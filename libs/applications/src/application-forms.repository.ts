@@ -1,4 +1,5 @@
 import type { ApplicationForms } from '@app/database';
+import { Batcher } from '@app/core';
 import { GenerateSql, sql, Sql } from '@app/database';
 import { Injectable } from '@nestjs/common';
 import type { Selectable } from 'kysely';
@@ -25,14 +26,14 @@ const toForm = (row: FormRow): StoredForm => ({
 /** `application_forms`: each lister's one form. */
 @Injectable()
 export class ApplicationFormsRepository {
+  /** Forms read close together (each submission reads its lister's) are read with one statement. */
+  private readonly lookups = new Batcher<number, StoredForm | undefined>((accountIds) => this.lookUp(accountIds), 0);
+
   constructor(private readonly sql: Sql) {}
 
   @GenerateSql({ params: [1] })
-  async find(accountId: number): Promise<StoredForm | undefined> {
-    const rows = await this.sql.rows<FormRow>(
-      sql`SELECT ${COLUMNS} FROM application_forms WHERE account_id = ${accountId}`,
-    );
-    return rows[0] && toForm(rows[0]);
+  find(accountId: number): Promise<StoredForm | undefined> {
+    return this.sql.batched(this.lookups, accountId);
   }
 
   /**
@@ -57,5 +58,13 @@ export class ApplicationFormsRepository {
   async delete(accountId: number): Promise<boolean> {
     const { rowCount } = await this.sql.query(sql`DELETE FROM application_forms WHERE account_id = ${accountId}`);
     return rowCount! > 0;
+  }
+
+  private async lookUp(accountIds: number[]): Promise<Array<StoredForm | undefined>> {
+    const rows = await this.sql.rows<Selectable<ApplicationForms>>(
+      sql`SELECT account_id, ${COLUMNS} FROM application_forms WHERE account_id = ANY(${accountIds}::bigint[])`,
+    );
+    const byAccount = new Map(rows.map((row) => [Number(row.account_id), toForm(row)]));
+    return accountIds.map((accountId) => byAccount.get(accountId));
   }
 }

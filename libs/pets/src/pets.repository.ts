@@ -233,6 +233,8 @@ export class PetsRepository {
    * them all (pet-changes.ts).
    */
   private readonly changes = new WriteBatcher<PetChange, StoredPet | undefined>((batch) => this.updateBatch(batch));
+  /** Pets read by id close together are read with one statement. */
+  private readonly idLookups = new Batcher<number, StoredPet | undefined>((ids) => this.lookUpIds(ids), 0);
   /** Syncs asked for close together look their pets up with one statement. */
   private readonly externalIdLookups = new Batcher<ExternalIdLookup, StoredPet | undefined>(
     (lookups) => this.lookUpExternalIds(lookups),
@@ -265,9 +267,8 @@ export class PetsRepository {
   }
 
   @GenerateSql({ params: [1] })
-  async findById(petId: number): Promise<StoredPet | undefined> {
-    const rows = await this.sql.rows<PetRow>(sql`SELECT ${PET_COLUMNS} FROM pets WHERE id = ${petId}`);
-    return rows[0] && toStoredPet(rows[0]);
+  findById(petId: number): Promise<StoredPet | undefined> {
+    return this.sql.batched(this.idLookups, petId);
   }
 
   /** The lister's pet with this external id (served by `pets_lister_external_id_key`). */
@@ -318,6 +319,12 @@ export class PetsRepository {
   }
 
   /** Each lookup's pet, in the batch's order: one index probe of `pets_lister_external_id_key` each. */
+  private async lookUpIds(ids: number[]): Promise<Array<StoredPet | undefined>> {
+    const rows = await this.sql.rows<PetRow>(sql`SELECT ${PET_COLUMNS} FROM pets WHERE id = ANY(${ids}::bigint[])`);
+    const byId = new Map(rows.map((row) => toStoredPet(row)).map((stored) => [stored.pet.id, stored]));
+    return ids.map((id) => byId.get(id));
+  }
+
   private async lookUpExternalIds(lookups: ExternalIdLookup[]): Promise<Array<StoredPet | undefined>> {
     const listers = lookups.map((lookup) => lookup.listerAccountId);
     const externalIds = lookups.map((lookup) => lookup.externalId);

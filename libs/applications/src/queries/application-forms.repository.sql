@@ -7,6 +7,7 @@ WHERE
 
 -- ApplicationFormsRepository.find
 SELECT
+  account_id,
   version,
   fields,
   notify_email,
@@ -14,7 +15,7 @@ SELECT
 FROM
   application_forms
 WHERE
-  account_id = $1
+  account_id = ANY ($1::bigint[])
 
 -- ApplicationFormsRepository.put
 INSERT INTO

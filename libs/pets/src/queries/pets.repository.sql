@@ -151,7 +151,7 @@ SELECT
 FROM
   pets
 WHERE
-  id = $1
+  id = ANY ($1::bigint[])
 
 -- PetsRepository.insert
 WITH
