@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkApprovalRaces } from './approval-races';
 import { checkBudget } from './budget';
+import { measureEmail, startSmtpSink } from './email';
 import { budgetProbes } from './budget-probes';
 import { measureDelivery } from './delivery';
 import { measureMix } from './mix';
@@ -66,6 +67,7 @@ const SCENARIO_NAMES = [
   'mix',
   'delivery',
   'webhooks',
+  'email',
   'saved-searches',
   'write-order',
   'approval-races',
@@ -211,6 +213,9 @@ async function main(): Promise<void> {
   const started = Date.now();
   log(`settings ${JSON.stringify(settings)}; logs in ${logDir}`);
   await resetStores(STORES);
+  // Every worker sends its emails to the sink (production refuses one without an SMTP server).
+  const smtp = await startSmtpSink();
+  Object.assign(appEnv, smtp.env);
   const account = await createAccount(STORES, 'bench@bench.example', UNTHROTTLED);
   const free = await createAccount(STORES, 'bench-free@bench.example');
   const noOutbox = await createAccount(STORES, 'bench-no-outbox@bench.example', UNTHROTTLED);
@@ -366,6 +371,20 @@ async function main(): Promise<void> {
     );
   }
 
+  let email: DeliveryVariant[] = [];
+  if (selected.has('email')) {
+    log('email');
+    email = await measureEmail({
+      stores: STORES,
+      sink: smtp,
+      accountId: account.accountId,
+      emails: settings.deliveryMessages,
+      runs: settings.deliveryRuns,
+      logDir,
+      appEnv,
+    });
+  }
+
   let savedSearches: BenchResults['savedSearches'];
   if (selected.has('saved-searches')) {
     log('saved searches');
@@ -419,6 +438,7 @@ async function main(): Promise<void> {
     scenarios,
     delivery,
     webhooks,
+    email,
     budget,
     savedSearches,
     writeOrder,
@@ -432,6 +452,7 @@ async function main(): Promise<void> {
   const { name, report } = writeResults(results, quick ? '-quick' : flags.scenario ? '-partial' : '');
   console.log(report);
   log(`wrote ${name}.json and .md`);
+  await smtp.close();
   rmSync(logDir, { recursive: true, force: true });
 }
 
