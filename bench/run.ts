@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { measureAccountExport } from './account-export';
 import { checkApprovalRaces } from './approval-races';
 import { checkBudget } from './budget';
+import { measureEmail, startSmtpSink } from './email';
 import { budgetProbes } from './budget-probes';
 import { measureDelivery } from './delivery';
 import { measureMix } from './mix';
@@ -67,6 +68,7 @@ const SCENARIO_NAMES = [
   'mix',
   'delivery',
   'webhooks',
+  'email',
   'saved-searches',
   'write-order',
   'approval-races',
@@ -215,6 +217,9 @@ async function main(): Promise<void> {
   const started = Date.now();
   log(`settings ${JSON.stringify(settings)}; logs in ${logDir}`);
   await resetStores(STORES);
+  // Every worker sends its emails to the sink (production refuses one without an SMTP server).
+  const smtp = await startSmtpSink();
+  Object.assign(appEnv, smtp.env);
   const account = await createAccount(STORES, 'bench@bench.example', UNTHROTTLED);
   const free = await createAccount(STORES, 'bench-free@bench.example');
   const noOutbox = await createAccount(STORES, 'bench-no-outbox@bench.example', UNTHROTTLED);
@@ -370,6 +375,20 @@ async function main(): Promise<void> {
     );
   }
 
+  let email: DeliveryVariant[] = [];
+  if (selected.has('email')) {
+    log('email');
+    email = await measureEmail({
+      stores: STORES,
+      sink: smtp,
+      accountId: account.accountId,
+      emails: settings.deliveryMessages,
+      runs: settings.deliveryRuns,
+      logDir,
+      appEnv,
+    });
+  }
+
   let savedSearches: BenchResults['savedSearches'];
   if (selected.has('saved-searches')) {
     log('saved searches');
@@ -429,6 +448,7 @@ async function main(): Promise<void> {
     scenarios,
     delivery,
     webhooks,
+    email,
     budget,
     savedSearches,
     writeOrder,
@@ -443,6 +463,7 @@ async function main(): Promise<void> {
   const { name, report } = writeResults(results, quick ? '-quick' : flags.scenario ? '-partial' : '');
   console.log(report);
   log(`wrote ${name}.json and .md`);
+  await smtp.close();
   rmSync(logDir, { recursive: true, force: true });
 }
 

@@ -4,10 +4,11 @@ import { petTerms, SavedSearchFilters, searchClauses, searchTerms } from '@app/s
 import type { Client } from 'pg';
 import { CONNECTIONS } from './support/scenario';
 import { createAccount, Stores, unmatchedPetEvents, withClient } from './support/database';
+import { DIGEST_EVERY_TICK, digestEmails } from './email';
 import { startWorkers } from './support/drains';
 import { measureInTurns } from './support/load';
 import { ServerProcess, sleep, waitFor } from './support/processes';
-import type { SavedSearchesResult } from './support/report';
+import type { DigestEmailsResult, SavedSearchesResult } from './support/report';
 import { createPet, json } from './support/requests';
 import { toResult } from './support/results';
 import { SqlCounter } from './support/sql-counter';
@@ -112,6 +113,9 @@ const run = <Row extends object>(client: Client, statement: SqlFragment) =>
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
+/** One seeded search in this many has email alerts: its owner is emailed digests of its matches. */
+const EMAIL_ALERTS_EVERY = 10;
+
 /** Seeds the searches through SQL, with the filters and terms the service would store for them. */
 async function seedSearches(stores: Stores, ownerId: number, count: number, categories: number): Promise<void> {
   const random = randomFrom(7);
@@ -121,9 +125,9 @@ async function seedSearches(stores: Stores, ownerId: number, count: number, cate
       const clauses = filters.map(searchClauses);
       await run(
         client,
-        sql`INSERT INTO saved_searches (id, account_id, query, filters, terms, required, choices)
+        sql`INSERT INTO saved_searches (id, account_id, query, filters, terms, required, choices, email_alerts)
             SELECT 'srch_bench_' || (n + ${from}), ${ownerId}, 'bench', f::jsonb, string_to_array(t, ' '),
-                   string_to_array(r, ' '), c::jsonb
+                   string_to_array(r, ' '), c::jsonb, (n + ${from}) % ${EMAIL_ALERTS_EVERY} = 0
               FROM unnest(${filters.map((f) => JSON.stringify(f))}::text[], ${filters.map((f) => searchTerms(f).join(' '))}::text[],
                           ${clauses.map((c) => c.required.join(' '))}::text[],
                           ${clauses.map((c) => c.choices && JSON.stringify(c.choices))}::text[])
@@ -142,8 +146,10 @@ async function measureCreatePet(options: SavedSearchesOptions): Promise<SavedSea
   const move = (from: string, to: string) =>
     withClient(options.stores, async (client) => {
       await client.query(
-        `WITH moved AS (DELETE FROM ${from} RETURNING id, account_id, name, query, filters, terms, created_at, required, choices)
-         INSERT INTO ${to} (id, account_id, name, query, filters, terms, created_at, required, choices)
+        `WITH moved AS (DELETE FROM ${from} RETURNING id, account_id, name, query, filters, terms, created_at, required, choices,
+                                               email_alerts, emailed_at)
+         INSERT INTO ${to} (id, account_id, name, query, filters, terms, created_at, required, choices, email_alerts,
+                            emailed_at)
          SELECT * FROM moved`,
       );
       await client.query(`VACUUM ANALYZE ${from}, ${to}`);
@@ -244,7 +250,8 @@ const alertCount = (stores: Stores) =>
  * The saved-search bench: 100,000 saved searches, then a backlog of pet changes matched by one worker (changes
  * per second), then changes at a steady rate with the worker running (time from each change to its alert:
  * the alert's transaction start less the change's, so the batch's own commit comes on top), then
- * `POST /v1/pets` with the searches and without.
+ * `POST /v1/pets` with the searches and without. A tenth of the searches have email alerts: the same worker
+ * writes their digests and sends them to the bench's SMTP server, and whether its outbox kept up is reported.
  */
 export async function measureSavedSearches(options: SavedSearchesOptions): Promise<SavedSearchesResult> {
   const { stores } = options;
@@ -260,13 +267,14 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
   const database = new URL(stores.databaseUrl);
   const counter = new SqlCounter({ host: database.hostname, port: Number(database.port) });
   database.port = String(await counter.listen());
-  const workerEnv = { ...options.appEnv, DATABASE_URL: database.toString(), LOG_LEVEL: 'warn' };
+  const workerEnv = { ...options.appEnv, ...DIGEST_EVERY_TICK, DATABASE_URL: database.toString(), LOG_LEVEL: 'warn' };
   const [worker] = await startWorkers(1, workerEnv, options.logDir).catch(async (error: unknown) => {
     await counter.close();
     throw error;
   });
   let steady: SavedSearchesResult['steady'];
   let matchedPerSecond: number;
+  let email: DigestEmailsResult;
   let backlog: Pick<SavedSearchesResult, 'alertsPerChange' | 'statementsPerChange'>;
   try {
     // From the worker's readiness: its start-up is not matching, and the changes it matched meanwhile are
@@ -286,6 +294,8 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
     const steadyChanges = Math.max(1, Math.round(options.rate * 4));
     const perSecond = await sendChanges(options, steadyChanges, options.rate, categories);
     await waitFor(async () => (await unmatchedPetEvents(stores)) === 0, 600_000, 'the steady changes to be matched');
+    const matched = new Date();
+    email = await digestEmails(stores, Math.floor(options.searches / EMAIL_ALERTS_EVERY), new Date(started), matched);
     const latencies = await withClient(stores, async (client) => {
       const { rows } = await run<{ ms: number }>(
         client,
@@ -319,5 +329,6 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
     matchedPerSecond: Math.round(matchedPerSecond),
     ...backlog,
     steady,
+    email,
   };
 }

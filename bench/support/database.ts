@@ -74,9 +74,10 @@ export async function analyzeWithoutAutovacuum(stores: Stores): Promise<void> {
 const UNDISPATCHED = `SELECT FROM events WHERE dispatched_at IS NULL`;
 const UNMATCHED = `SELECT FROM events WHERE matched_at IS NULL AND type IN ('pet.created', 'pet.updated', 'pet.deleted')`;
 
-const countOf = (stores: Stores, events: string) =>
+/** How many rows a `SELECT FROM …` finds. */
+export const countOf = (stores: Stores, found: string, params: unknown[] = []) =>
   withClient(stores, async (client) => {
-    const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM (${events}) e`);
+    const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM (${found}) e`, params);
     return Number(rows[0]!.n);
   });
 

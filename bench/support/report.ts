@@ -7,6 +7,25 @@ import type { ProfileSummary } from './cpu-profile';
 import type { DeliveryVariant } from './drains';
 import type { LoadResult } from './load';
 
+/** Whether the outbox kept up with the saved-search digests of a run of the matcher. */
+export interface DigestEmailsResult {
+  /** Searches with email alerts, and the digest period the worker ran with. */
+  searches: number;
+  minutes: number;
+  /** Digest emails written from the worker's start to the end of the matching, and per second. */
+  written: number;
+  writtenPerSecond: number;
+  /** Emails sent (accepted by the SMTP server) meanwhile, per second. */
+  sentPerSecond: number;
+  /** Written and not yet sent when the matching ended. */
+  pendingAtEnd: number;
+  /** Written → accepted, over the emails written. */
+  lagMedianMs: number;
+  lagP99Ms: number;
+  /** Of those written, still unsent a minute after the matching ended. */
+  unsent: number;
+}
+
 export interface SavedSearchesResult {
   searches: number;
   /** `POST /v1/pets` with the searches saved and without them, in turns: matching adds nothing to it. */
@@ -17,10 +36,12 @@ export interface SavedSearchesResult {
   matchedPerSecond: number;
   /** The backlog's alerts (`saved_search.matched` events) per change. */
   alertsPerChange: number;
-  /** Statements the worker ran per change of the backlog, its start-up and the alerts' dispatch included. */
+  /** Statements the worker ran per change of the backlog, its start-up, the alerts' dispatch and emails included. */
   statementsPerChange: number;
   /** Pet changes sent at a steady rate while a worker ran. */
   steady: { changes: number; perSecond: number; alertMedianMs: number; alertP99Ms: number };
+  /** The digests of the searches with email alerts, written and sent by the same worker meanwhile. */
+  email: DigestEmailsResult;
 }
 
 export interface ScenarioResult {
@@ -80,6 +101,8 @@ export interface BenchResults {
   delivery: DeliveryVariant[];
   /** Webhook deliveries, event → delivered. */
   webhooks: DeliveryVariant[];
+  /** Emails, outbox → accepted by an SMTP server on the loopback. */
+  email: DeliveryVariant[];
   budget: BudgetResult[];
   /** The saved-search matcher over 100,000 saved searches, when measured. */
   savedSearches?: SavedSearchesResult;
@@ -250,13 +273,15 @@ export function markdown(results: BenchResults): string {
   const drains = (what: string, measured: string, unit: string, variants: DeliveryVariant[]) => {
     if (variants.length === 0) return;
     const { deliveryMessages, deliveryRuns } = results.settings;
+    // A drain measured alone has no bare worker to be a multiple of.
+    const bare = variants.length > 1;
     sections.push(
       `### ${what} (${measured}, ${fixed(deliveryMessages)} ${unit}, ${deliveryRuns} run(s) of each, in turns)`,
       table(
         [
           'Variant',
           `${unit}/s`,
-          '× bare worker',
+          ...(bare ? ['× bare worker'] : []),
           'runs',
           'CPU µs per item',
           'PostgreSQL + Redis CPU µs per item',
@@ -265,7 +290,7 @@ export function markdown(results: BenchResults): string {
         variants.map((variant) => [
           `${variant.title} (\`${variant.name}\`)`,
           fixed(variant.perSecond),
-          `${fixed(variant.ratio, 2)}×`,
+          ...(bare ? [`${fixed(variant.ratio, 2)}×`] : []),
           rates(variant.runs),
           fixed(variant.cpuMicrosPerItem),
           fixed(variant.storesCpuMicrosPerItem),
@@ -276,6 +301,7 @@ export function markdown(results: BenchResults): string {
   };
   drains('Message delivery', 'accept → sent', 'messages', results.delivery);
   drains('Webhook delivery', 'event → delivered to a local receiver answering 204', 'events', results.webhooks);
+  drains('Email delivery', 'outbox → accepted by an SMTP server on the loopback', 'emails', results.email);
   if (results.writeOrder) {
     sections.push(
       '### Pet writes from 4 api processes (creates and changes)',
@@ -317,6 +343,31 @@ export function markdown(results: BenchResults): string {
             fixed(searches.steady.perSecond),
             fixed(searches.steady.alertMedianMs),
             fixed(searches.steady.alertP99Ms),
+          ],
+        ],
+      ),
+      `Digest emails of the ${fixed(searches.email.searches)} searches with email alerts (a digest at most every ` +
+        `${fixed(searches.email.minutes * 60)} s: every one that matched, at each of the digest job's runs), ` +
+        'from the worker’s start to the end of the matching, sent by the same worker to an SMTP server on the loopback:',
+      table(
+        [
+          'written',
+          'written/s',
+          'sent/s',
+          'unsent at the end',
+          'written → sent p50 ms',
+          'p99 ms',
+          'unsent a minute later',
+        ],
+        [
+          [
+            fixed(searches.email.written),
+            fixed(searches.email.writtenPerSecond),
+            fixed(searches.email.sentPerSecond),
+            fixed(searches.email.pendingAtEnd),
+            fixed(searches.email.lagMedianMs),
+            fixed(searches.email.lagP99Ms),
+            fixed(searches.email.unsent),
           ],
         ],
       ),
