@@ -4,7 +4,7 @@ import { petTerms, SavedSearchFilters, searchClauses, searchTerms } from '@app/s
 import type { Client } from 'pg';
 import { CONNECTIONS } from './support/scenario';
 import { createAccount, Stores, unmatchedPetEvents, withClient } from './support/database';
-import { DIGEST_EVERY_TICK, digestEmails } from './email';
+import { DIGEST_PERIOD, digestEmails } from './email';
 import { startWorkers } from './support/drains';
 import { measureInTurns } from './support/load';
 import { ServerProcess, sleep, waitFor } from './support/processes';
@@ -267,7 +267,7 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
   const database = new URL(stores.databaseUrl);
   const counter = new SqlCounter({ host: database.hostname, port: Number(database.port) });
   database.port = String(await counter.listen());
-  const workerEnv = { ...options.appEnv, ...DIGEST_EVERY_TICK, DATABASE_URL: database.toString(), LOG_LEVEL: 'warn' };
+  const workerEnv = { ...options.appEnv, ...DIGEST_PERIOD, DATABASE_URL: database.toString(), LOG_LEVEL: 'warn' };
   const [worker] = await startWorkers(1, workerEnv, options.logDir).catch(async (error: unknown) => {
     await counter.close();
     throw error;

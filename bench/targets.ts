@@ -1,6 +1,6 @@
 import { exportGrowthMiB } from './account-export';
 import { APPLICATION_TARGETS } from './application-scenarios';
-import { DIGEST_TICK_MS } from './email';
+import { DIGEST_SENT_WITHIN_MS } from './email';
 import { HTTP_SCENARIOS } from './scenarios';
 import { SEARCH_SCENARIOS, UNTARGETED_SEARCHES } from './search-scenarios';
 import {
@@ -226,21 +226,14 @@ export function targets(results: BenchResults): TargetResult[] {
     });
   }
   if (searches) {
-    // A digest run writes the emails of every search that matched since the run before: an outbox that
-    // sends them before the next run keeps up, whatever the burst.
-    const { lagP99Ms, written, writtenPerSecond, unsent } = searches.email;
+    // The first digest run writes a digest for every search that matched; the outbox keeps up when it sends them
+    // long before those searches' next digests are due.
+    const { lagP99Ms, written, unsent } = searches.email;
     found.push({
-      target: `Saved searches' digest emails: written → sent p99 within the digest job's ${DIGEST_TICK_MS / 1000} s, none unsent`,
-      value: `${(lagP99Ms / 1000).toFixed(1)} s; ${count(written)} written (${count(writtenPerSecond)}/s), ${count(unsent)} unsent`,
-      met: lagP99Ms <= DIGEST_TICK_MS && unsent === 0,
+      target: `Saved searches' digest emails: written → sent p99 within ${DIGEST_SENT_WITHIN_MS / 60_000} min, none unsent`,
+      value: `${(lagP99Ms / 1000).toFixed(1)} s; ${count(written)} written, ${count(unsent)} unsent`,
+      met: lagP99Ms <= DIGEST_SENT_WITHIN_MS && unsent === 0,
     });
-    const drain = results.email[0];
-    if (drain)
-      found.push({
-        target: `Email delivery, 1 worker, ≥ the emails a second the matcher's digests wrote (${count(searches.steady.perSecond)} changes/s)`,
-        value: `${count(Math.round(drain.perSecond))}/s against ${count(writtenPerSecond)}/s`,
-        met: drain.perSecond >= writtenPerSecond,
-      });
   }
   const mixApi = results.mix?.peakRssMiB['mix-api'];
   if (mixApi !== undefined) {

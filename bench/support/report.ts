@@ -347,7 +347,7 @@ export function markdown(results: BenchResults): string {
         ],
       ),
       `Digest emails of the ${fixed(searches.email.searches)} searches with email alerts (a digest at most every ` +
-        `${fixed(searches.email.minutes * 60)} s: every one that matched, at each of the digest job's runs), ` +
+        `${fixed(searches.email.minutes)} minutes: every one that matched, at the digest job's first run), ` +
         'from the worker’s start to the end of the matching, sent by the same worker to an SMTP server on the loopback:',
       table(
         [
