@@ -11,7 +11,7 @@ import { WebhookJobsProducer } from './webhook-jobs.producer';
 
 /**
  * Events claimed per transaction: a larger batch costs less per event, and holds its events' locks for its
- * claim's length (docs/performance.md compares 500 with 1,000).
+ * claim's length.
  */
 const DISPATCH_BATCH = 1000;
 
