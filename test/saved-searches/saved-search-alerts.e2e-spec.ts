@@ -233,7 +233,8 @@ describe('saved search alerts', () => {
               (
                 await client.query<{ n: string }>(
                   `SELECT count(*) AS n FROM pg_locks
-                    WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND NOT granted`,
+                    WHERE database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                      AND locktype = 'advisory' AND classid = $1 AND objid = $2 AND NOT granted`,
                   [MATCHER_LOCK_CLASS, pet.id % MATCHER_PARTITIONS],
                 )
               ).rows[0]!.n,

@@ -159,7 +159,8 @@ export function truncatePets(databaseUrl: string): Promise<void> {
 export function waitsForPetChangeClock(databaseUrl = TEST_DATABASE_URL): Promise<boolean> {
   return withDatabase(async (client) => {
     const { rows } = await client.query(
-      `SELECT count(*) AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%pet_change_clock%'`,
+      `SELECT count(*) AS waiting FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%pet_change_clock%'`,
     );
     return Number(rows[0].waiting) > 0;
   }, databaseUrl);
@@ -198,7 +199,13 @@ export async function shutInsertGate(
     CREATE TRIGGER insert_gate BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION wait_at_insert_gate();`);
   await gate.query('BEGIN; LOCK TABLE insert_gate IN EXCLUSIVE MODE');
   const waiting = async (condition: string, parameters: unknown[] = []) =>
-    (await gate.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND ${condition}`, parameters)).rowCount! > 0;
+    (
+      await gate.query(
+        `SELECT 1 FROM pg_locks
+          WHERE database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND NOT granted AND ${condition}`,
+        parameters,
+      )
+    ).rowCount! > 0;
   return {
     isHolding: () => waiting(`locktype = 'relation' AND relation = 'insert_gate'::regclass`),
     // A bigint advisory key shows in pg_locks as its high and low 32 bits.
