@@ -144,7 +144,7 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 /**
- * The digest emails written between `from` and `to` (the worker's start and the end of the matching): how
+ * The digest emails written between `from` and `to` (every digest came due, and the last was written): how
  * many, how many were left unsent at `to`, and how long each took to be sent, once the outbox is given a
  * minute to send the last.
  */

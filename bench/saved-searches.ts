@@ -116,22 +116,29 @@ const percentile = (sorted: number[], p: number) =>
 /** One seeded search in this many has email alerts: its owner is emailed digests of its matches. */
 const EMAIL_ALERTS_EVERY = 10;
 
-/** Seeds the searches through SQL, with the filters and terms the service would store for them. */
+/**
+ * Seeds the searches through SQL, with the filters and terms the service would store for them. The searches
+ * with email alerts had their last digests spread over the past digest period, as a worker running for longer
+ * than one leaves them: a steady share of them comes due each second.
+ */
 async function seedSearches(stores: Stores, ownerId: number, count: number, categories: number): Promise<void> {
   const random = randomFrom(7);
+  const minutes = Number(DIGEST_PERIOD.SAVED_SEARCH_EMAIL_MINUTES);
   await withClient(stores, async (client) => {
     for (let from = 0; from < count; from += 10_000) {
       const filters = Array.from({ length: Math.min(10_000, count - from) }, () => savedSearch(random, categories));
       const clauses = filters.map(searchClauses);
       await run(
         client,
-        sql`INSERT INTO saved_searches (id, account_id, query, filters, terms, required, choices, email_alerts)
+        sql`INSERT INTO saved_searches (id, account_id, query, filters, terms, required, choices, email_alerts, emailed_at)
             SELECT 'srch_bench_' || (n + ${from}), ${ownerId}, 'bench', f::jsonb, string_to_array(t, ' '),
-                   string_to_array(r, ' '), c::jsonb, (n + ${from}) % ${EMAIL_ALERTS_EVERY} = 0
+                   string_to_array(r, ' '), c::jsonb, emailed, CASE WHEN emailed THEN
+                     now() - ((n + ${from}) / ${EMAIL_ALERTS_EVERY} % 3600) / 3600.0 * ${minutes} * interval '1 minute' END
               FROM unnest(${filters.map((f) => JSON.stringify(f))}::text[], ${filters.map((f) => searchTerms(f).join(' '))}::text[],
                           ${clauses.map((c) => c.required.join(' '))}::text[],
                           ${clauses.map((c) => c.choices && JSON.stringify(c.choices))}::text[])
-                   WITH ORDINALITY AS s (f, t, r, c, n)`,
+                   WITH ORDINALITY AS s (f, t, r, c, n),
+                   LATERAL (SELECT (n + ${from}) % ${EMAIL_ALERTS_EVERY} = 0 AS emailed) e`,
       );
     }
     await client.query('VACUUM ANALYZE saved_searches');
@@ -237,6 +244,24 @@ async function sendChanges(options: SavedSearchesOptions, count: number, rate: n
   return (count * 1000) / (Date.now() - started);
 }
 
+/** Makes the digest of every search with email alerts due, and answers when. */
+const everyDigestDue = (stores: Stores) =>
+  withClient(stores, async (client) => {
+    await client.query('UPDATE saved_searches SET emailed_at = NULL WHERE email_alerts');
+    return new Date();
+  });
+
+/** Searches whose digest is due and not yet written: never emailed, with pets that came to match. */
+const digestsDue = (stores: Stores) =>
+  withClient(stores, async (client) => {
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM saved_searches s
+        WHERE email_alerts AND emailed_at IS NULL
+          AND EXISTS (SELECT FROM saved_search_email_matches m WHERE m.saved_search_id = s.id)`,
+    );
+    return Number(rows[0]!.n);
+  });
+
 const alertCount = (stores: Stores) =>
   withClient(stores, async (client) => {
     const { rows } = await client.query<{ n: string }>(
@@ -251,7 +276,8 @@ const alertCount = (stores: Stores) =>
  * per second), then changes at a steady rate with the worker running (time from each change to its alert:
  * the alert's transaction start less the change's, so the batch's own commit comes on top), then
  * `POST /v1/pets` with the searches and without. A tenth of the searches have email alerts: the same worker
- * writes their digests and sends them to the bench's SMTP server, and whether its outbox kept up is reported.
+ * writes their digests and sends them to the bench's SMTP server, a steady share of them while it matches the
+ * backlog, then all at once while it matches the steady changes; whether its outbox kept up is reported.
  */
 export async function measureSavedSearches(options: SavedSearchesOptions): Promise<SavedSearchesResult> {
   const { stores } = options;
@@ -288,14 +314,17 @@ export async function measureSavedSearches(options: SavedSearchesOptions): Promi
       statementsPerChange: Number((counter.statements / options.changes).toFixed(2)),
     };
 
+    // Then every digest due at once, as after the workers were down for longer than the digest period: the
+    // next digest run writes one for every search that matched, while the steady changes below are matched.
+    const burst = await everyDigestDue(stores);
     const since = new Date();
     // Four seconds at the rate: where the matcher keeps up, its latency is flat; where it does not, the
     // latency grows with the run's length and the backlog's rate above says so.
     const steadyChanges = Math.max(1, Math.round(options.rate * 4));
     const perSecond = await sendChanges(options, steadyChanges, options.rate, categories);
     await waitFor(async () => (await unmatchedPetEvents(stores)) === 0, 600_000, 'the steady changes to be matched');
-    const matched = new Date();
-    email = await digestEmails(stores, Math.floor(options.searches / EMAIL_ALERTS_EVERY), new Date(started), matched);
+    await waitFor(async () => (await digestsDue(stores)) === 0, 600_000, 'the digests due to be written');
+    email = await digestEmails(stores, Math.floor(options.searches / EMAIL_ALERTS_EVERY), burst, new Date());
     const latencies = await withClient(stores, async (client) => {
       const { rows } = await run<{ ms: number }>(
         client,

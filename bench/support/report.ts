@@ -12,17 +12,17 @@ export interface DigestEmailsResult {
   /** Searches with email alerts, and the digest period the worker ran with. */
   searches: number;
   minutes: number;
-  /** Digest emails written from the worker's start to the end of the matching, and per second. */
+  /** Digest emails written once every digest came due at once, and per second until the last was written. */
   written: number;
   writtenPerSecond: number;
   /** Emails sent (accepted by the SMTP server) meanwhile, per second. */
   sentPerSecond: number;
-  /** Written and not yet sent when the matching ended. */
+  /** Written and not yet sent when the last was written. */
   pendingAtEnd: number;
   /** Written → accepted, over the emails written. */
   lagMedianMs: number;
   lagP99Ms: number;
-  /** Of those written, still unsent a minute after the matching ended. */
+  /** Of those written, still unsent a minute after the last was written. */
   unsent: number;
 }
 
@@ -40,7 +40,7 @@ export interface SavedSearchesResult {
   statementsPerChange: number;
   /** Pet changes sent at a steady rate while a worker ran. */
   steady: { changes: number; perSecond: number; alertMedianMs: number; alertP99Ms: number };
-  /** The digests of the searches with email alerts, written and sent by the same worker meanwhile. */
+  /** The digests of the searches with email alerts, all due at once, written and sent by the same worker. */
   email: DigestEmailsResult;
 }
 
@@ -347,8 +347,8 @@ export function markdown(results: BenchResults): string {
         ],
       ),
       `Digest emails of the ${fixed(searches.email.searches)} searches with email alerts (a digest at most every ` +
-        `${fixed(searches.email.minutes)} minutes: every one that matched, at the digest job's first run), ` +
-        'from the worker’s start to the end of the matching, sent by the same worker to an SMTP server on the loopback:',
+        `${fixed(searches.email.minutes)} minutes), all due at once as after an outage longer than that, written ` +
+        'while the same worker matched the steady changes and sent by it to an SMTP server on the loopback:',
       table(
         [
           'written',
